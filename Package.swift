@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+// The target graph below is the architecture of Docs/Architecture.md: data flows one way,
+// bytes -> format document -> Scene -> (writer | renderer | catalog record).
+// Format modules import AssetCore and their own C shim, never each other.
+import PackageDescription
+
+let package = Package(
+    name: "assetc",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "assetc", targets: ["assetc"]),
+        .library(name: "AssetKit", targets: ["AssetKit"]),
+        .library(name: "AssetCore", targets: ["AssetCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages (installed by Scripts/setup).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CLibZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+
+        // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
+        .target(name: "AssetCore"),
+
+        // Format registry and scene passes; the only module that knows every format module.
+        .target(name: "AssetPipeline", dependencies: ["AssetCore"]),
+
+        // Use cases shared by the CLI and (later) the service.
+        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline"]),
+
+        .executableTarget(
+            name: "assetc",
+            dependencies: [
+                "AssetKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore"]),
+        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore"]),
+        .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
+        // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.
+        .testTarget(name: "AssetcCLITests", dependencies: ["assetc"]),
+    ]
+)

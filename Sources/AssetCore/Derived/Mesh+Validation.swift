@@ -1,0 +1,47 @@
+extension Mesh {
+    /// The first topology problem that makes the mesh unusable, or nil. Readers drop such a mesh with
+    /// a warning naming this text rather than failing the whole file.
+    public func topologyProblem() -> String? {
+        var expected = 0
+        for (face, count) in faceVertexCounts.enumerated() {
+            if count < 0 { return "faceVertexCounts[\(face)] is negative (\(count))" }
+            expected += Int(count)
+        }
+        if expected != faceVertexIndices.count {
+            return "faceVertexCounts add up to \(expected) but there are \(faceVertexIndices.count) faceVertexIndices"
+        }
+        let pointCount = points.count
+        let bad = faceVertexIndices.withUnsafeBufferPointer { buffer in
+            buffer.firstIndex { $0 < 0 || Int($0) >= pointCount }
+        }
+        if let bad {
+            return "faceVertexIndices[\(bad)] = \(faceVertexIndices[bad]) is outside the \(pointCount) points"
+        }
+        for subset in subsets {
+            if let face = subset.faceIndices.first(where: { $0 < 0 || Int($0) >= faceVertexCounts.count }) {
+                return "subset \(subset.name) names face \(face) of \(faceVertexCounts.count)"
+            }
+        }
+        return nil
+    }
+
+    /// Primvars whose values or indices do not fit the mesh: (index into `primvars`, why).
+    /// Readers drop these one by one with a warning; the mesh itself stays.
+    public func primvarProblems() -> [(index: Int, problem: String)] {
+        var problems: [(Int, String)] = []
+        for (i, primvar) in primvars.enumerated() {
+            let needed = primvar.interpolation.elementCount(for: self)
+            let valueCount = primvar.values.count
+            if let indices = primvar.indices {
+                if indices.count != needed {
+                    problems.append((i, "primvar \(primvar.name) has \(indices.count) indices; \(primvar.interpolation.rawValue) needs \(needed)"))
+                } else if let bad = indices.first(where: { $0 < 0 || Int($0) >= valueCount }) {
+                    problems.append((i, "primvar \(primvar.name) index \(bad) is outside its \(valueCount) values"))
+                }
+            } else if valueCount != needed && !(primvar.interpolation == .constant && valueCount >= 1) {
+                problems.append((i, "primvar \(primvar.name) has \(valueCount) values; \(primvar.interpolation.rawValue) needs \(needed)"))
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,81 @@
+/// What a traversal knows about a node beyond the node itself.
+public struct NodeVisit: Sendable {
+    /// `/Root/Head/Jaw`: node names from the top-level node down.
+    public var path: String
+    /// 1 for top-level nodes.
+    public var depth: Int
+    public var worldTransform: Matrix4x4
+    /// The purpose in force: the nearest authored one on the way up, else `default`.
+    public var purpose: Purpose
+    /// True when this node or an ancestor is invisible.
+    public var isInvisible: Bool
+
+    /// Whether stats and bounds count this node's geometry.
+    public var isCounted: Bool { purpose.isCountedByDefault && !isInvisible }
+}
+
+extension Scene {
+    /// Visits every node under the pseudo-root, depth first, parents before children, children in order.
+    ///
+    /// Iterative on purpose: a reader's depth cap is the only thing between a deep file and the stack,
+    /// and traversal should not be a second one.
+    public func forEachNode(_ body: (Node, NodeVisit) throws -> Void) rethrows {
+        struct Pending {
+            var node: Node
+            var parentPath: String
+            var depth: Int
+            var parentWorld: Matrix4x4
+            var purpose: Purpose
+            var isInvisible: Bool
+        }
+        var stack: [Pending] = root.children.reversed().map {
+            Pending(node: $0, parentPath: "", depth: 1, parentWorld: .identity, purpose: .default, isInvisible: false)
+        }
+        while let item = stack.popLast() {
+            let node = item.node
+            let world = node.resetsTransformStack || item.parentWorld.isIdentity
+                ? node.transform : item.parentWorld * node.transform
+            let visit = NodeVisit(
+                path: item.parentPath + "/" + node.name,
+                depth: item.depth,
+                worldTransform: world,
+                purpose: node.purpose ?? item.purpose,
+                isInvisible: item.isInvisible || node.isInvisible)
+            try body(node, visit)
+            for child in node.children.reversed() {
+                stack.append(Pending(
+                    node: child, parentPath: visit.path, depth: item.depth + 1, parentWorld: world,
+                    purpose: visit.purpose, isInvisible: visit.isInvisible))
+            }
+        }
+    }
+
+    /// The node at a path such as `/Root/Head`, or nil.
+    public func node(at path: String) -> Node? {
+        var current = root
+        for name in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let next = current.children.first(where: { $0.name == name }) else { return nil }
+            current = next
+        }
+        return path.isEmpty ? nil : current
+    }
+
+    /// Every mesh instance with the world transform it is placed by, in traversal order.
+    public func placedMeshes(includingUncounted: Bool = false) -> [PlacedMesh] {
+        var placed: [PlacedMesh] = []
+        forEachNode { node, visit in
+            guard includingUncounted || visit.isCounted else { return }
+            for instance in node.meshInstances where meshes.indices.contains(instance.mesh) {
+                placed.append(PlacedMesh(instance: instance, nodePath: visit.path, worldTransform: visit.worldTransform))
+            }
+        }
+        return placed
+    }
+}
+
+/// A mesh instance at its place in the world.
+public struct PlacedMesh: Sendable {
+    public var instance: MeshInstance
+    public var nodePath: String
+    public var worldTransform: Matrix4x4
+}

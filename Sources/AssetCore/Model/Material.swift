@@ -1,0 +1,78 @@
+/// A physically based material in UsdPreviewSurface's terms. Collada's constant, lambert, phong and
+/// blinn effects map onto it (diffuse -> baseColor, shininess -> roughness, transparency -> opacity).
+public struct Material: Sendable, Equatable {
+    public var name: String
+    public var baseColor: MaterialProperty<SIMD3<Float>>
+    public var metallic: MaterialProperty<Float>
+    public var roughness: MaterialProperty<Float>
+    public var emissive: MaterialProperty<SIMD3<Float>>
+    public var opacity: MaterialProperty<Float>
+    /// UsdPreviewSurface `opacityThreshold`: above 0, opacity is a cut-out mask.
+    public var opacityThreshold: Float
+    public var normal: TextureReference?
+    public var occlusion: TextureReference?
+    public var isDoubleSided: Bool
+
+    /// Defaults are UsdPreviewSurface's fallbacks.
+    public init(
+        name: String,
+        baseColor: MaterialProperty<SIMD3<Float>> = .init(SIMD3(0.18, 0.18, 0.18)),
+        metallic: MaterialProperty<Float> = .init(0),
+        roughness: MaterialProperty<Float> = .init(0.5),
+        emissive: MaterialProperty<SIMD3<Float>> = .init(.zero),
+        opacity: MaterialProperty<Float> = .init(1),
+        opacityThreshold: Float = 0,
+        normal: TextureReference? = nil,
+        occlusion: TextureReference? = nil,
+        isDoubleSided: Bool = false
+    ) {
+        self.name = name
+        self.baseColor = baseColor
+        self.metallic = metallic
+        self.roughness = roughness
+        self.emissive = emissive
+        self.opacity = opacity
+        self.opacityThreshold = opacityThreshold
+        self.normal = normal
+        self.occlusion = occlusion
+        self.isDoubleSided = isDoubleSided
+    }
+
+    /// Every texture the material samples, in a fixed order.
+    public var textureReferences: [TextureReference] {
+        [baseColor.texture, metallic.texture, roughness.texture, emissive.texture, opacity.texture,
+         normal, occlusion].compactMap { $0 }
+    }
+}
+
+/// A material input: a constant, optionally driven by a texture. The constant stays meaningful when a
+/// texture is present (UsdUVTexture's fallback), so a missing texture still renders in a sane colour.
+public struct MaterialProperty<Value: Sendable & Equatable>: Sendable, Equatable {
+    public var value: Value
+    public var texture: TextureReference?
+
+    public init(_ value: Value, texture: TextureReference? = nil) {
+        self.value = value
+        self.texture = texture
+    }
+}
+
+/// A texture sampled by a material input.
+public struct TextureReference: Sendable, Equatable {
+    /// Index into `Scene.textures`.
+    public var texture: Int
+    /// The texcoord primvar the lookup uses ("st", "st1", Collada's bound set).
+    public var texcoordSet: String
+    /// Which channels feed the input.
+    public var channels: Channels
+
+    public init(texture: Int, texcoordSet: String = "st", channels: Channels = .rgb) {
+        self.texture = texture
+        self.texcoordSet = texcoordSet
+        self.channels = channels
+    }
+
+    public enum Channels: String, Sendable, Hashable, Codable {
+        case r, g, b, a, rgb, rgba
+    }
+}

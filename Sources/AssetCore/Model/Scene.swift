@@ -1,0 +1,69 @@
+/// A whole asset as assetc understands it, whatever format it came from.
+///
+/// `root` is a pseudo-root (like USD's `/`) whose children are the top-level nodes; it never carries
+/// a transform or geometry of its own. Meshes, materials, textures, cameras and lights live in flat
+/// arrays and nodes refer to them by index, so one mesh can be instanced under many nodes.
+public struct Scene: Sendable, Equatable {
+    public var root: Node
+    public var meshes: [Mesh]
+    public var materials: [Material]
+    public var textures: [Texture]
+    public var cameras: [Camera]
+    public var lights: [Light]
+    public var metadata: SceneMetadata
+
+    public init(
+        root: Node = Node(name: ""),
+        meshes: [Mesh] = [],
+        materials: [Material] = [],
+        textures: [Texture] = [],
+        cameras: [Camera] = [],
+        lights: [Light] = [],
+        metadata: SceneMetadata = SceneMetadata()
+    ) {
+        self.root = root
+        self.meshes = meshes
+        self.materials = materials
+        self.textures = textures
+        self.cameras = cameras
+        self.lights = lights
+        self.metadata = metadata
+    }
+}
+
+public enum UpAxis: String, Sendable, Hashable, Codable, CaseIterable {
+    case x = "X"
+    case y = "Y"
+    case z = "Z"
+}
+
+public struct SceneMetadata: Sendable, Equatable {
+    /// USD's default is Y; Collada's is Y as well.
+    public var upAxis: UpAxis
+    /// USD's fallback is 0.01 (centimetres); Collada's `<unit meter>` default is 1.0.
+    public var metersPerUnit: Double
+    /// Short format name of the file the scene was read from: "usda", "usdz", "dae", ...
+    public var sourceFormat: String
+    /// The authoring tool, when the file says (USD `doc`/customLayerData, Collada `authoring_tool`).
+    public var generator: String?
+    /// USD `defaultPrim`, or the name the asset is known by.
+    public var defaultPrim: String?
+    /// Layer `startTimeCode`, when authored; the time at which time-sampled values were taken.
+    public var startTimeCode: Double?
+
+    public init(
+        upAxis: UpAxis = .y,
+        metersPerUnit: Double = 1,
+        sourceFormat: String = "",
+        generator: String? = nil,
+        defaultPrim: String? = nil,
+        startTimeCode: Double? = nil
+    ) {
+        self.upAxis = upAxis
+        self.metersPerUnit = metersPerUnit
+        self.sourceFormat = sourceFormat
+        self.generator = generator
+        self.defaultPrim = defaultPrim
+        self.startTimeCode = startTimeCode
+    }
+}

@@ -1,0 +1,92 @@
+import AssetCore
+
+/// The `assetc info --json` contract (Docs/CLI.md): one object per asset. Geometry figures come from
+/// `SceneStats`, bounds are world space in the file's own units and axes.
+public struct AssetInfo: Sendable, Equatable, Encodable {
+    public var file: String
+    public var format: String
+    public var upAxis: UpAxis
+    public var metersPerUnit: Double
+    public var nodes: Int
+    public var meshes: Int
+    public var points: Int
+    public var faces: Int
+    public var triangles: Int
+    public var primitives: Int
+    public var materials: Int
+    public var textures: Int
+    public var cameras: Int
+    public var lights: Int
+    /// nil (JSON null) when the scene places no geometry.
+    public var bounds: BoundsReport?
+    public var boundsInMeters: BoundsReport?
+    public var generator: String?
+    public var defaultPrim: String?
+    public var warnings: [String]
+
+    public init(file: String, result: ReadResult) {
+        let scene = result.scene
+        let stats = scene.stats
+        let bounds = scene.worldBounds
+        self.file = file
+        format = scene.metadata.sourceFormat
+        upAxis = scene.metadata.upAxis
+        metersPerUnit = scene.metadata.metersPerUnit
+        nodes = stats.nodes
+        meshes = stats.meshes
+        points = stats.points
+        faces = stats.faces
+        triangles = stats.triangles
+        primitives = stats.primitives
+        materials = stats.materials
+        textures = stats.textures
+        cameras = stats.cameras
+        lights = stats.lights
+        self.bounds = bounds.isEmpty ? nil : BoundsReport(bounds)
+        boundsInMeters = bounds.isEmpty ? nil : BoundsReport(bounds.scaled(by: scene.metadata.metersPerUnit))
+        generator = scene.metadata.generator
+        defaultPrim = scene.metadata.defaultPrim
+        warnings = result.warnings.map(\.description)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives
+        case materials, textures, cameras, lights, bounds, boundsInMeters, generator, defaultPrim, warnings
+    }
+
+    // Written by hand so absent bounds and names are an explicit null, as the contract promises,
+    // rather than a missing key.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(file, forKey: .file)
+        try c.encode(format, forKey: .format)
+        try c.encode(upAxis, forKey: .upAxis)
+        try c.encode(metersPerUnit, forKey: .metersPerUnit)
+        try c.encode(nodes, forKey: .nodes)
+        try c.encode(meshes, forKey: .meshes)
+        try c.encode(points, forKey: .points)
+        try c.encode(faces, forKey: .faces)
+        try c.encode(triangles, forKey: .triangles)
+        try c.encode(primitives, forKey: .primitives)
+        try c.encode(materials, forKey: .materials)
+        try c.encode(textures, forKey: .textures)
+        try c.encode(cameras, forKey: .cameras)
+        try c.encode(lights, forKey: .lights)
+        try c.encode(bounds, forKey: .bounds)
+        try c.encode(boundsInMeters, forKey: .boundsInMeters)
+        try c.encode(generator, forKey: .generator)
+        try c.encode(defaultPrim, forKey: .defaultPrim)
+        try c.encode(warnings, forKey: .warnings)
+    }
+}
+
+/// `{"min":[x,y,z],"max":[x,y,z]}`.
+public struct BoundsReport: Sendable, Equatable, Codable {
+    public var min: [Double]
+    public var max: [Double]
+
+    public init(_ bounds: Bounds3) {
+        min = [bounds.min.x, bounds.min.y, bounds.min.z]
+        max = [bounds.max.x, bounds.max.y, bounds.max.z]
+    }
+}

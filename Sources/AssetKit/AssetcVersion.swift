@@ -1,0 +1,3 @@
+public enum AssetcVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,47 @@
+import AssetCore
+
+/// The human-readable form of `assetc info` (the JSON form is `AssetInfo` itself).
+public enum InfoTextFormatter {
+    public static func format(_ info: AssetInfo) -> String {
+        var lines = ["\(info.file)  (\(info.format))"]
+        func row(_ label: String, _ value: String) {
+            lines.append("  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
+        }
+        row("up axis", "\(info.upAxis.rawValue), \(number(info.metersPerUnit)) m per unit")
+        if let generator = info.generator { row("generator", generator) }
+        if let defaultPrim = info.defaultPrim { row("default", defaultPrim) }
+        row("nodes", grouped(info.nodes))
+        row("meshes", "\(grouped(info.meshes))  (points \(grouped(info.points)), faces \(grouped(info.faces)), triangles \(grouped(info.triangles)))")
+        if info.primitives > 0 { row("primitives", grouped(info.primitives)) }
+        row("materials", "\(grouped(info.materials)), textures \(grouped(info.textures))")
+        if info.cameras + info.lights > 0 { row("cameras", "\(info.cameras), lights \(info.lights)") }
+        if let b = info.bounds {
+            row("bounds", "min \(vector(b.min))  max \(vector(b.max))")
+            let size = zip(b.max, b.min).map { $0 - $1 }
+            row("size", size.map(number).joined(separator: " x ") + " units")
+        } else {
+            row("bounds", "none (no geometry)")
+        }
+        row("warnings", info.warnings.isEmpty ? "none" : String(info.warnings.count))
+        for warning in info.warnings { lines.append("    - " + warning) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func number(_ x: Double) -> String {
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+        let text = String(format: "%.6g", x)
+        return text
+    }
+
+    static func vector(_ v: [Double]) -> String { "(" + v.map(number).joined(separator: ", ") + ")" }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}

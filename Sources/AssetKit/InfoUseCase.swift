@@ -1,0 +1,24 @@
+import AssetCore
+import AssetPipeline
+import Foundation
+
+/// `assetc info`: read an asset and report its figures.
+public struct InfoUseCase: Sendable {
+    public var registry: FormatRegistry
+    public var options: ReadOptions
+
+    public init(registry: FormatRegistry = .standard, options: ReadOptions = ReadOptions()) {
+        self.registry = registry
+        self.options = options
+    }
+
+    public struct Report: Sendable {
+        public var info: AssetInfo
+        public var result: ReadResult
+    }
+
+    public func run(path: String) throws(AssetError) -> Report {
+        let result = try registry.read(URL(fileURLWithPath: path), options: options)
+        return Report(info: AssetInfo(file: path, result: result), result: result)
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import AssetKit
+
+@main
+struct Assetc: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assetc",
+        abstract: "Convert, catalog and preview 3D assets (USD, Collada) headless on Linux.",
+        discussion: """
+            Exit status: 0 success, 1 an asset could not be read (malformed, refused, over a limit), \
+            2 unsupported format, 3 missing file or I/O error, 64 bad command line.
+            """,
+        version: AssetcVersion.current,
+        subcommands: [InfoCommand.self]
+    )
+}

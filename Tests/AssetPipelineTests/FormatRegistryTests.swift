@@ -1,0 +1,87 @@
+import AssetCore
+import Foundation
+import Testing
+@testable import AssetPipeline
+
+/// A reader for a made-up format whose files start with "TESTSCENE"; it returns one warning.
+struct MagicReader: SceneReader {
+    let format = FormatDescription(name: "test", fileExtensions: ["tst"], summary: "test scenes")
+    var formats: [FormatDescription] { [format] }
+
+    func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
+        prefix.starts(with: Array("TESTSCENE".utf8)) ? format : nil
+    }
+
+    func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
+        var scene = Scene()
+        scene.metadata.sourceFormat = "test"
+        return ReadResult(scene: scene, diagnostics: [.warning("unknown thing skipped", at: SourceLocation(line: 2))])
+    }
+}
+
+@Suite struct FormatRegistryTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-registry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func write(_ name: String, _ text: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func contentWinsOverExtension() throws {
+        let registry = FormatRegistry(readers: [MagicReader()])
+        let url = try write("disguised.dae", "TESTSCENE\n")
+        #expect(try registry.reader(for: url).format.name == "test")
+    }
+
+    @Test func unknownContentNamesTheSupportedFormats() throws {
+        let registry = FormatRegistry(readers: [MagicReader()])
+        let url = try write("model.xyz", "hello")
+        #expect(throws: AssetError(.unsupportedFormat("'.xyz' content is not a format assetc reads", supported: ["test"]),
+                                   at: SourceLocation(file: url.relativePath))) {
+            try registry.reader(for: url)
+        }
+    }
+
+    @Test func foreignFormatsAreNamed() throws {
+        let url = try write("model.glb", "glTF\u{02}\u{00}\u{00}\u{00}")
+        do {
+            _ = try FormatRegistry(readers: []).reader(for: url)
+            Issue.record("a glb file was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("this is binary glTF (.glb)"))
+        }
+    }
+
+    @Test func missingFileAndFolderAreIOErrors() throws {
+        let registry = FormatRegistry(readers: [MagicReader()])
+        #expect(throws: AssetError(.fileNotFound, at: SourceLocation(file: folder.appendingPathComponent("nope.tst").relativePath))) {
+            try registry.reader(for: folder.appendingPathComponent("nope.tst"))
+        }
+        do {
+            _ = try registry.reader(for: folder)
+            Issue.record("a folder was accepted as a file")
+        } catch {
+            #expect(error.kind == .io("is a folder, not a file"))
+        }
+    }
+
+    @Test func strictReadingFailsOnTheFirstWarning() throws {
+        let registry = FormatRegistry(readers: [MagicReader()])
+        let url = try write("s.tst", "TESTSCENE")
+        let lenient = try registry.read(url)
+        #expect(lenient.warnings.count == 1)
+        do {
+            _ = try registry.read(url, options: ReadOptions(isStrict: true))
+            Issue.record("strict read succeeded despite a warning")
+        } catch {
+            #expect(error.kind == .strict("unknown thing skipped"))
+            #expect(error.location == SourceLocation(file: url.relativePath, line: 2))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Runs the built `assetc` binary the way a user or a CI script does.
+struct CLIRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum AssetcBinary {
+    /// `swift test` puts the test bundle beside the products it built.
+    static var url: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("assetc").path), dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("assetc")
+    }
+
+    static func run(_ arguments: [String]) throws -> CLIRun {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite struct CLITests {
+    @Test func versionAndHelp() throws {
+        let version = try AssetcBinary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let help = try AssetcBinary.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("info"))
+    }
+
+    @Test func missingFileExitsThreeNamingIt() throws {
+        let run = try AssetcBinary.run(["info", "no/such/model.usda"])
+        #expect(run.status == 3)
+        #expect(run.stderr == "assetc: error: no/such/model.usda: no such file\n")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func unknownFormatExitsTwoNamingSupportedFormats() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-cli-\(UUID().uuidString).xyz")
+        try Data("not a model".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try AssetcBinary.run(["info", "--json", file.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("'.xyz' content is not a format assetc reads; supported formats:"))
+        #expect(run.stderr.split(separator: "\n").count == 1, "one error line")
+    }
+
+    @Test func usageErrorExits64() throws {
+        let run = try AssetcBinary.run(["info", "--no-such-flag", "x"])
+        #expect(run.status == 64)
+    }
+}
