@@ -23,8 +23,11 @@ let package = Package(
         // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
         .target(name: "AssetCore"),
 
+        // USD: usda text layers, usdz packages (libzip), composition, scene building.
+        .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip"]),
+
         // Format registry and scene passes; the only module that knows every format module.
-        .target(name: "AssetPipeline", dependencies: ["AssetCore"]),
+        .target(name: "AssetPipeline", dependencies: ["AssetCore", "FormatUSD"]),
 
         // Use cases shared by the CLI and (later) the service.
         .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline"]),
@@ -38,6 +41,8 @@ let package = Package(
         ),
 
         .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore"]),
+        // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
+        .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.

@@ -1,4 +1,5 @@
 import AssetCore
+import FormatUSD
 import Foundation
 
 /// Chooses a reader for a file by its content first (the first bytes), then by its extension,
@@ -11,7 +12,7 @@ public struct FormatRegistry: Sendable {
     }
 
     /// Every reader assetc ships. Format issues add theirs here.
-    public static let standard = FormatRegistry(readers: [])
+    public static let standard = FormatRegistry(readers: [USDReader()])
 
     public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }
 

@@ -1,0 +1,260 @@
+import AssetCore
+
+/// One prim spec contributing opinions to a composed prim, with what is needed to read it.
+struct USDContribution {
+    var spec: USDPrimSpec
+    /// The layer (id in the cache) that holds the spec.
+    var layer: Int
+    /// The layer stack the spec's own arcs resolve in (internal references, inherits).
+    var stack: [Int]
+    /// The spec's path in its own layer's namespace.
+    var sourcePath: String
+    var mapping: USDPathMapping
+}
+
+/// The composed stage: the root layer's metadata and the composed prim tree.
+struct USDComposedStage {
+    var rootLayer: USDLayer
+    var prims: [USDComposedPrim]
+}
+
+/// Composes the subset of USD that real assets use: sublayers, references and payloads (internal and
+/// external, to a prim path or the defaultPrim), `over` merging, inherits from `class` prims, and
+/// variant selections. Opinions are ordered as USD's LIVRPS strength rule orders them: local, then
+/// inherits, variants, references, payloads, each level expanded recursively. Instanceable prims
+/// are expanded like any other prim. Composition problems (a missing file, a refused path, a
+/// cycle) are warnings; the rest of the stage still composes.
+final class USDStageComposer {
+    static let maxArcDepth = 32
+
+    let cache: USDLayerCache
+    let limits: ReadLimits
+    var diagnostics: [Diagnostic] = []
+    private var primCount = 0
+
+    init(cache: USDLayerCache, limits: ReadLimits) {
+        self.cache = cache
+        self.limits = limits
+    }
+
+    func composeStage(rootLayer: Int) throws(AssetError) -> USDComposedStage {
+        let stack = cache.stack(root: rootLayer, diagnostics: &diagnostics)
+        let roots = stack.map { id in
+            USDContribution(spec: rootPseudoSpec(cache.layer(id)), layer: id, stack: stack, sourcePath: "", mapping: .identity)
+        }
+        let prims = try composeChildren(of: roots, parentPath: "", depth: 1, arcChain: [])
+        return USDComposedStage(rootLayer: cache.layer(rootLayer), prims: prims)
+    }
+
+    /// A layer's top-level prims hang under a spec standing for the pseudo-root `/`.
+    private func rootPseudoSpec(_ layer: USDLayer) -> USDPrimSpec {
+        var spec = USDPrimSpec(specifier: .over, typeName: "", name: "", line: 0)
+        spec.children = layer.rootPrims
+        return spec
+    }
+
+    private func composeChildren(of parents: [USDContribution], parentPath: String, depth: Int,
+                                 arcChain: Set<String>) throws(AssetError) -> [USDComposedPrim] {
+        // Names in USD's order: weakest opinion first, stronger ones adding names after.
+        var order: [String] = []
+        var seen: Set<String> = []
+        var byName: [[String: USDPrimSpec]] = []
+        byName.reserveCapacity(parents.count)
+        for parent in parents {
+            var map: [String: USDPrimSpec] = [:]
+            for child in parent.spec.children where map[child.name] == nil { map[child.name] = child }
+            byName.append(map)
+        }
+        for parent in parents.reversed() {
+            for child in parent.spec.children where !seen.contains(child.name) {
+                seen.insert(child.name)
+                order.append(child.name)
+            }
+        }
+        var result: [USDComposedPrim] = []
+        result.reserveCapacity(order.count)
+        for name in order {
+            let path = parentPath + "/" + name
+            var sites: [USDContribution] = []
+            for (i, parent) in parents.enumerated() {
+                guard let spec = byName[i][name] else { continue }
+                let sourcePath = parent.sourcePath + "/" + name
+                sites.append(USDContribution(spec: spec, layer: parent.layer, stack: parent.stack,
+                                             sourcePath: sourcePath, mapping: parent.mapping))
+            }
+            result.append(try compose(name: name, path: path, sites: sites, depth: depth, arcChain: arcChain))
+        }
+        return result
+    }
+
+    private func compose(name: String, path: String, sites: [USDContribution], depth: Int,
+                         arcChain: Set<String>) throws(AssetError) -> USDComposedPrim {
+        let first = sites[0]
+        let here = SourceLocation(file: cache.layer(first.layer).location.description, line: first.spec.line, elementPath: path)
+        primCount += 1
+        guard primCount <= limits.maxNodes else {
+            throw AssetError(.limitExceeded("more than \(limits.maxNodes) prims after composition"), at: here)
+        }
+        guard depth <= limits.maxNodeDepth else {
+            throw AssetError(.limitExceeded("prims nested deeper than \(limits.maxNodeDepth) levels after composition"), at: here)
+        }
+        var chain = arcChain
+        let opinions = expandWithVariants(sites, chain: &chain)
+
+        var specifier: USDSpecifier = .over
+        var typeName = ""
+        var metadata: [String: USDValue] = [:]
+        for c in opinions {
+            if specifier == .over && c.spec.specifier != .over { specifier = c.spec.specifier }
+            if typeName.isEmpty { typeName = c.spec.typeName }
+            for (key, value) in c.spec.metadata where metadata[key] == nil { metadata[key] = value }
+        }
+        let children = try composeChildren(of: opinions, parentPath: path, depth: depth + 1, arcChain: chain)
+        return USDComposedPrim(name: name, path: path, typeName: typeName, specifier: specifier, metadata: metadata,
+                               properties: composeProperties(opinions), children: children, location: here)
+    }
+
+    // MARK: Properties
+
+    private func composeProperties(_ opinions: [USDContribution]) -> [String: USDComposedProperty] {
+        var result: [String: USDComposedProperty] = [:]
+        var hasValue: Set<String> = []
+        var hasTargets: Set<String> = []
+        for c in opinions {
+            for property in c.spec.properties {
+                let layerLocation = cache.layer(c.layer).location
+                var composed = result[property.name] ?? USDComposedProperty(
+                    spec: property, layer: layerLocation, targets: [], metadata: [:])
+                if !hasValue.contains(property.name), property.defaultValue != nil || property.timeSamples != nil {
+                    hasValue.insert(property.name)
+                    composed.spec.defaultValue = property.defaultValue
+                    composed.spec.timeSamples = property.timeSamples
+                    composed.layer = layerLocation
+                }
+                if !hasTargets.contains(property.name), let targets = property.targets {
+                    hasTargets.insert(property.name)
+                    composed.targets = targets.compactMap { target in
+                        USDPath.absolute(target, anchor: c.sourcePath).flatMap { c.mapping.map($0) }
+                    }
+                }
+                for (key, value) in property.metadata where composed.metadata[key] == nil { composed.metadata[key] = value }
+                result[property.name] = composed
+            }
+        }
+        return result
+    }
+
+    // MARK: Arcs
+
+    private func expandWithVariants(_ sites: [USDContribution], chain: inout Set<String>) -> [USDContribution] {
+        var selections: [String: String] = [:]
+        for site in sites { for (set, variant) in site.spec.variantSelections where selections[set] == nil { selections[set] = variant } }
+        var localChain = chain
+        var expanded = expand(sites, selections: selections, arcDepth: 0, chain: &localChain)
+        // Selections authored across a reference (the referencing layer is stronger) count too.
+        var more = selections
+        for c in expanded { for (set, variant) in c.spec.variantSelections where more[set] == nil { more[set] = variant } }
+        if more != selections {
+            localChain = chain
+            expanded = expand(sites, selections: more, arcDepth: 0, chain: &localChain)
+        }
+        chain = localChain
+        return expanded
+    }
+
+    private func expand(_ sites: [USDContribution], selections: [String: String], arcDepth: Int,
+                        chain: inout Set<String>) -> [USDContribution] {
+        var out = sites
+        guard arcDepth < Self.maxArcDepth else {
+            if let site = sites.first {
+                warn("composition arcs nested more than \(Self.maxArcDepth) deep; the deeper ones are ignored", site)
+            }
+            return out
+        }
+        for c in sites {
+            for inherit in c.spec.inherits {
+                guard let classPath = USDPath.absolute(inherit, anchor: c.sourcePath) else { continue }
+                let classSites = c.stack.compactMap { id in
+                    cache.layer(id).primSpec(at: classPath).map {
+                        USDContribution(spec: $0, layer: id, stack: c.stack, sourcePath: classPath,
+                                        mapping: c.mapping.adding(source: classPath, target: c.sourcePath))
+                    }
+                }
+                out += expand(classSites, selections: selections, arcDepth: arcDepth + 1, chain: &chain)
+            }
+        }
+        for c in sites {
+            for setName in c.spec.variantSets.keys.sorted() {
+                guard let selection = selections[setName] else { continue }
+                guard let body = c.spec.variantSets[setName]?[selection] else {
+                    warn("variant '\(selection)' of set '\(setName)' is not defined here", c)
+                    continue
+                }
+                let variant = USDContribution(spec: body, layer: c.layer, stack: c.stack, sourcePath: c.sourcePath, mapping: c.mapping)
+                out += expand([variant], selections: selections, arcDepth: arcDepth + 1, chain: &chain)
+            }
+        }
+        for arcs in [\USDPrimSpec.references, \USDPrimSpec.payloads] {
+            for c in sites {
+                for reference in c.spec[keyPath: arcs] {
+                    let targets = referencedSites(reference, from: c, chain: &chain)
+                    out += expand(targets, selections: selections, arcDepth: arcDepth + 1, chain: &chain)
+                }
+            }
+        }
+        return out
+    }
+
+    private func referencedSites(_ reference: USDReference, from c: USDContribution, chain: inout Set<String>) -> [USDContribution] {
+        let layer = cache.layer(c.layer)
+        let here = SourceLocation(file: layer.location.description, line: reference.line, elementPath: c.sourcePath)
+        var stack = c.stack
+        var targetLayer = c.stack[0]
+        if !reference.assetPath.isEmpty {
+            switch cache.resolver.resolve(reference.assetPath, anchor: layer.location) {
+            case .refused(let why):
+                diagnostics.append(.warning("reference refused: \(why)", at: here))
+                return []
+            case .found(let location):
+                do throws(AssetError) {
+                    targetLayer = try cache.load(location)
+                } catch {
+                    diagnostics.append(.warning("reference @\(reference.assetPath)@ skipped: \(error)", at: here))
+                    return []
+                }
+                stack = cache.stack(root: targetLayer, diagnostics: &diagnostics)
+            }
+        }
+        let target: String
+        if let primPath = reference.primPath {
+            guard let absolute = USDPath.absolute(primPath, anchor: c.sourcePath) else { return [] }
+            target = absolute
+        } else if let defaultPrim = cache.layer(targetLayer).defaultPrim {
+            target = "/" + defaultPrim
+        } else {
+            diagnostics.append(.warning("reference @\(reference.assetPath)@ names no prim and its layer has no defaultPrim", at: here))
+            return []
+        }
+        let key = "\(targetLayer)\(target)"
+        guard !chain.contains(key) else {
+            diagnostics.append(.warning("reference cycle through \(cache.layer(targetLayer).location)<\(target)> is cut", at: here))
+            return []
+        }
+        chain.insert(key)
+        let sites = stack.compactMap { id in
+            cache.layer(id).primSpec(at: target).map {
+                USDContribution(spec: $0, layer: id, stack: stack, sourcePath: target,
+                                mapping: c.mapping.adding(source: target, target: c.sourcePath))
+            }
+        }
+        if sites.isEmpty {
+            diagnostics.append(.warning("reference target <\(target)> is not in \(cache.layer(targetLayer).location)", at: here))
+        }
+        return sites
+    }
+
+    private func warn(_ message: String, _ c: USDContribution) {
+        let layer = cache.layer(c.layer)
+        diagnostics.append(.warning(message, at: SourceLocation(file: layer.location.description, line: c.spec.line, elementPath: c.sourcePath)))
+    }
+}

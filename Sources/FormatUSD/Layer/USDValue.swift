@@ -1,0 +1,79 @@
+/// A value as a USD layer spells it, before the attribute's declared type gives it meaning.
+/// Numeric arrays are flat contiguous buffers: a `point3f[]` of n points is 3n Doubles.
+public indirect enum USDValue: Sendable, Equatable {
+    case none
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    /// A bare word in a value position (`Mesh`, `component` unquoted in dictionaries).
+    case word(String)
+    case asset(String)
+    case path(String)
+    /// One parenthesised group of numbers, nested groups flattened: a `float3`, a `quatf`
+    /// (real part first), a `matrix4d` (16 numbers in file order).
+    case tuple([Double])
+    /// `[...]` of numbers or of equal-sized numeric groups: `components` numbers per element.
+    case numbers([Double], components: Int)
+    /// Any other list: strings, tokens, assets, paths, mixed tuples.
+    case list([USDValue])
+    case dictionary([USDDictionaryEntry])
+
+    public var stringValue: String? {
+        switch self {
+        case .string(let s), .word(let s), .asset(let s), .path(let s): return s
+        default: return nil
+        }
+    }
+
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let d): return d
+        case .bool(let b): return b ? 1 : 0
+        case .tuple(let t) where t.count == 1: return t[0]
+        default: return nil
+        }
+    }
+
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .number(let d): return d != 0
+        case .word(let w): return w == "true" ? true : w == "false" ? false : nil
+        default: return nil
+        }
+    }
+
+    /// Numbers of a scalar, tuple or numeric array, flattened.
+    public var flatNumbers: [Double]? {
+        switch self {
+        case .number(let d): return [d]
+        case .tuple(let t): return t
+        case .numbers(let n, _): return n
+        case .list(let items) where items.isEmpty: return []
+        default: return nil
+        }
+    }
+
+    /// Strings of a string/token/asset list, or a single one.
+    public var strings: [String]? {
+        switch self {
+        case .list(let items):
+            var out: [String] = []
+            for item in items { guard let s = item.stringValue else { return nil }; out.append(s) }
+            return out
+        case .numbers(let n, _) where n.isEmpty: return []
+        default: return stringValue.map { [$0] }
+        }
+    }
+
+    public func dictionaryValue(_ key: String) -> USDValue? {
+        guard case .dictionary(let entries) = self else { return nil }
+        return entries.first { $0.key == key }?.value
+    }
+}
+
+public struct USDDictionaryEntry: Sendable, Equatable {
+    public var typeName: String
+    public var key: String
+    public var value: USDValue
+}

@@ -1,0 +1,126 @@
+import AssetCore
+import Foundation
+
+/// Turns asset paths written in layers (`@./geom.usda@`, `@textures/wood.png@`,
+/// `@inner.usdz[mesh.usda]@`) into locations, and reads them. It is the only code that touches
+/// the file system for a USD read, so the sandbox lives here: nothing outside the root asset's
+/// folder (for files) or outside the package (for package entries) is resolved, unless the caller
+/// allows paths outside the asset.
+final class USDAssetResolver {
+    enum Resolution {
+        case found(AssetLocation)
+        case refused(String)
+    }
+
+    /// Absolute, symlink-free folder of the root asset.
+    let sandbox: String
+    let allowsOutside: Bool
+    let limits: ReadLimits
+    private var archives: [AssetLocation: USDZArchive] = [:]
+
+    init(rootFile: String, options: ReadOptions) {
+        let absolute = URL(fileURLWithPath: rootFile).standardizedFileURL.resolvingSymlinksInPath().path
+        sandbox = PathArithmetic.directory(of: absolute)
+        allowsOutside = options.allowsPathsOutsideAsset
+        limits = options.limits
+    }
+
+    /// Resolves `assetPath` as written in the layer at `anchor`.
+    func resolve(_ assetPath: String, anchor: AssetLocation) -> Resolution {
+        var path = assetPath
+        var innerEntry: String?
+        // `outer.usdz[inner/path.usda]`: a file inside a package named by a path.
+        if path.hasSuffix("]"), let open = path.firstIndex(of: "[") {
+            innerEntry = String(path[path.index(after: open)..<path.index(before: path.endIndex)])
+            path = String(path[..<open])
+        }
+        let base: AssetLocation
+        switch anchor {
+        case .packageEntry(let package, let entry):
+            if path.hasPrefix("/") { return .refused("'\(assetPath)' is an absolute path inside a package") }
+            guard let normalized = PathArithmetic.normalizeBelow(PathArithmetic.join(PathArithmetic.directory(of: entry), path)) else {
+                return .refused("'\(assetPath)' climbs out of the package")
+            }
+            base = .packageEntry(package: package, entry: normalized)
+        case .file(let anchorPath):
+            let joined = path.hasPrefix("/") ? path : PathArithmetic.join(PathArithmetic.directory(of: anchorPath), path)
+            guard let normalized = PathArithmetic.normalize(joined) else { return .refused("'\(assetPath)' climbs above the root") }
+            let real = URL(fileURLWithPath: normalized).resolvingSymlinksInPath().path
+            if !allowsOutside && !PathArithmetic.isInside(real, root: sandbox) {
+                return .refused("'\(assetPath)' is outside the asset's folder")
+            }
+            base = .file(path: normalized)
+        }
+        if let innerEntry {
+            guard let entry = PathArithmetic.normalizeBelow(innerEntry) else {
+                return .refused("'\(assetPath)' names a path outside the package")
+            }
+            return .found(.packageEntry(package: base, entry: entry))
+        }
+        return .found(base)
+    }
+
+    /// Whether a resolved location exists (textures are checked, not read, while building).
+    func exists(_ location: AssetLocation) -> Bool {
+        switch location {
+        case .file(let path):
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        case .packageEntry(let package, let entry):
+            guard let archive = try? archive(at: package) else { return false }  // a broken package has no entries
+            return archive.entry(named: entry) != nil
+        }
+    }
+
+    func readBytes(_ location: AssetLocation) throws(AssetError) -> [UInt8] {
+        switch location {
+        case .file(let path):
+            let url = URL(fileURLWithPath: path)
+            let size: Int
+            do {
+                size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            } catch {
+                throw AssetError(.fileNotFound, at: SourceLocation(file: path))
+            }
+            guard size <= limits.maxFileBytes else {
+                throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
+            }
+            do { return Array(try Data(contentsOf: url)) } catch {
+                throw AssetError(.io("cannot read: \(error.localizedDescription)"), at: SourceLocation(file: path))
+            }
+        case .packageEntry(let package, let entryName):
+            let archive = try archive(at: package)
+            guard let entry = archive.entry(named: entryName) else {
+                throw AssetError(.unresolvedReference("package entry '\(entryName)'"), at: SourceLocation(file: package.description))
+            }
+            return try archive.read(entry)
+        }
+    }
+
+    /// The package at a location, opened once.
+    func archive(at location: AssetLocation) throws(AssetError) -> USDZArchive {
+        if let open = archives[location] { return open }
+        let archive: USDZArchive
+        switch location {
+        case .file(let path):
+            guard FileManager.default.fileExists(atPath: path) else { throw AssetError(.fileNotFound, at: SourceLocation(file: path)) }
+            archive = try USDZArchive(path: path, location: location, limits: limits)
+        case .packageEntry:
+            archive = try USDZArchive(bytes: try readBytes(location), location: location, limits: limits)
+        }
+        archives[location] = archive
+        return archive
+    }
+
+    /// A `.usdz` location stands for its root layer.
+    func layerLocation(for location: AssetLocation) throws(AssetError) -> AssetLocation {
+        let name: String
+        switch location {
+        case .file(let path): name = path
+        case .packageEntry(_, let entry): name = entry
+        }
+        guard name.lowercased().hasSuffix(".usdz") else { return location }
+        let archive = try archive(at: location)
+        return .packageEntry(package: location, entry: archive.rootEntry.name)
+    }
+}

@@ -1,0 +1,152 @@
+import AssetCore
+import CLibZip
+
+/// A usdz package read through libzip. USDZ is a zip whose entries are stored uncompressed; the
+/// first entry is the root layer. Entries are checked when the package opens: names with `..` or
+/// absolute paths, compressed or encrypted entries, and sizes or counts past the caps are refused
+/// before any entry is read.
+final class USDZArchive {
+    struct Entry {
+        var name: String
+        var index: UInt64
+        var size: Int
+    }
+
+    let location: AssetLocation
+    let entries: [Entry]
+    private let archive: OpaquePointer
+    /// For packages inside packages: libzip reads from this copy of the inner package's bytes.
+    private let buffer: UnsafeMutableRawBufferPointer?
+    private let limits: ReadLimits
+
+    /// Opens a package on disk.
+    convenience init(path: String, location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+        var code: Int32 = 0
+        guard let archive = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
+            throw AssetError(.malformed("not a readable usdz package: \(Self.describe(code: code))"),
+                             at: SourceLocation(file: location.description))
+        }
+        try self.init(archive: archive, buffer: nil, location: location, limits: limits)
+    }
+
+    /// Opens a package held in memory (a package entry of another package).
+    convenience init(bytes: [UInt8], location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
+        buffer.copyBytes(from: bytes)
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let source = zip_source_buffer_create(buffer.baseAddress, UInt64(bytes.count), 0, &error) else {
+            buffer.deallocate()
+            throw AssetError(.malformed("cannot read nested package"), at: SourceLocation(file: location.description))
+        }
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+            zip_source_free(source)
+            buffer.deallocate()
+            let message = String(cString: zip_error_strerror(&error))
+            throw AssetError(.malformed("not a readable usdz package: \(message)"), at: SourceLocation(file: location.description))
+        }
+        do {
+            try self.init(archive: archive, buffer: buffer, location: location, limits: limits)
+        } catch {
+            // init(archive:) discards the archive and buffer itself when it throws.
+            throw error
+        }
+    }
+
+    private init(archive: OpaquePointer, buffer: UnsafeMutableRawBufferPointer?, location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+        let here = SourceLocation(file: location.description)
+        func fail(_ error: AssetError) -> AssetError {
+            zip_discard(archive)
+            buffer?.deallocate()
+            return error
+        }
+        let count = zip_get_num_entries(archive, 0)
+        guard count >= 0 else { throw fail(AssetError(.malformed("cannot list the package's entries"), at: here)) }
+        guard count <= limits.maxPackageEntries else {
+            throw fail(AssetError(.limitExceeded("\(count) package entries (at most \(limits.maxPackageEntries))"), at: here))
+        }
+        guard count > 0 else { throw fail(AssetError(.malformed("the package is empty; a usdz holds at least its root layer"), at: here)) }
+        var entries: [Entry] = []
+        entries.reserveCapacity(Int(count))
+        for index in 0..<UInt64(count) {
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(archive, index, 0, &stat) == 0, let rawName = stat.name else {
+                throw fail(AssetError(.malformed("cannot read the header of entry \(index)"), at: here))
+            }
+            let name = String(cString: rawName)
+            let entryHere = SourceLocation(file: "\(location)[\(name)]")
+            guard Self.isSafeEntryName(name) else {
+                throw fail(AssetError(.refusedPath("package entry '\(name)' names a path outside the package"), at: here))
+            }
+            if stat.encryption_method != UInt16(ZIP_EM_NONE) {
+                throw fail(AssetError(.unsupportedFeature("entry is encrypted"), at: entryHere))
+            }
+            if stat.comp_method != Int32(ZIP_CM_STORE) {
+                throw fail(AssetError(.malformed("entry is compressed; usdz packages store every entry uncompressed"), at: entryHere))
+            }
+            guard stat.size <= UInt64(limits.maxFileBytes) else {
+                throw fail(AssetError(.limitExceeded("entry claims \(stat.size) bytes (at most \(limits.maxFileBytes))"), at: entryHere))
+            }
+            if name.hasSuffix("/") { continue }  // folder entries carry nothing
+            entries.append(Entry(name: name, index: index, size: Int(stat.size)))
+        }
+        guard !entries.isEmpty else { throw fail(AssetError(.malformed("the package holds no files"), at: here)) }
+        self.archive = archive
+        self.buffer = buffer
+        self.location = location
+        self.entries = entries
+        self.limits = limits
+    }
+
+    deinit {
+        zip_discard(archive)
+        buffer?.deallocate()
+    }
+
+    var rootEntry: Entry { entries[0] }
+
+    func entry(named name: String) -> Entry? {
+        entries.first { $0.name == name }
+    }
+
+    /// The bytes of one entry; libzip checks the CRC as the last bytes are read.
+    func read(_ entry: Entry) throws(AssetError) -> [UInt8] {
+        let here = SourceLocation(file: "\(location)[\(entry.name)]")
+        guard let file = zip_fopen_index(archive, entry.index, 0) else {
+            throw AssetError(.malformed("cannot open entry: \(String(cString: zip_strerror(archive)))"), at: here)
+        }
+        defer { zip_fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: entry.size)
+        var filled = 0
+        while filled < entry.size {
+            let n = bytes.withUnsafeMutableBytes { raw in
+                zip_fread(file, raw.baseAddress! + filled, UInt64(entry.size - filled))
+            }
+            if n < 0 {
+                throw AssetError(.malformed("entry is damaged: \(String(cString: zip_file_strerror(file)))"), at: here)
+            }
+            if n == 0 { break }
+            filled += Int(n)
+        }
+        guard filled == entry.size else {
+            throw AssetError(.malformed("entry is truncated: \(filled) of \(entry.size) bytes"), at: here)
+        }
+        return bytes
+    }
+
+    /// Relative, no `..`, no backslashes or drive letters that another system would read as a root.
+    static func isSafeEntryName(_ name: String) -> Bool {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\") else { return false }
+        if name.count >= 2, name.dropFirst().first == ":" { return false }
+        return !name.split(separator: "/").contains("..")
+    }
+
+    static func describe(code: Int32) -> String {
+        var error = zip_error_t()
+        zip_error_init_with_code(&error, code)
+        defer { zip_error_fini(&error) }
+        return String(cString: zip_error_strerror(&error))
+    }
+}

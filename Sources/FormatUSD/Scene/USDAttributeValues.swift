@@ -1,0 +1,106 @@
+import AssetCore
+
+/// Reads composed attribute values at the time the scene is built for: the root layer's
+/// `startTimeCode` when authored, else each attribute's earliest time sample (the first frame, as
+/// usdview and AR Quick Look show it), else the default value.
+struct USDAttributeValues {
+    let time: Double?
+
+    func value(_ property: USDComposedProperty?) -> USDValue? {
+        guard let property else { return nil }
+        guard let samples = property.spec.timeSamples, !samples.isEmpty else { return property.spec.defaultValue }
+        guard let time else { return samples[0].value }
+        if time <= samples[0].time { return samples[0].value }
+        if time >= samples[samples.count - 1].time { return samples[samples.count - 1].value }
+        // Samples are sorted; find the bracketing pair and interpolate linearly, as usd-core does
+        // for numeric types (others hold the earlier value).
+        var upper = 1
+        while samples[upper].time < time { upper += 1 }
+        let (t0, v0) = samples[upper - 1], (t1, v1) = samples[upper]
+        if samples[upper].time == time { return v1 }
+        return Self.interpolate(v0, v1, fraction: (time - t0) / (t1 - t0)) ?? v0
+    }
+
+    static func interpolate(_ a: USDValue, _ b: USDValue, fraction f: Double) -> USDValue? {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return .number(x + (y - x) * f)
+        case (.tuple(let x), .tuple(let y)) where x.count == y.count:
+            return .tuple(zip(x, y).map { $0 + ($1 - $0) * f })
+        case (.numbers(let x, let c), .numbers(let y, _)) where x.count == y.count:
+            return .numbers(zip(x, y).map { $0 + ($1 - $0) * f }, components: c)
+        default: return nil
+        }
+    }
+
+    func double(_ property: USDComposedProperty?) -> Double? { value(property)?.doubleValue }
+
+    func string(_ property: USDComposedProperty?) -> String? { value(property)?.stringValue }
+
+    func bool(_ property: USDComposedProperty?) -> Bool? { value(property)?.boolValue }
+
+    func numbers(_ property: USDComposedProperty?) -> [Double]? { value(property)?.flatNumbers }
+
+    func vector3(_ property: USDComposedProperty?) -> SIMD3<Double>? {
+        guard let n = numbers(property), n.count == 3 else { return nil }
+        return SIMD3(n[0], n[1], n[2])
+    }
+}
+
+/// Conversions from the parser's flat Double buffers to the scene model's buffers.
+enum USDArrayConversion {
+    /// Flat triples to points; nil when the count is not a multiple of three.
+    static func float3(_ values: [Double]) -> [SIMD3<Float>]? {
+        guard values.count % 3 == 0 else { return nil }
+        let n = values.count / 3
+        return values.withUnsafeBufferPointer { v in
+            [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, count in
+                for i in 0..<n { out[i] = SIMD3(Float(v[3 * i]), Float(v[3 * i + 1]), Float(v[3 * i + 2])) }
+                count = n
+            }
+        }
+    }
+
+    static func float2(_ values: [Double]) -> [SIMD2<Float>]? {
+        guard values.count % 2 == 0 else { return nil }
+        let n = values.count / 2
+        return values.withUnsafeBufferPointer { v in
+            [SIMD2<Float>](unsafeUninitializedCapacity: n) { out, count in
+                for i in 0..<n { out[i] = SIMD2(Float(v[2 * i]), Float(v[2 * i + 1])) }
+                count = n
+            }
+        }
+    }
+
+    static func float4(_ values: [Double]) -> [SIMD4<Float>]? {
+        guard values.count % 4 == 0 else { return nil }
+        let n = values.count / 4
+        return values.withUnsafeBufferPointer { v in
+            [SIMD4<Float>](unsafeUninitializedCapacity: n) { out, count in
+                for i in 0..<n { out[i] = SIMD4(Float(v[4 * i]), Float(v[4 * i + 1]), Float(v[4 * i + 2]), Float(v[4 * i + 3])) }
+                count = n
+            }
+        }
+    }
+
+    /// Whole numbers that fit Int32; the index of the first that does not, on failure.
+    static func int32(_ values: [Double]) -> Result<[Int32], ConversionFailure> {
+        var bad: Int?
+        let result = values.withUnsafeBufferPointer { v in
+            [Int32](unsafeUninitializedCapacity: v.count) { out, count in
+                for i in 0..<v.count {
+                    let x = v[i]
+                    guard x == x.rounded(), x >= -2_147_483_648, x <= 2_147_483_647 else { bad = i; break }
+                    out[i] = Int32(x)
+                    count = i + 1
+                }
+            }
+        }
+        if let bad { return .failure(ConversionFailure(index: bad, value: values[bad])) }
+        return .success(result)
+    }
+
+    struct ConversionFailure: Error {
+        var index: Int
+        var value: Double
+    }
+}

@@ -1,0 +1,179 @@
+import AssetCore
+
+/// Builds `Material`s from UsdShade networks: a Material's `outputs:surface` connected (directly or
+/// through NodeGraphs) to a UsdPreviewSurface shader, whose inputs are constants or connections to
+/// UsdUVTexture shaders, whose `st` comes from a UsdPrimvarReader naming the texcoord set. Material
+/// interface inputs (`inputs:` on the Material or a NodeGraph) are followed too.
+struct USDMaterialBuilder {
+    static let maxConnectionDepth = 16
+
+    let primsByPath: [String: USDComposedPrim]
+    let values: USDAttributeValues
+    let resolver: USDAssetResolver
+    var textures: [Texture] = []
+    var diagnostics: [Diagnostic] = []
+    private var textureIndex: [String: Int] = [:]
+
+    init(primsByPath: [String: USDComposedPrim], values: USDAttributeValues, resolver: USDAssetResolver) {
+        self.primsByPath = primsByPath
+        self.values = values
+        self.resolver = resolver
+    }
+
+    /// Where an input's value comes from.
+    enum Source {
+        case value(USDValue, layer: AssetLocation)
+        case output(shader: USDComposedPrim, name: String)
+        case none
+    }
+
+    mutating func build(_ prim: USDComposedPrim) -> Material {
+        var material = Material(name: prim.name)
+        guard let surface = surfaceShader(of: prim) else {
+            diagnostics.append(.warning("material \(prim.name) has no UsdPreviewSurface surface; its fallback values are used", at: prim.location))
+            return material
+        }
+        if let c = color(surface, "diffuseColor") { material.baseColor = c }
+        if let c = color(surface, "emissiveColor") { material.emissive = c }
+        if let f = scalar(surface, "metallic") { material.metallic = f }
+        if let f = scalar(surface, "roughness") { material.roughness = f }
+        if let f = scalar(surface, "opacity") { material.opacity = f }
+        if let f = scalar(surface, "opacityThreshold") { material.opacityThreshold = f.value }
+        material.normal = texture(surface, "normal")
+        material.occlusion = texture(surface, "occlusion")
+        return material
+    }
+
+    // MARK: Network walking
+
+    private func surfaceShader(of material: USDComposedPrim) -> USDComposedPrim? {
+        let outputs = ["outputs:surface"] + material.properties.keys.filter { $0.hasSuffix(":surface") && $0 != "outputs:surface" }.sorted()
+        for output in outputs {
+            guard let property = material.attribute(output) else { continue }
+            if case .output(let shader, _) = follow(property, depth: 0),
+               values.string(shader.attribute("info:id")) == "UsdPreviewSurface" {
+                return shader
+            }
+        }
+        return nil
+    }
+
+    /// Follows a property's connection to the shader output that feeds it, or to a constant.
+    func follow(_ property: USDComposedProperty, depth: Int) -> Source {
+        guard depth < Self.maxConnectionDepth else { return .none }
+        if let target = property.targets.first {
+            let primPath = USDPath.primPath(of: target)
+            guard let source = primsByPath[primPath], let name = USDPath.propertyName(of: target) else { return .none }
+            if source.typeName == "Shader" && name.hasPrefix("outputs:") {
+                return .output(shader: source, name: String(name.dropFirst("outputs:".count)))
+            }
+            // A Material's or NodeGraph's interface input or output: keep following.
+            guard let next = source.attribute(name) else { return .none }
+            return follow(next, depth: depth + 1)
+        }
+        if let value = values.value(property) { return .value(value, layer: property.layer) }
+        return .none
+    }
+
+    func input(_ shader: USDComposedPrim, _ name: String) -> Source {
+        guard let property = shader.attribute("inputs:" + name) else { return .none }
+        return follow(property, depth: 0)
+    }
+
+    // MARK: Inputs
+
+    private mutating func color(_ surface: USDComposedPrim, _ name: String) -> MaterialProperty<SIMD3<Float>>? {
+        switch input(surface, name) {
+        case .value(let value, _):
+            guard let n = value.flatNumbers, n.count >= 3 else { return nil }
+            return MaterialProperty(SIMD3(Float(n[0]), Float(n[1]), Float(n[2])))
+        case .output(let shader, let output):
+            guard let (reference, fallback) = textureReference(shader, output: output) else { return nil }
+            let f = fallback ?? [0, 0, 0, 1]
+            return MaterialProperty(SIMD3(f[0], f[1], f[2]), texture: reference)
+        case .none:
+            return nil
+        }
+    }
+
+    private mutating func scalar(_ surface: USDComposedPrim, _ name: String) -> MaterialProperty<Float>? {
+        switch input(surface, name) {
+        case .value(let value, _):
+            return value.doubleValue.map { MaterialProperty(Float($0)) }
+        case .output(let shader, let output):
+            guard let (reference, fallback) = textureReference(shader, output: output) else { return nil }
+            return MaterialProperty(fallback?[0] ?? 0, texture: reference)
+        case .none:
+            return nil
+        }
+    }
+
+    private mutating func texture(_ surface: USDComposedPrim, _ name: String) -> TextureReference? {
+        guard case .output(let shader, let output) = input(surface, name) else { return nil }
+        return textureReference(shader, output: output)?.reference
+    }
+
+    /// A UsdUVTexture output as a texture reference, with the shader's `fallback` colour.
+    private mutating func textureReference(_ shader: USDComposedPrim, output: String) -> (reference: TextureReference, fallback: [Float]?)? {
+        let id = values.string(shader.attribute("info:id")) ?? ""
+        guard id == "UsdUVTexture" else {
+            diagnostics.append(.warning("shader \(shader.name) (\(id.isEmpty ? "no info:id" : id)) is not a UsdUVTexture; its connection is ignored", at: shader.location))
+            return nil
+        }
+        guard case .value(let fileValue, let layer) = input(shader, "file"), let file = fileValue.stringValue, !file.isEmpty else {
+            diagnostics.append(.warning("texture shader \(shader.name) has no file", at: shader.location))
+            return nil
+        }
+        var texcoordSet = "st"
+        if case .output(let reader, _) = input(shader, "st"),
+           case .value(let name, _) = input(reader, "varname"), let varname = name.stringValue {
+            texcoordSet = varname
+        }
+        let index = textureIndex(for: file, layer: layer, shader: shader)
+        let wrapS = wrapMode(shader, "wrapS"), wrapT = wrapMode(shader, "wrapT")
+        if let wrapS { textures[index].wrapS = wrapS }
+        if let wrapT { textures[index].wrapT = wrapT }
+        let channels = TextureReference.Channels(rawValue: output) ?? .rgb
+        var fallback: [Float]?
+        if case .value(let value, _) = input(shader, "fallback"), let n = value.flatNumbers { fallback = n.map(Float.init) }
+        return (TextureReference(texture: index, texcoordSet: texcoordSet, channels: channels), fallback)
+    }
+
+    private func wrapMode(_ shader: USDComposedPrim, _ name: String) -> Texture.WrapMode? {
+        guard case .value(let value, _) = input(shader, name), let token = value.stringValue else { return nil }
+        return Texture.WrapMode(rawValue: token)
+    }
+
+    /// One `Texture` per distinct file; missing or refused files are kept (unresolved) with a warning,
+    /// so a renderer can fall back to the material's constant colour.
+    private mutating func textureIndex(for file: String, layer: AssetLocation, shader: USDComposedPrim) -> Int {
+        let source: Texture.Source
+        let key: String
+        if file.contains("<UDIM>") {
+            diagnostics.append(.warning("UDIM texture '\(file)' is not supported; its constant colour is used", at: shader.location))
+            source = .file(authoredPath: file, resolvedPath: nil)
+            key = "unresolved:" + file
+        } else {
+            switch resolver.resolve(file, anchor: layer) {
+            case .refused(let why):
+                diagnostics.append(.warning("texture refused: \(why)", at: shader.location))
+                source = .file(authoredPath: file, resolvedPath: nil)
+                key = "refused:" + file
+            case .found(let location):
+                key = location.description
+                let exists = resolver.exists(location)
+                if !exists { diagnostics.append(.warning("texture '\(file)' not found (looked for \(location))", at: shader.location)) }
+                switch location {
+                case .file(let path): source = .file(authoredPath: file, resolvedPath: exists ? path : nil)
+                case .packageEntry(let package, let entry):
+                    source = exists ? .packageEntry(package: package.description, entry: entry) : .file(authoredPath: file, resolvedPath: nil)
+                }
+            }
+        }
+        if let known = textureIndex[key] { return known }
+        let name = String(file.split(separator: "/").last ?? Substring(file))
+        textures.append(Texture(name: name, source: source))
+        textureIndex[key] = textures.count - 1
+        return textures.count - 1
+    }
+}

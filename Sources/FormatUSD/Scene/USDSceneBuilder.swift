@@ -1,0 +1,183 @@
+import AssetCore
+
+/// Turns a composed stage into a `Scene`. Traverses what usd-core's default traversal does
+/// (defined, active, non-abstract prims); Material, Shader, NodeGraph and GeomSubset prims feed
+/// materials and subsets rather than becoming nodes. Prim types it does not understand stay as
+/// plain nodes with one warning per type.
+struct USDSceneBuilder {
+    static let shadingTypes: Set<String> = ["Material", "Shader", "NodeGraph", "GeomSubset"]
+    static let groupTypes: Set<String> = ["", "Xform", "Scope", "SkelRoot", "Skeleton"]
+    static let curveTypes: Set<String> = ["Points", "BasisCurves", "NurbsCurves", "HermiteCurves", "NurbsPatch", "TetMesh"]
+    static let lightKinds: [String: Light.Kind] = [
+        "DistantLight": .directional, "SphereLight": .point, "RectLight": .point, "DiskLight": .point,
+        "CylinderLight": .point, "DomeLight": .ambient,
+    ]
+
+    let stage: USDComposedStage
+    let resolver: USDAssetResolver
+    let values: USDAttributeValues
+    var diagnostics: [Diagnostic] = []
+    private var scene = Scene()
+    private var materialIndex: [String: Int] = [:]
+    private var warnedTypes: Set<String> = []
+
+    init(stage: USDComposedStage, resolver: USDAssetResolver) {
+        self.stage = stage
+        self.resolver = resolver
+        values = USDAttributeValues(time: stage.rootLayer.startTimeCode)
+    }
+
+    /// A material binding in force: the material, and whether it was bound `strongerThanDescendants`.
+    private struct Binding {
+        var material: Int
+        var isStronger: Bool
+    }
+
+    mutating func build(format: String) -> Scene {
+        scene.metadata = metadata(format: format)
+        var primsByPath: [String: USDComposedPrim] = [:]
+        var materialPrims: [USDComposedPrim] = []
+        collect(stage.prims, into: &primsByPath, materials: &materialPrims)
+        var materials = USDMaterialBuilder(primsByPath: primsByPath, values: values, resolver: resolver)
+        for prim in materialPrims {
+            materialIndex[prim.path] = scene.materials.count
+            scene.materials.append(materials.build(prim))
+        }
+        scene.textures = materials.textures
+        diagnostics += materials.diagnostics
+        scene.root = Node(name: "", children: stage.prims.compactMap { makeNode($0, inherited: nil) })
+        return scene
+    }
+
+    private func isTraversed(_ prim: USDComposedPrim) -> Bool {
+        prim.isDefined && prim.metadata["active"]?.boolValue != false
+    }
+
+    private func collect(_ prims: [USDComposedPrim], into byPath: inout [String: USDComposedPrim], materials: inout [USDComposedPrim]) {
+        for prim in prims {
+            byPath[prim.path] = prim
+            if prim.typeName == "Material" && isTraversed(prim) { materials.append(prim) }
+            // Materials under class or inactive prims are not part of the scene; their shaders may
+            // still be connection targets, so paths are collected all the same.
+            collect(prim.children, into: &byPath, materials: &materials)
+        }
+    }
+
+    private mutating func metadata(format: String) -> SceneMetadata {
+        let layer = stage.rootLayer
+        var metadata = SceneMetadata(upAxis: .y, metersPerUnit: 0.01, sourceFormat: format)
+        let here = SourceLocation(file: layer.location.description)
+        if let axis = layer.upAxis {
+            if axis == "Y" || axis == "Z" { metadata.upAxis = UpAxis(rawValue: axis)! }
+            else { diagnostics.append(.warning("upAxis '\(axis)' is not Y or Z; Y is used", at: here)) }
+        }
+        if let meters = layer.metersPerUnit {
+            if meters.isFinite && meters > 0 { metadata.metersPerUnit = meters }
+            else { diagnostics.append(.warning("metersPerUnit \(meters) is not a positive number; 0.01 is used", at: here)) }
+        }
+        metadata.defaultPrim = layer.defaultPrim
+        metadata.startTimeCode = layer.startTimeCode
+        if let creator = layer.metadata["customLayerData"]?.dictionaryValue("creator")?.stringValue {
+            metadata.generator = creator
+        } else if let doc = layer.metadata["doc"]?.stringValue,
+                  let firstLine = doc.split(whereSeparator: \.isNewline).first {
+            metadata.generator = String(firstLine.prefix(120))
+        }
+        return metadata
+    }
+
+    private mutating func makeNode(_ prim: USDComposedPrim, inherited: Binding?) -> Node? {
+        guard isTraversed(prim), !Self.shadingTypes.contains(prim.typeName) else { return nil }
+        var node = Node(name: prim.name, typeName: prim.typeName)
+        let xform = USDXformOps.evaluate(prim, values: values, diagnostics: &diagnostics)
+        node.transform = xform.transform
+        node.resetsTransformStack = xform.resetsTransformStack
+        if let purpose = values.string(prim.attribute("purpose")) {
+            if let p = Purpose(rawValue: purpose) { node.purpose = p }
+            else { diagnostics.append(.warning("unknown purpose '\(purpose)'", at: prim.location)) }
+        }
+        node.isInvisible = values.string(prim.attribute("visibility")) == "invisible"
+        let binding = resolveBinding(prim, inherited: inherited)
+
+        switch prim.typeName {
+        case "Mesh":
+            let builder = USDMeshBuilder(values: values)
+            if let built = builder.build(prim, diagnostics: &diagnostics) {
+                let subsetMaterials = built.subsetPrims.map { subset in
+                    resolveBinding(subset, inherited: nil).map(\.material)
+                }
+                node.meshInstances = [MeshInstance(mesh: scene.meshes.count, material: binding?.material, subsetMaterials: subsetMaterials)]
+                scene.meshes.append(built.mesh)
+            }
+        case let type where USDGprimTessellator.types.contains(type):
+            if let mesh = USDGprimTessellator.tessellate(prim, values: values) {
+                node.meshInstances = [MeshInstance(mesh: scene.meshes.count, material: binding?.material)]
+                scene.meshes.append(mesh)
+            }
+        case "Camera":
+            node.camera = scene.cameras.count
+            scene.cameras.append(camera(prim))
+        case let type where Self.lightKinds[type] != nil:
+            node.light = scene.lights.count
+            scene.lights.append(light(prim, kind: Self.lightKinds[type]!))
+        case let type where Self.groupTypes.contains(type):
+            break
+        case "PointInstancer":
+            warnOnce(prim, "PointInstancer prims are not expanded yet; their prototypes are not placed")
+        case let type where Self.curveTypes.contains(type):
+            warnOnce(prim, "\(type) prims have no surface assetc reads; skipped")
+        default:
+            warnOnce(prim, "prim type '\(prim.typeName)' is not understood; kept as a plain node")
+        }
+        node.children = prim.children.compactMap { makeNode($0, inherited: binding) }
+        return node
+    }
+
+    private mutating func warnOnce(_ prim: USDComposedPrim, _ message: String) {
+        guard !warnedTypes.contains(prim.typeName) else { return }
+        warnedTypes.insert(prim.typeName)
+        diagnostics.append(.warning(message, at: prim.location))
+    }
+
+    /// UsdShade's binding rules, for the all-purpose binding (the preview one when only it exists):
+    /// the nearest binding wins unless an ancestor's is `strongerThanDescendants`.
+    private mutating func resolveBinding(_ prim: USDComposedPrim, inherited: Binding?) -> Binding? {
+        if let inherited, inherited.isStronger { return inherited }
+        guard let relationship = prim.attribute("material:binding") ?? prim.attribute("material:binding:preview"),
+              let target = relationship.targets.first else { return inherited }
+        guard let material = materialIndex[target] else {
+            diagnostics.append(.warning("material:binding targets <\(target)>, which is not a Material", at: prim.location))
+            return inherited
+        }
+        let strength = relationship.metadata["bindMaterialAs"]?.stringValue
+        return Binding(material: material, isStronger: strength == "strongerThanDescendants")
+    }
+
+    private func camera(_ prim: USDComposedPrim) -> Camera {
+        var camera = Camera(name: prim.name)
+        // UsdGeomCamera fallbacks: focalLength 50, verticalAperture 15.2908 (35 mm film, in mm).
+        let focal = values.double(prim.attribute("focalLength")) ?? 50
+        let aperture = values.double(prim.attribute("verticalAperture")) ?? 15.2908
+        if focal > 0 && aperture > 0 { camera.verticalFieldOfView = 2 * atan(aperture / (2 * focal)) * 180 / .pi }
+        if values.string(prim.attribute("projection")) == "orthographic" {
+            camera.projection = .orthographic
+            // Orthographic apertures are in tenths of a scene unit.
+            camera.orthographicHeight = aperture / 10
+        }
+        if let range = values.numbers(prim.attribute("clippingRange")), range.count == 2 {
+            camera.near = range[0]
+            camera.far = range[1]
+        }
+        return camera
+    }
+
+    private func light(_ prim: USDComposedPrim, kind: Light.Kind) -> Light {
+        var light = Light(name: prim.name, kind: kind)
+        // UsdLux attributes carry the `inputs:` prefix since 21.02; older files omit it.
+        if let c = values.numbers(prim.attribute("inputs:color") ?? prim.attribute("color")), c.count == 3 {
+            light.color = SIMD3(Float(c[0]), Float(c[1]), Float(c[2]))
+        }
+        if let i = values.double(prim.attribute("inputs:intensity") ?? prim.attribute("intensity")) { light.intensity = Float(i) }
+        return light
+    }
+}

@@ -1,0 +1,174 @@
+import AssetCore
+
+extension USDAParser {
+    mutating func parseValue(nesting: Int) throws(AssetError) -> USDValue {
+        let token = try tokens.peek()
+        guard nesting <= Self.maxValueNesting else {
+            throw AssetError(.limitExceeded("values nested deeper than \(Self.maxValueNesting) levels"),
+                             at: tokens.location(line: token.line, column: token.column))
+        }
+        switch token.kind {
+        case .number:
+            _ = try tokens.next()
+            return .number(number(token) ?? .nan)
+        case .string:
+            _ = try tokens.next()
+            return .string(tokens.text(of: token))
+        case .asset:
+            _ = try tokens.next()
+            return .asset(tokens.text(of: token))
+        case .path:
+            _ = try tokens.next()
+            return .path(tokens.text(of: token))
+        case .identifier:
+            _ = try tokens.next()
+            let word = tokens.text(of: token)
+            switch word {
+            case "None": return .none
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            case "inf": return .number(.infinity)
+            case "nan": return .number(.nan)
+            default: return .word(word)
+            }
+        case .punctuation(UInt8(ascii: "[")):
+            _ = try tokens.next()
+            if let numbers = try scanNumericArray() { return numbers }
+            return try parseList(closing: "]", nesting: nesting)
+        case .punctuation(UInt8(ascii: "(")):
+            _ = try tokens.next()
+            let items = try parseList(closing: ")", nesting: nesting)
+            if case .list(let values) = items, let flat = Self.flattenNumbers(values) { return .tuple(flat) }
+            return items
+        case .punctuation(UInt8(ascii: "{")):
+            _ = try tokens.next()
+            return try parseDictionaryBody(nesting: nesting)
+        default:
+            throw tokens.error("expected a value, found \(token.describe(in: tokens.bytes))", at: token)
+        }
+    }
+
+    /// Items up to `closing`, separated by commas (a trailing comma is allowed).
+    mutating func parseList(closing: Character, nesting: Int) throws(AssetError) -> USDValue {
+        var items: [USDValue] = []
+        while true {
+            let token = try tokens.peek()
+            if token.isPunctuation(closing) { _ = try tokens.next(); break }
+            if token.isPunctuation(",") { _ = try tokens.next(); continue }
+            if token.kind == .end { throw tokens.error("'\(closing == "]" ? "[" : "(")' is never closed", at: token) }
+            items.append(try parseValue(nesting: nesting + 1))
+            if items.count > limits.maxArrayElements {
+                throw AssetError(.limitExceeded("more than \(limits.maxArrayElements) array elements"), at: tokens.location(line: token.line, column: token.column))
+            }
+        }
+        return .list(items)
+    }
+
+    static func flattenNumbers(_ values: [USDValue]) -> [Double]? {
+        var flat: [Double] = []
+        for value in values {
+            switch value {
+            case .number(let d): flat.append(d)
+            case .tuple(let t): flat.append(contentsOf: t)
+            default: return nil
+            }
+        }
+        return flat
+    }
+
+    /// The fast path for `[1, 2, 3]` and `[(1, 2, 3), ...]`: reads numbers straight from the bytes into
+    /// one flat buffer, with no token or value per element. Returns nil (with the position restored)
+    /// when the array holds anything but numbers, so the general parser can take it.
+    mutating func scanNumericArray() throws(AssetError) -> USDValue? {
+        let saved = (tokens.position, tokens.line, tokens.lineStart)
+        let bytes = tokens.bytes
+        var values: [Double] = []
+        var components = 0
+        var elements = 0
+        while true {
+            try tokens.skipTrivia()
+            guard tokens.position < bytes.count else { break }
+            let c = bytes[tokens.position]
+            if c == UInt8(ascii: "]") {
+                tokens.position += 1
+                return .numbers(values, components: max(components, 1))
+            }
+            if c == UInt8(ascii: ",") { tokens.position += 1; continue }
+            let line = tokens.line, column = tokens.column
+            let count: Int
+            if c == UInt8(ascii: "(") {
+                guard let n = try scanNumericGroup(into: &values, depth: 0) else { break }
+                count = n
+            } else if let scan = DecimalNumberParser.scan(bytes, from: tokens.position) {
+                values.append(DecimalNumberParser.double(scan, bytes, from: tokens.position))
+                tokens.position = scan.end
+                count = 1
+            } else {
+                break
+            }
+            if components == 0 { components = count }
+            else if count != components {
+                throw AssetError(.malformed("array element has \(count) numbers where the first had \(components)"),
+                                 at: tokens.location(line: line, column: column))
+            }
+            elements += 1
+            if elements > limits.maxArrayElements {
+                throw AssetError(.limitExceeded("more than \(limits.maxArrayElements) array elements"),
+                                 at: tokens.location(line: line, column: column))
+            }
+        }
+        (tokens.position, tokens.line, tokens.lineStart) = saved
+        return nil
+    }
+
+    /// `( n, n, ... )` with nested groups for matrices; nil when something else is inside.
+    private mutating func scanNumericGroup(into values: inout [Double], depth: Int) throws(AssetError) -> Int? {
+        guard depth < 4 else { return nil }
+        let bytes = tokens.bytes
+        tokens.position += 1
+        var count = 0
+        while true {
+            try tokens.skipTrivia()
+            guard tokens.position < bytes.count else { return nil }
+            let c = bytes[tokens.position]
+            if c == UInt8(ascii: ")") { tokens.position += 1; return count }
+            if c == UInt8(ascii: ",") { tokens.position += 1; continue }
+            if c == UInt8(ascii: "(") {
+                guard let n = try scanNumericGroup(into: &values, depth: depth + 1) else { return nil }
+                count += n
+                continue
+            }
+            guard let scan = DecimalNumberParser.scan(bytes, from: tokens.position) else { return nil }
+            values.append(DecimalNumberParser.double(scan, bytes, from: tokens.position))
+            tokens.position = scan.end
+            count += 1
+        }
+    }
+
+    /// After `{`: `type key = value` entries up to `}`. Keys may be quoted.
+    mutating func parseDictionaryBody(nesting: Int) throws(AssetError) -> USDValue {
+        var entries: [USDDictionaryEntry] = []
+        while true {
+            var token = try tokens.next()
+            if token.isPunctuation("}") { break }
+            if token.isPunctuation(";") || token.isPunctuation(",") { continue }
+            guard token.kind == .identifier else {
+                throw tokens.error("expected a type name in dictionary, found \(token.describe(in: tokens.bytes))", at: token)
+            }
+            var typeName = tokens.text(of: token)
+            if try tokens.peek().isPunctuation("[") {
+                _ = try tokens.next()
+                try expect("]", after: "'\(typeName)['")
+                typeName += "[]"
+            }
+            token = try tokens.next()
+            guard token.kind == .identifier || token.kind == .string else {
+                throw tokens.error("expected a key after '\(typeName)' in dictionary, found \(token.describe(in: tokens.bytes))", at: token)
+            }
+            let key = tokens.text(of: token)
+            try expect("=", after: "dictionary key '\(key)'")
+            entries.append(USDDictionaryEntry(typeName: typeName, key: key, value: try parseValue(nesting: nesting + 1)))
+        }
+        return .dictionary(entries)
+    }
+}

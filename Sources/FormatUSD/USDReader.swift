@@ -1,0 +1,64 @@
+import AssetCore
+import Foundation
+
+/// Reads USD text layers (`.usda`) and packages (`.usdz`) into a `Scene`. Binary crate files
+/// (`.usdc`) are recognised and refused with a clear error until the crate reader lands.
+public struct USDReader: SceneReader {
+    public static let usda = FormatDescription(name: "usda", fileExtensions: ["usda", "usd"], summary: "USD text layer")
+    public static let usdz = FormatDescription(name: "usdz", fileExtensions: ["usdz"], summary: "USD package (zip of layers and textures)")
+    public static let usdc = FormatDescription(name: "usdc", fileExtensions: ["usdc", "usd"], summary: "USD binary crate (not read yet)")
+
+    public init() {}
+
+    public var formats: [FormatDescription] { [Self.usda, Self.usdz] }
+
+    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
+        if prefix.starts(with: Array("#usda".utf8)) { return Self.usda }
+        if prefix.starts(with: Array("PXR-USDC".utf8)) { return Self.usdc }
+        if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            // A zip is a usdz when it says so by extension or its first entry is a USD layer.
+            if pathExtension == "usdz" { return Self.usdz }
+            if let name = Self.firstZipEntryName(prefix), [".usda", ".usdc", ".usd"].contains(where: name.lowercased().hasSuffix) {
+                return Self.usdz
+            }
+        }
+        return nil
+    }
+
+    /// The name in a zip's first local file header (offset 30, length at 26).
+    static func firstZipEntryName(_ prefix: [UInt8]) -> String? {
+        guard prefix.count >= 30 else { return nil }
+        let length = Int(prefix[26]) | Int(prefix[27]) << 8
+        guard prefix.count >= 30 + length else { return nil }
+        return String(decoding: prefix[30..<(30 + length)], as: UTF8.self)
+    }
+
+    public func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
+        let path = url.relativePath
+        let prefix: [UInt8]
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }  // a read-only handle has nothing to flush
+            prefix = Array(try handle.read(upToCount: 4096) ?? Data())
+        } catch {
+            throw AssetError(.fileNotFound, at: SourceLocation(file: path))
+        }
+        guard let format = sniff(prefix: prefix, pathExtension: url.pathExtension.lowercased()) else {
+            throw AssetError(.unsupportedFormat("not a USD file", supported: formats.map(\.name)), at: SourceLocation(file: path))
+        }
+        if format == Self.usdc {
+            throw AssetError(.unsupportedFeature("binary USD (usdc crate files) is not supported yet; export as .usda or a usdz with a usda root layer"),
+                             at: SourceLocation(file: path))
+        }
+        return try LargeStack.run { () throws(AssetError) -> ReadResult in
+            let resolver = USDAssetResolver(rootFile: path, options: options)
+            let cache = USDLayerCache(resolver: resolver)
+            let rootLayer = try cache.load(.file(path: path))
+            let composer = USDStageComposer(cache: cache, limits: options.limits)
+            let stage = try composer.composeStage(rootLayer: rootLayer)
+            var builder = USDSceneBuilder(stage: stage, resolver: resolver)
+            let scene = builder.build(format: format.name)
+            return ReadResult(scene: scene, diagnostics: composer.diagnostics + builder.diagnostics)
+        }
+    }
+}
