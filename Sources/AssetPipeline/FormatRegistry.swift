@@ -25,6 +25,10 @@ public struct FormatRegistry: Sendable {
         for reader in readers {
             if let format = reader.sniff(prefix: prefix, pathExtension: ext) { return (reader, format) }
         }
+        // Content first; then the extension, so a damaged file gets its own reader's specific error.
+        for reader in readers {
+            if let format = reader.formats.first(where: { $0.fileExtensions.contains(ext) }) { return (reader, format) }
+        }
         let supported = supportedFormats.map(\.name)
         if let foreign = ForeignFormat.recognise(prefix: prefix) {
             throw AssetError(.unsupportedFormat("this is \(foreign), which assetc does not read", supported: supported),

@@ -43,9 +43,10 @@ public struct USDReader: SceneReader {
         } catch {
             throw AssetError(.fileNotFound, at: SourceLocation(file: path))
         }
-        guard let format = sniff(prefix: prefix, pathExtension: url.pathExtension.lowercased()) else {
-            throw AssetError(.unsupportedFormat("not a USD file", supported: formats.map(\.name)), at: SourceLocation(file: path))
-        }
+        // Content that does not sniff as USD is still read by extension, so the parser or libzip
+        // can say precisely what is wrong with it.
+        let format = sniff(prefix: prefix, pathExtension: url.pathExtension.lowercased())
+            ?? (url.pathExtension.lowercased() == "usdz" ? Self.usdz : Self.usda)
         if format == Self.usdc {
             throw AssetError(.unsupportedFeature("binary USD (usdc crate files) is not supported yet; export as .usda or a usdz with a usda root layer"),
                              at: SourceLocation(file: path))

@@ -1,5 +1,6 @@
 import AssetCore
 import CLibZip
+import Foundation
 
 /// A usdz package read through libzip. USDZ is a zip whose entries are stored uncompressed; the
 /// first entry is the root layer. Entries are checked when the package opens: names with `..` or
@@ -23,10 +24,12 @@ final class USDZArchive {
     convenience init(path: String, location: AssetLocation, limits: ReadLimits) throws(AssetError) {
         var code: Int32 = 0
         guard let archive = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
-            throw AssetError(.malformed("not a readable usdz package: \(Self.describe(code: code))"),
+            throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(Self.describe(code: code))"),
                              at: SourceLocation(file: location.description))
         }
-        try self.init(archive: archive, buffer: nil, location: location, limits: limits)
+        var info = stat()
+        let packageSize = stat(path, &info) == 0 ? Int(info.st_size) : Int.max
+        try self.init(archive: archive, buffer: nil, packageSize: packageSize, location: location, limits: limits)
     }
 
     /// Opens a package held in memory (a package entry of another package).
@@ -44,17 +47,14 @@ final class USDZArchive {
             zip_source_free(source)
             buffer.deallocate()
             let message = String(cString: zip_error_strerror(&error))
-            throw AssetError(.malformed("not a readable usdz package: \(message)"), at: SourceLocation(file: location.description))
+            throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(message)"), at: SourceLocation(file: location.description))
         }
-        do {
-            try self.init(archive: archive, buffer: buffer, location: location, limits: limits)
-        } catch {
-            // init(archive:) discards the archive and buffer itself when it throws.
-            throw error
-        }
+        // On failure init(archive:) discards the archive and the buffer itself.
+        try self.init(archive: archive, buffer: buffer, packageSize: bytes.count, location: location, limits: limits)
     }
 
-    private init(archive: OpaquePointer, buffer: UnsafeMutableRawBufferPointer?, location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+    private init(archive: OpaquePointer, buffer: UnsafeMutableRawBufferPointer?, packageSize: Int,
+                 location: AssetLocation, limits: ReadLimits) throws(AssetError) {
         let here = SourceLocation(file: location.description)
         func fail(_ error: AssetError) -> AssetError {
             zip_discard(archive)
@@ -85,6 +85,11 @@ final class USDZArchive {
             }
             if stat.comp_method != Int32(ZIP_CM_STORE) {
                 throw fail(AssetError(.malformed("entry is compressed; usdz packages store every entry uncompressed"), at: entryHere))
+            }
+            // Stored entries take as many bytes in the package as they claim: a claim larger than
+            // the package is a lie, refused before anything is allocated for it.
+            guard stat.size <= UInt64(packageSize) else {
+                throw fail(AssetError(.malformed("entry claims \(stat.size) bytes but the package has only \(packageSize)"), at: entryHere))
             }
             guard stat.size <= UInt64(limits.maxFileBytes) else {
                 throw fail(AssetError(.limitExceeded("entry claims \(stat.size) bytes (at most \(limits.maxFileBytes))"), at: entryHere))

@@ -149,20 +149,21 @@ struct USDMaterialBuilder {
     private mutating func textureIndex(for file: String, layer: AssetLocation, shader: USDComposedPrim) -> Int {
         let source: Texture.Source
         let key: String
+        var warning: String?
         if file.contains("<UDIM>") {
-            diagnostics.append(.warning("UDIM texture '\(file)' is not supported; its constant colour is used", at: shader.location))
+            warning = "UDIM texture '\(file)' is not supported; its constant colour is used"
             source = .file(authoredPath: file, resolvedPath: nil)
             key = "unresolved:" + file
         } else {
             switch resolver.resolve(file, anchor: layer) {
             case .refused(let why):
-                diagnostics.append(.warning("texture refused: \(why)", at: shader.location))
+                warning = "texture refused: \(why)"
                 source = .file(authoredPath: file, resolvedPath: nil)
                 key = "refused:" + file
             case .found(let location):
                 key = location.description
                 let exists = resolver.exists(location)
-                if !exists { diagnostics.append(.warning("texture '\(file)' not found (looked for \(location))", at: shader.location)) }
+                if !exists { warning = "texture '\(file)' not found (looked for \(location))" }
                 switch location {
                 case .file(let path): source = .file(authoredPath: file, resolvedPath: exists ? path : nil)
                 case .packageEntry(let package, let entry):
@@ -171,6 +172,7 @@ struct USDMaterialBuilder {
             }
         }
         if let known = textureIndex[key] { return known }
+        if let warning { diagnostics.append(.warning(warning, at: shader.location)) }
         let name = String(file.split(separator: "/").last ?? Substring(file))
         textures.append(Texture(name: name, source: source))
         textureIndex[key] = textures.count - 1
