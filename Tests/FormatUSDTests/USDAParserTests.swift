@@ -66,7 +66,7 @@ import Testing
         #expect(properties["xformOp:translate"]?.defaultValue == .tuple([1, 2, 3]))
         #expect(properties["points"]?.defaultValue == .numbers([0, 0, 0, 1, 2, 3], components: 3))
         #expect(properties["points"]?.typeName == "point3f[]")
-        #expect(properties["faceVertexIndices"]?.defaultValue == .numbers([0, 1, 2], components: 1))
+        #expect(properties["faceVertexIndices"]?.defaultValue == .integers([0, 1, 2]))
         #expect(properties["inputs:c"]?.targets == ["/A/S.outputs:rgb"])
         #expect(properties["t"]?.timeSamples?.map(\.time) == [1, 2])
         #expect(properties["material:binding"]?.isRelationship == true)

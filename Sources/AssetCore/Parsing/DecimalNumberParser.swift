@@ -207,3 +207,54 @@ extension DecimalNumberParser {
         }
     }
 }
+
+extension DecimalNumberParser {
+    /// The hot-loop form: parses `-?digits[.digits][(e|E)[+-]digits]` at `i` and advances past it.
+    /// Numbers the fast path cannot round exactly go through `scan` + `double`, so the result is
+    /// always strtod's. Returns nil, leaving `i` alone, when no number starts at `i`.
+    @inlinable @inline(__always)
+    public static func parseDouble(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+        let start = i
+        var k = i
+        let end = p.count
+        var negative = false
+        if k < end && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        var significand: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        let firstDigit = k
+        while k < end {
+            let d = p[k] &- 48
+            guard d < 10 else { break }
+            significand = significand &* 10 &+ UInt64(d)
+            if significand != 0 { digits += 1 }
+            k += 1
+        }
+        if k < end && p[k] == UInt8(ascii: ".") {
+            k += 1
+            while k < end {
+                let d = p[k] &- 48
+                guard d < 10 else { break }
+                significand = significand &* 10 &+ UInt64(d)
+                if significand != 0 { digits += 1 }
+                exponent -= 1
+                k += 1
+            }
+        }
+        guard k > firstDigit, !(k == firstDigit + 1 && p[firstDigit] == UInt8(ascii: ".")) else { return nil }
+        if k < end && (p[k] | 0x20) == UInt8(ascii: "e") || digits > 18 || exponent < -22 {
+            // Rare forms: exponents, long significands, tiny values. The general path is exact.
+            guard let s = scan(p, from: start) else { return nil }
+            i = s.end
+            return double(s, p, from: start)
+        }
+        i = k
+        let m = Double(significand)  // exact: at most 18 digits < 2^63, and < 2^53 checked below
+        guard significand < (1 << 53) else {
+            guard let s = scan(p, from: start) else { return nil }
+            return double(s, p, from: start)
+        }
+        let v = exponent == 0 ? m : m / powersOfTen[-exponent]
+        return negative ? -v : v
+    }
+}

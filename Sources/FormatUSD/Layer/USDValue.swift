@@ -14,6 +14,8 @@ public indirect enum USDValue: Sendable, Equatable {
     case tuple([Double])
     /// `[...]` of numbers or of equal-sized numeric groups: `components` numbers per element.
     case numbers([Double], components: Int)
+    /// An `int[]` read straight into 32-bit integers (topology arrays are the bulk of a mesh).
+    case integers([Int32])
     /// Any other list: strings, tokens, assets, paths, mixed tuples.
     case list([USDValue])
     case dictionary([USDDictionaryEntry])
@@ -49,7 +51,20 @@ public indirect enum USDValue: Sendable, Equatable {
         case .number(let d): return [d]
         case .tuple(let t): return t
         case .numbers(let n, _): return n
+        case .integers(let n): return n.map(Double.init)
         case .list(let items) where items.isEmpty: return []
+        default: return nil
+        }
+    }
+
+    /// Whole numbers that fit Int32, without a detour through Double for `int[]` values;
+    /// `.failure` names the first element that is not one.
+    public var int32Array: Result<[Int32], USDArrayConversion.ConversionFailure>? {
+        switch self {
+        case .integers(let n): return .success(n)
+        case .numbers(let n, 1): return USDArrayConversion.int32(n)
+        case .number(let d): return USDArrayConversion.int32([d])
+        case .list(let items) where items.isEmpty: return .success([])
         default: return nil
         }
     }

@@ -85,9 +85,7 @@ final class USDAssetResolver {
             guard size <= limits.maxFileBytes else {
                 throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
             }
-            do { return Array(try Data(contentsOf: url)) } catch {
-                throw AssetError(.io("cannot read: \(error.localizedDescription)"), at: SourceLocation(file: path))
-            }
+            return try FileBytes.read(path: url.path, expectedSize: size)
         case .packageEntry(let package, let entryName):
             let archive = try archive(at: package)
             guard let entry = archive.entry(named: entryName) else {

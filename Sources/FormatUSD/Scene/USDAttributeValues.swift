@@ -40,6 +40,10 @@ struct USDAttributeValues {
 
     func numbers(_ property: USDComposedProperty?) -> [Double]? { value(property)?.flatNumbers }
 
+    func int32s(_ property: USDComposedProperty?) -> Result<[Int32], USDArrayConversion.ConversionFailure>? {
+        value(property)?.int32Array
+    }
+
     func vector3(_ property: USDComposedProperty?) -> SIMD3<Double>? {
         guard let n = numbers(property), n.count == 3 else { return nil }
         return SIMD3(n[0], n[1], n[2])
@@ -47,7 +51,7 @@ struct USDAttributeValues {
 }
 
 /// Conversions from the parser's flat Double buffers to the scene model's buffers.
-enum USDArrayConversion {
+public enum USDArrayConversion {
     /// Flat triples to points; nil when the count is not a multiple of three.
     static func float3(_ values: [Double]) -> [SIMD3<Float>]? {
         guard values.count % 3 == 0 else { return nil }
@@ -99,8 +103,8 @@ enum USDArrayConversion {
         return .success(result)
     }
 
-    struct ConversionFailure: Error {
-        var index: Int
-        var value: Double
+    public struct ConversionFailure: Error {
+        public var index: Int
+        public var value: Double
     }
 }

@@ -23,8 +23,8 @@ struct USDMeshBuilder {
             mesh.points = points
         }
         for (name, keyPath) in [("faceVertexCounts", \Mesh.faceVertexCounts), ("faceVertexIndices", \Mesh.faceVertexIndices)] {
-            guard let numbers = values.numbers(prim.attribute(name)) else { continue }
-            switch USDArrayConversion.int32(numbers) {
+            guard let ints = values.int32s(prim.attribute(name)) else { continue }
+            switch ints {
             case .success(let ints): mesh[keyPath: keyPath] = ints
             case .failure(let bad): return drop("\(name)[\(bad.index)] = \(bad.value) is not an int")
             }
@@ -48,7 +48,7 @@ struct USDMeshBuilder {
                 diagnostics.append(.warning("GeomSubset \(child.name) has elementType '\(elementType)'; only face subsets bind materials", at: child.location))
                 continue
             }
-            guard case .success(let faces)? = values.numbers(child.attribute("indices")).map(USDArrayConversion.int32) else {
+            guard case .success(let faces)? = values.int32s(child.attribute("indices")) else {
                 diagnostics.append(.warning("GeomSubset \(child.name) has no usable indices; ignored", at: child.location))
                 continue
             }
@@ -106,8 +106,8 @@ struct USDMeshBuilder {
             return nil
         }
         var indexList: [Int32]?
-        if let indexNumbers = values.numbers(indices) {
-            guard case .success(let ints) = USDArrayConversion.int32(indexNumbers) else {
+        if let indexValues = values.int32s(indices) {
+            guard case .success(let ints) = indexValues else {
                 diagnostics.append(.warning("primvar \(name):indices holds a non-integer; dropped", at: prim.location))
                 return nil
             }

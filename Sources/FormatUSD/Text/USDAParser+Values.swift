@@ -76,10 +76,34 @@ extension USDAParser {
         return flat
     }
 
-    /// The fast path for `[1, 2, 3]` and `[(1, 2, 3), ...]`: reads numbers straight from the bytes into
-    /// one flat buffer, with no token or value per element. Returns nil (with the position restored)
-    /// when the array holds anything but numbers, so the general parser can take it.
+    /// After `[`: a numeric array through the fast scanner, else through `scanNumericArraySlow`, else nil
+    /// (with the position restored) for the general list parser.
     mutating func scanNumericArray() throws(AssetError) -> USDValue? {
+        if let chunk = USDANumericArrayScanner.scanDoubles(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) {
+            advance(past: chunk)
+            return .numbers(chunk.values, components: max(chunk.components, 1))
+        }
+        return try scanNumericArraySlow()
+    }
+
+    /// After `[` in an `int[]` value: 32-bit integers through the fast scanner, or nil.
+    mutating func scanIntegerArray() -> USDValue? {
+        guard let chunk = USDANumericArrayScanner.scanInt32s(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) else {
+            return nil
+        }
+        advance(past: chunk)
+        return .integers(chunk.values)
+    }
+
+    private mutating func advance<Element>(past chunk: USDANumericArrayScanner.Chunk<Element>) {
+        tokens.position = chunk.end
+        tokens.line += chunk.newlines
+        if chunk.lastNewline >= 0 { tokens.lineStart = chunk.lastNewline + 1 }
+    }
+
+    /// Numbers straight from the bytes, one at a time, with located errors: the path for arrays the
+    /// fast scanner declines (comments inside, matrices, specials, mismatched element sizes).
+    mutating func scanNumericArraySlow() throws(AssetError) -> USDValue? {
         let saved = (tokens.position, tokens.line, tokens.lineStart)
         let bytes = tokens.bytes
         var values: [Double] = []

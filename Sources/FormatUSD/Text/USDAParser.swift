@@ -198,7 +198,11 @@ public struct USDAParser {
             }
         } else if try tokens.peek().isPunctuation("=") {
             _ = try tokens.next()
-            property.defaultValue = try parseValue(nesting: 0)
+            if typeName == "int[]", try tokens.peek().isPunctuation("["), let integers = try integerArray() {
+                property.defaultValue = integers
+            } else {
+                property.defaultValue = try parseValue(nesting: 0)
+            }
         }
         if try tokens.peek().isPunctuation("(") {
             property.metadata.merge(try parseMetadataDictionary(), uniquingKeysWith: { $1 })
@@ -247,6 +251,15 @@ public struct USDAParser {
         } else {
             prim.properties.append(property)
         }
+    }
+
+    /// `[ints]` read straight into Int32, or nil with nothing consumed.
+    mutating func integerArray() throws(AssetError) -> USDValue? {
+        let saved = (tokens.position, tokens.line, tokens.lineStart)
+        _ = try tokens.next()
+        if let value = scanIntegerArray() { return value }
+        (tokens.position, tokens.line, tokens.lineStart) = saved
+        return nil
     }
 
     /// `</a>`, `[</a>, </b>]` or `None`.

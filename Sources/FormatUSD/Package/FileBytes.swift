@@ -1,0 +1,28 @@
+import AssetCore
+import Foundation
+
+/// Reads a whole file into one `[UInt8]` with read(2): one copy of the bytes, where
+/// `Array(Data(contentsOf:))` would hold two at once for a moment.
+enum FileBytes {
+    static func read(path: String, expectedSize: Int) throws(AssetError) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw AssetError(.io("cannot open: \(String(cString: strerror(errno)))"), at: SourceLocation(file: path))
+        }
+        defer { close(fd) }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: expectedSize) { buffer, count in
+            count = 0
+            while count < expectedSize {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, expectedSize - count)
+                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
+                if n == 0 { return }  // the file shrank while being read: keep what is there
+                count += n
+            }
+        }
+        if failure != 0 {
+            throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: path))
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,176 @@
+import AssetCore
+import Dispatch
+
+/// The fast path for big numeric arrays in usda text (`[(x, y, z), ...]`, `[0, 1, 2, ...]`): one
+/// tight loop over the bytes into one flat buffer, no token or value per element. Arrays over a few
+/// megabytes are split in two at an element boundary and parsed on both cores.
+///
+/// It declines (returns nil) anything unusual: comments inside the array, nested groups
+/// (matrices), `inf`/`nan`, elements of different sizes. The general parser then takes the array
+/// and reports any error with its line and column.
+enum USDANumericArrayScanner {
+    struct Chunk<Element> {
+        var values: [Element] = []
+        var components = 0
+        var elements = 0
+        var newlines = 0
+        /// Offset of the last newline seen, or -1.
+        var lastNewline = -1
+        /// Offset just past the closing `]` (or the chunk's end).
+        var end = 0
+    }
+
+    /// Arrays at least this long (in bytes) are parsed on two threads.
+    static let parallelThreshold = 4 << 20
+
+    /// How one element kind is parsed; a protocol rather than a closure so each kind gets its own
+    /// specialised, inlined loop.
+    protocol NumberKind {
+        associatedtype Element: Sendable
+        static var scalarsOnly: Bool { get }
+        static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Element?
+    }
+
+    enum Doubles: NumberKind {
+        static var scalarsOnly: Bool { false }
+        @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+            DecimalNumberParser.parseDouble(p, &i)
+        }
+    }
+
+    enum Int32s: NumberKind {
+        static var scalarsOnly: Bool { true }
+        @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
+            var k = i
+            var negative = false
+            if k < p.count && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+            var value: Int64 = 0
+            let first = k
+            while k < p.count {
+                let d = p[k] &- 48
+                guard d < 10 else { break }
+                value = value * 10 + Int64(d)
+                if value > 2_147_483_648 { return nil }
+                k += 1
+            }
+            guard k > first else { return nil }
+            // "1.5" or "1e3" in an int[] is not an int: let the general parser say so.
+            if k < p.count && (p[k] == UInt8(ascii: ".") || p[k] | 0x20 == UInt8(ascii: "e")) { return nil }
+            let signed = negative ? -value : value
+            guard signed >= -2_147_483_648 && signed <= 2_147_483_647 else { return nil }
+            i = k
+            return Int32(signed)
+        }
+    }
+
+    static func scanDoubles(_ p: UnsafeBufferPointer<UInt8>, from start: Int, maxElements: Int) -> Chunk<Double>? {
+        scan(Doubles.self, p, from: start, maxElements: maxElements)
+    }
+
+    static func scanInt32s(_ p: UnsafeBufferPointer<UInt8>, from start: Int, maxElements: Int) -> Chunk<Int32>? {
+        scan(Int32s.self, p, from: start, maxElements: maxElements)
+    }
+
+    private static func scan<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, from start: Int,
+                                               maxElements: Int) -> Chunk<Kind.Element>? {
+        // The first `]`: if a comment or string hid one earlier, the range parse below meets the
+        // comment's or string's characters and declines, so this never mis-ends an array.
+        guard start < p.count, let found = memchr(p.baseAddress! + start, Int32(UInt8(ascii: "]")), p.count - start) else { return nil }
+        let close = start + (UnsafeRawPointer(found) - UnsafeRawPointer(p.baseAddress! + start))
+        if close - start >= parallelThreshold, let split = splitPoint(p, start: start, close: close) {
+            var halves: [Chunk<Kind.Element>?] = [nil, nil]
+            halves.withUnsafeMutableBufferPointer { out in
+                let ranges = [start..<split, split..<close]
+                // Each iteration reads the shared bytes and writes only its own slot.
+                nonisolated(unsafe) let slots = out
+                nonisolated(unsafe) let bytes = p
+                DispatchQueue.concurrentPerform(iterations: 2) { k in
+                    slots[k] = scanRange(Kind.self, bytes, ranges[k], maxElements: maxElements)
+                }
+            }
+            guard var first = halves[0], let second = halves[1] else { return nil }
+            guard first.components == second.components || first.elements == 0 || second.elements == 0 else { return nil }
+            first.components = max(first.components, second.components)
+            first.values.append(contentsOf: second.values)
+            first.elements += second.elements
+            guard first.elements <= maxElements else { return nil }
+            if second.lastNewline >= 0 { first.lastNewline = second.lastNewline }
+            first.newlines += second.newlines
+            first.end = close + 1
+            return first
+        }
+        guard var chunk = scanRange(Kind.self, p, start..<close, maxElements: maxElements) else { return nil }
+        chunk.end = close + 1
+        return chunk
+    }
+
+    /// Middle of the array, moved forward to the start of an element.
+    private static func splitPoint(_ p: UnsafeBufferPointer<UInt8>, start: Int, close: Int) -> Int? {
+        var first = start
+        while first < close, p[first] == 0x20 || p[first] == 0x0A || p[first] == 0x09 || p[first] == 0x0D { first += 1 }
+        let tuples = first < close && p[first] == UInt8(ascii: "(")
+        var i = start + (close - start) / 2
+        if tuples {
+            while i < close && p[i] != UInt8(ascii: "(") { i += 1 }
+        } else {
+            while i < close && p[i] != UInt8(ascii: ",") { i += 1 }
+        }
+        return i < close ? i : nil
+    }
+
+    /// Parses the elements in `range`; nil at the first byte that is not part of a number, a group
+    /// or a separator. Written as one flat loop: a nested function capturing these locals would
+    /// make Swift check exclusive access dynamically on every byte.
+    private static func scanRange<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>,
+                                                    _ range: Range<Int>, maxElements: Int) -> Chunk<Kind.Element>? {
+        let slice = UnsafeBufferPointer(rebasing: p[..<range.upperBound])
+        let end = range.upperBound
+        var values: [Kind.Element] = []
+        var components = 0, elements = 0, newlines = 0, lastNewline = -1
+        var i = range.lowerBound
+        var count = 0
+        var inGroup = false
+        while true {
+            // Separators: spaces, commas, tabs, newlines.
+            while i < end {
+                let c = slice[i]
+                if c == 0x20 || c == 0x2C || c == 0x09 || c == 0x0D { i += 1 }
+                else if c == 0x0A { newlines += 1; lastNewline = i; i += 1 }
+                else { break }
+            }
+            if i == end {
+                guard !inGroup else { return nil }
+                var chunk = Chunk<Kind.Element>()
+                chunk.values = values
+                chunk.components = components
+                chunk.elements = elements
+                chunk.newlines = newlines
+                chunk.lastNewline = lastNewline
+                return chunk
+            }
+            let c = slice[i]
+            if c == UInt8(ascii: "(") {
+                guard !Kind.scalarsOnly, !inGroup else { return nil }
+                inGroup = true
+                count = 0
+                i += 1
+                continue
+            }
+            if c == UInt8(ascii: ")") {
+                guard inGroup, count > 0 else { return nil }
+                inGroup = false
+                i += 1
+            } else {
+                guard let value = Kind.parse(slice, &i) else { return nil }
+                values.append(value)
+                count += 1
+                if inGroup { continue }
+                count = 1
+            }
+            // One element finished.
+            if components == 0 { components = count } else if count != components { return nil }
+            elements += 1
+            if elements > maxElements { return nil }
+        }
+    }
+}

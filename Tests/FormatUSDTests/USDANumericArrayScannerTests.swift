@@ -1,0 +1,68 @@
+import AssetCore
+import Foundation
+import Testing
+@testable import FormatUSD
+
+@Suite struct USDANumericArrayScannerTests {
+    /// A points array big enough to be split across both cores, with awkward numbers sprinkled in.
+    @Test func largeArraysParseBitForBitLikeStrtod() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts: [String] = []
+        for i in 0..<600_000 {
+            switch i % 5 {
+            case 0: texts.append(String(format: "%.6f", Double(Int64.random(in: -10_000_000...10_000_000, using: &generator)) / 1e4))
+            case 1: texts.append(String(Double.random(in: -1e6...1e6, using: &generator)))
+            case 2: texts.append(String(format: "%.9e", Double.random(in: -1...1, using: &generator)))
+            case 3: texts.append(String(Int.random(in: -1000...1000, using: &generator)))
+            default: texts.append("0.1234567890123456789")
+            }
+        }
+        var body = "#usda 1.0\ndef Mesh \"M\"\n{\n    point3f[] points = ["
+        for t in stride(from: 0, to: texts.count, by: 3) {
+            body += (t == 0 ? "" : ", ") + "(\(texts[t]), \(texts[t + 1]), \(texts[t + 2]))"
+            if t % 300 == 0 { body += "\n        " }
+        }
+        body += "]\n    int[] faceVertexIndices = [" + (0..<300_000).map { String($0 * 7 - 5) }.joined(separator: ", ") + "]\n}\n"
+        let bytes = Array(body.utf8)
+        #expect(bytes.count > USDANumericArrayScanner.parallelThreshold, "the test must exercise the split")
+        let layer = try USDAParser.parse(bytes, location: .file(path: "big.usda"))
+        let properties = try #require(layer.rootPrims.first?.properties)
+        guard case .numbers(let values, 3) = properties[0].defaultValue else {
+            Issue.record("points did not parse as a flat array of triples")
+            return
+        }
+        let expected = texts.map { text in text.withCString { strtod($0, nil) } }
+        #expect(values.count == expected.count)
+        #expect(zip(values, expected).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(properties[1].defaultValue == .integers((0..<300_000).map { Int32($0 * 7 - 5) }))
+    }
+
+    @Test func declinedArraysStillParseWithTheGeneralPath() throws {
+        let layer = try USDAParser.parse(Array("""
+            #usda 1.0
+            def "A"
+            {
+                float3[] a = [(1, 2, 3), # a comment with ] in it
+                              (4, 5, 6)]
+                matrix4d[] m = [((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))]
+                int[] big = [1, 2, 3000000000]
+                float[] special = [inf, -inf, 1]
+            }
+            """.utf8), location: .file(path: "t.usda"))
+        let p = try #require(layer.rootPrims.first?.properties)
+        #expect(p[0].defaultValue == .numbers([1, 2, 3, 4, 5, 6], components: 3))
+        #expect(p[1].defaultValue == .numbers([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], components: 16))
+        #expect(p[2].defaultValue == .numbers([1, 2, 3_000_000_000], components: 1), "too big for Int32: kept exact as Double")
+        #expect(p[3].defaultValue?.flatNumbers == [.infinity, -.infinity, 1])
+    }
+
+    @Test func linesStayRightAfterTheFastPath() {
+        let text = "#usda 1.0\ndef \"A\"\n{\n    int[] i = [\n1,\n2,\n3]\n    float x = \n}\n"
+        do {
+            _ = try USDAParser.parse(Array(text.utf8), location: .file(path: "t.usda"))
+            Issue.record("a missing value was accepted")
+        } catch {
+            #expect(error.description == "t.usda:9:1: expected a value, found '}'")
+        }
+    }
+}
