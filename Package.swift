@@ -26,8 +26,11 @@ let package = Package(
         // USD: usda text layers, usdz packages (libzip), composition, scene building.
         .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip"]),
 
+        // Collada: libxml2 SAX into a Collada-shaped document, then scene building.
+        .target(name: "FormatCollada", dependencies: ["AssetCore", "CLibXML2"]),
+
         // Format registry and scene passes; the only module that knows every format module.
-        .target(name: "AssetPipeline", dependencies: ["AssetCore", "FormatUSD"]),
+        .target(name: "AssetPipeline", dependencies: ["AssetCore", "FormatUSD", "FormatCollada"]),
 
         // Use cases shared by the CLI and (later) the service.
         .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline"]),
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore"]),
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
         .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore"]),
+        .testTarget(name: "FormatColladaTests", dependencies: ["FormatCollada", "AssetCore"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.

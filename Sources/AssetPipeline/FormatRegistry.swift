@@ -1,4 +1,5 @@
 import AssetCore
+import FormatCollada
 import FormatUSD
 import Foundation
 
@@ -12,7 +13,7 @@ public struct FormatRegistry: Sendable {
     }
 
     /// Every reader assetc ships. Format issues add theirs here.
-    public static let standard = FormatRegistry(readers: [USDReader()])
+    public static let standard = FormatRegistry(readers: [USDReader(), ColladaReader()])
 
     public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }
 

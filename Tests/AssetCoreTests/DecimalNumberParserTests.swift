@@ -65,3 +65,45 @@ import Testing
         }
     }
 }
+
+@Suite struct HotLoopNumberTests {
+    func parseAll(_ text: String, float: Bool) -> [UInt64] {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { b in
+            var out: [UInt64] = []
+            var i = 0
+            while i < b.count {
+                if b[i] == 0x20 { i += 1; continue }
+                if float {
+                    guard let v = DecimalNumberParser.parseFloat(b, &i) else { return out }
+                    out.append(UInt64(v.bitPattern))
+                } else {
+                    guard let v = DecimalNumberParser.parseDouble(b, &i) else { return out }
+                    out.append(v.bitPattern)
+                }
+            }
+            return out
+        }
+    }
+
+    @Test func hotLoopsMatchTheCLibraryOnRandomAndHardInputs() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "1", "0.1", "16777216", "16777217", "16777218.5", "0.30000001192092896",
+                     "3.4028235e38", "1e-45", "1.1754943e-38", "1.17549435e-38", "7.038531e-26",
+                     "8.589973e9", "0.000000000001", "123456789.123456789", "1e10", "-2.5e-3"]
+        for _ in 0..<50_000 {
+            let f = Float(bitPattern: UInt32.random(in: 0..<0x7F80_0000, using: &generator))
+            texts.append(String(f))
+            texts.append(String(format: "%.7g", Double(f)))
+            texts.append(String(format: "%.6f", Double(Int32.random(in: -9_999_999...9_999_999, using: &generator)) / 1e4))
+            // Decimals exactly halfway between two Floats: the double-rounding trap.
+            let lower = Float(bitPattern: UInt32.random(in: 0x3400_0000..<0x4B00_0000, using: &generator))
+            texts.append(String(format: "%.17g", (Double(lower) + Double(lower.nextUp)) / 2))
+        }
+        let line = texts.joined(separator: " ")
+        let floats = parseAll(line, float: true)
+        let doubles = parseAll(line, float: false)
+        #expect(floats == texts.map { t in UInt64(t.withCString { strtof($0, nil) }.bitPattern) })
+        #expect(doubles == texts.map { t in t.withCString { strtod($0, nil) }.bitPattern })
+    }
+}

@@ -258,3 +258,93 @@ extension DecimalNumberParser {
         return negative ? -v : v
     }
 }
+
+extension DecimalNumberParser {
+    /// The Float `strtof` gives, from the hot loop. Clinger's fast path in Float arithmetic where it
+    /// is exact; otherwise the correctly rounded Double narrowed to Float, which can differ from
+    /// rounding the decimal directly only when that Double lies exactly halfway between two Floats
+    /// (a halfway point strictly between the decimal and its nearest Double would be nearer still).
+    /// Those, subnormals and long inputs go to `strtof`.
+    @inlinable @inline(__always)
+    public static func parseFloat(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
+        let start = i
+        var k = i
+        let end = p.count
+        var negative = false
+        if k < end && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        else if k < end && p[k] == UInt8(ascii: "+") { k += 1 }
+        var significand: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        let firstDigit = k
+        while k < end {
+            let d = p[k] &- 48
+            guard d < 10 else { break }
+            significand = significand &* 10 &+ UInt64(d)
+            if significand != 0 { digits += 1 }
+            k += 1
+        }
+        if k < end && p[k] == UInt8(ascii: ".") {
+            k += 1
+            while k < end {
+                let d = p[k] &- 48
+                guard d < 10 else { break }
+                significand = significand &* 10 &+ UInt64(d)
+                if significand != 0 { digits += 1 }
+                exponent -= 1
+                k += 1
+            }
+        }
+        guard k > firstDigit, !(k == firstDigit + 1 && p[firstDigit] == UInt8(ascii: ".")) else {
+            guard let s = scan(p, from: start) else { return nil }  // inf, nan
+            i = s.end
+            return float(s, p, from: start)
+        }
+        if k < end && (p[k] | 0x20) == UInt8(ascii: "e") || digits > 18 || exponent < -22 {
+            guard let s = scan(p, from: start) else { return nil }
+            i = s.end
+            return float(s, p, from: start)
+        }
+        i = k
+        if significand < (1 << 24) && exponent >= -10 {
+            let m = Float(significand)
+            let v = exponent == 0 ? m : m / powersOfTenFloat[-exponent]
+            return negative ? -v : v
+        }
+        if significand < (1 << 53) {
+            let d = exponent == 0 ? Double(significand) : Double(significand) / powersOfTen[-exponent]
+            // A Double halfway between two Floats has exactly bit 28 set in its low 29 bits.
+            if d.bitPattern & 0x1FFF_FFFF != 0x1000_0000 && d >= Double(Float.leastNormalMagnitude) {
+                let f = Float(d)
+                return negative ? -f : f
+            }
+        }
+        return slowFloat(p, start, k)
+    }
+}
+
+extension DecimalNumberParser {
+    /// `-?digits` as Int32 at `i`, advancing past it; nil (with `i` unchanged) when there is no
+    /// integer there, it overflows Int32, or it continues as a decimal (`1.5`, `1e3`).
+    @inlinable @inline(__always)
+    public static func parseInt32(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
+        var k = i
+        var negative = false
+        if k < p.count && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        var value: Int64 = 0
+        let first = k
+        while k < p.count {
+            let d = p[k] &- 48
+            guard d < 10 else { break }
+            value = value * 10 + Int64(d)
+            if value > 2_147_483_648 { return nil }
+            k += 1
+        }
+        guard k > first else { return nil }
+        if k < p.count && (p[k] == UInt8(ascii: ".") || p[k] | 0x20 == UInt8(ascii: "e")) { return nil }
+        let signed = negative ? -value : value
+        guard signed >= -2_147_483_648 && signed <= 2_147_483_647 else { return nil }
+        i = k
+        return Int32(signed)
+    }
+}

@@ -41,25 +41,7 @@ enum USDANumericArrayScanner {
     enum Int32s: NumberKind {
         static var scalarsOnly: Bool { true }
         @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
-            var k = i
-            var negative = false
-            if k < p.count && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
-            var value: Int64 = 0
-            let first = k
-            while k < p.count {
-                let d = p[k] &- 48
-                guard d < 10 else { break }
-                value = value * 10 + Int64(d)
-                if value > 2_147_483_648 { return nil }
-                k += 1
-            }
-            guard k > first else { return nil }
-            // "1.5" or "1e3" in an int[] is not an int: let the general parser say so.
-            if k < p.count && (p[k] == UInt8(ascii: ".") || p[k] | 0x20 == UInt8(ascii: "e")) { return nil }
-            let signed = negative ? -value : value
-            guard signed >= -2_147_483_648 && signed <= 2_147_483_647 else { return nil }
-            i = k
-            return Int32(signed)
+            DecimalNumberParser.parseInt32(p, &i)
         }
     }
 

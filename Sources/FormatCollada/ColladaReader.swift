@@ -1,0 +1,53 @@
+import AssetCore
+import Foundation
+
+/// Reads Collada 1.4/1.5 documents (`.dae`) into a `Scene`.
+public struct ColladaReader: SceneReader {
+    public static let dae = FormatDescription(name: "dae", fileExtensions: ["dae"], summary: "Collada document")
+
+    public init() {}
+
+    public var formats: [FormatDescription] { [Self.dae] }
+
+    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
+        Self.decodedPrefix(prefix).text.contains("<COLLADA") ? Self.dae : nil
+    }
+
+    /// The prefix as text, and whether it was UTF-16 (by its byte-order mark).
+    static func decodedPrefix(_ prefix: [UInt8]) -> (text: String, isUTF16: Bool) {
+        if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
+            let bigEndian = prefix[0] == 0xFE
+            var units: [UInt16] = []
+            var i = 2
+            while i + 1 < prefix.count {
+                units.append(bigEndian ? UInt16(prefix[i]) << 8 | UInt16(prefix[i + 1]) : UInt16(prefix[i + 1]) << 8 | UInt16(prefix[i]))
+                i += 2
+            }
+            return (String(decoding: units, as: UTF16.self), true)
+        }
+        return (String(decoding: prefix, as: UTF8.self), false)
+    }
+
+    public func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
+        let display = url.relativePath
+        let path = url.path
+        var warnings: [Diagnostic] = []
+        if let handle = FileHandle(forReadingAtPath: path) {
+            let prefix = Array((try? handle.read(upToCount: 64)) ?? Data())  // only to name the encoding; the SAX read reports I/O errors
+            try? handle.close()
+            if Self.decodedPrefix(prefix).isUTF16 {
+                warnings.append(.warning("the document is UTF-16; it was converted to UTF-8 while reading (most tools expect UTF-8)",
+                                         at: SourceLocation(file: display, line: 1)))
+            }
+        }
+        let collected = warnings
+        return try LargeStack.run { () throws(AssetError) -> ReadResult in
+            let root = try ColladaSAXReader.read(path: path, display: display, limits: options.limits)
+            var reader = ColladaDocumentReader(file: display)
+            try reader.read(root)
+            var builder = ColladaSceneBuilder(document: reader.document, documentPath: path, options: options)
+            let scene = try builder.build()
+            return ReadResult(scene: scene, diagnostics: collected + reader.diagnostics + builder.diagnostics)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+"""The figures `assetc info --json` reports for a Collada file, as pycollada and assimp compute them.
+
+pycollada: placed geometry (scene.objects('geometry'), instance_node and controllers included as it
+binds them), positions per geometry, triangles after its triangulation, bounds of the transformed
+positions, up axis and unit. assimp (`assimp info`): the triangle count after its triangulation.
+"""
+import json
+import math
+import re
+import subprocess
+import sys
+
+import numpy as np
+import collada
+from collada.common import DaeBrokenRefError, DaeUnsupportedError
+
+
+def pycollada_figures(path):
+    doc = collada.Collada(path, ignore=[DaeUnsupportedError, DaeBrokenRefError])
+    out = {"meshes": 0, "points": 0, "triangles": 0}
+    lo = np.full(3, math.inf)
+    hi = np.full(3, -math.inf)
+    scene = doc.scene
+    for bound in (scene.objects("geometry") if scene is not None else []):
+        primitives = [p for p in bound.primitives() if not isinstance(p, collada.lineset.BoundLineSet)]
+        out["meshes"] += 1
+        if not primitives:
+            continue
+        vertex = np.asarray(primitives[0].vertex, dtype=np.float64).reshape(-1, 3)
+        out["points"] += len(vertex)
+        for primitive in primitives:
+            if isinstance(primitive, collada.triangleset.BoundTriangleSet):
+                out["triangles"] += len(primitive)
+            else:
+                out["triangles"] += len(primitive.triangleset())
+        finite = vertex[np.isfinite(vertex).all(axis=1)]
+        if len(finite):
+            lo = np.minimum(lo, finite.min(axis=0))
+            hi = np.maximum(hi, finite.max(axis=0))
+    out["upAxis"] = {"X_UP": "X", "Y_UP": "Y", "Z_UP": "Z"}[doc.assetInfo.upaxis or "Y_UP"]
+    out["metersPerUnit"] = float(doc.assetInfo.unitmeter or 1.0)
+    out["bounds"] = None if not np.isfinite(lo).all() else {"min": lo.tolist(), "max": hi.tolist()}
+    return out
+
+
+def assimp_triangles(path):
+    """Triangles placed in the scene after assimp's import preset (which triangulates): each mesh's
+    triangle faces, counted once per node that places it (assimp's own total counts a mesh once)."""
+    result = subprocess.run(["assimp", "info", path], capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"assimp info failed: {result.stderr or result.stdout}")
+    faces = {}
+    for index, count, kinds in re.findall(r"^\s+(\d+) \(.*?\): \[\d+ / \d+ / (\d+) \| ([a-z ]+)\]$", result.stdout, re.M):
+        faces[int(index)] = int(count) if kinds.strip() == "triangle" else 0
+    hierarchy = result.stdout.split("Node hierarchy:", 1)[-1]
+    placed = 0
+    for meshes in re.findall(r"\(mesh ([\d, ]+)\)", hierarchy):
+        placed += sum(faces.get(int(m), 0) for m in meshes.split(","))
+    return placed
+
+
+if __name__ == "__main__":
+    figures = pycollada_figures(sys.argv[1])
+    figures["assimpTriangles"] = assimp_triangles(sys.argv[1])
+    print(json.dumps(figures, indent=2))

@@ -1,0 +1,67 @@
+"""Every Collada fail-case gives one clear, located error and a non-zero exit, or exit 0 with a
+warning naming what was refused or dropped. No crash, no hang, bounded memory."""
+import json
+import resource
+import subprocess
+
+import pytest
+
+from conftest import FIXTURES, assetc_binary
+
+FAIL = FIXTURES / "collada" / "fail-case"
+
+EXPECTED = {
+    "truncated.dae": (1, "truncated.dae:5:"),
+    "xxe.dae": (1, "xxe.dae:3: entity declaration 'secret' refused"),
+    "billion_laughs.dae": (1, "billion_laughs.dae:3: entity declaration 'lol' refused"),
+    "index_out_of_range.dae": (0, "geometry dropped: faceVertexIndices[5] = 9 is outside the 4 points"),
+    "count_larger_than_data.dae": (0, "accessor reads 400 elements of stride 3 but the array holds 12 numbers"),
+    "not_collada.dae": (1, "not_collada.dae:2: the root element is <svg>, not <COLLADA>"),
+    "utf16.dae": (0, "the document is UTF-16"),
+    "instance_node_cycle.dae": (0, "instance_node cycle through #ping is cut"),
+    "deep_nesting.dae": (1, "deep_nesting.dae:2: limit exceeded: XML elements nested deeper than 544 levels"),
+    "nan_positions.dae": (0, "1 positions are NaN or infinite"),
+    "unresolved_reference.dae": (0, "unresolved reference #missing (geometry)"),
+    "bad_number.dae": (0, "float_array holds '3x', which is not a number"),
+}
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+
+
+def run(name):
+    return subprocess.run([assetc_binary(), "info", "--json", str(FAIL / name)], capture_output=True, text=True,
+                          timeout=30, preexec_fn=limit_memory)
+
+
+def test_every_fail_case_has_an_expectation():
+    assert sorted(p.name for p in FAIL.iterdir()) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_fail_case(name):
+    status, text = EXPECTED[name]
+    result = run(name)
+    assert result.returncode == status, f"exit {result.returncode}: {result.stderr}"
+    if status == 0:
+        info = json.loads(result.stdout)
+        assert any(text in w for w in info["warnings"]), info["warnings"]
+    else:
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, f"expected one error line, got {lines}"
+        assert text in lines[0], lines[0]
+        assert result.stdout == ""
+
+
+def test_utf16_document_reads_like_its_utf8_original():
+    utf16 = json.loads(run("utf16.dae").stdout)
+    original = json.loads(subprocess.run([assetc_binary(), "info", "--json", str(FIXTURES / "collada" / "minimal_triangles.dae")],
+                                         capture_output=True, text=True).stdout)
+    for key in ("meshes", "points", "triangles", "bounds"):
+        assert utf16[key] == original[key]
+
+
+def test_cycle_keeps_the_geometry_once_per_placement():
+    info = json.loads(run("instance_node_cycle.dae").stdout)
+    assert info["meshes"] == 1
