@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the sample assets in Assets/: a Loomis-style head (cranium with flattened sides, a jaw, and
+"""Writes the sample assets in Assets/. A ship as Collada (Assets/Ship/ship.dae with its plank
+texture: hull, deck, cabin, and a mast carrying a sail, two materials, Z up as Blender writes it), and a Loomis-style head (cranium with flattened sides, a jaw, and
 the hair, brow, nose and centre guide lines as separate meshes) under an Xform hierarchy, with a
 UsdPreviewSurface material and its paper texture, as Assets/LoomisHead/LoomisHead.usda and packaged as
 Assets/LoomisHead.usdz. Deterministic: the same bytes on every run.
@@ -13,6 +14,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
 from assetc_files import write_png, write_usdz  # noqa: E402
+from dae_builder import Dae, geometry  # noqa: E402
 
 R = 9.0          # cranium radius in centimetres
 CHIN = -1.45 * R  # chin height below the cranium's centre
@@ -259,7 +261,110 @@ def paper(x, y):
     return tuple(max(0, min(255, c + grain)) for c in base)
 
 
+def planks(x, y):
+    board = y // 16
+    seam = y % 16 == 0 or (x + board * 37) % 64 == 0
+    grain = ((x * 13 + y * 7 + board * 101) % 17) - 8
+    base = (120, 78, 44) if seam else (168 + board % 3 * 8, 118 + board % 2 * 6, 70)
+    return tuple(max(0, min(255, c + grain)) for c in base)
+
+
+def hull_section(y):
+    """Half-width and depth of the hull at position y along its length (bow at +3)."""
+    t = (y + 3) / 6
+    width = 1.1 * (1 - max(0.0, t - 0.55) ** 2 / 0.2025) if t > 0.55 else 1.1 - 0.25 * (0.55 - t)
+    return max(width, 0.0), 0.9 * (1 - 0.3 * abs(t - 0.45))
+
+
+def ship():
+    sections = [-3 + 6 * i / 12 for i in range(13)]
+    deck_z = 0.6
+    positions, uv, p, vcount = [], [], [], []
+    for y in sections:
+        w, d = hull_section(y)
+        for k, (x, z) in enumerate([(-w, deck_z), (-0.85 * w, 0), (0, -d), (0.85 * w, 0), (w, deck_z)]):
+            positions += [x, y, z]
+            uv += [(y + 3) / 6 * 3, k / 4]
+    ring = 5
+    for i in range(len(sections) - 1):
+        for k in range(ring - 1):
+            a, b = i * ring + k, i * ring + k + 1
+            p += [a, b, b + ring, a + ring]
+            vcount.append(4)
+    p += [4, 3, 2, 1, 0]  # the stern transom, one pentagon
+    vcount.append(5)
+    hull = geometry("hull", positions=positions, texcoords=uv,
+                    primitives=[("polylist", "wood", [("VERTEX", 0), ("TEXCOORD", 0, 0)], p, vcount)], name="Hull")
+
+    # The deck: one n-gon following the gunwale, starboard side forward then port side back.
+    outline = [(hull_section(y)[0], y) for y in sections] + [(-hull_section(y)[0], y) for y in reversed(sections)]
+    outline = [pt for i, pt in enumerate(outline) if i == 0 or pt != outline[i - 1]]
+    deck_positions = [c for x, y in outline for c in (x, y, deck_z)]
+    deck_uv = [c for x, y in outline for c in ((x + 1.1) / 2.2, (y + 3) / 6 * 3)]
+    deck = geometry("deck", positions=deck_positions, texcoords=deck_uv,
+                    primitives=[("polylist", "wood", [("VERTEX", 0), ("TEXCOORD", 0, 0)], list(range(len(outline))), [len(outline)])],
+                    name="Deck")
+
+    def box(gid, name, x0, x1, y0, y1, z0, z1, symbol):
+        corners = [(x, y, z) for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)]
+        faces = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]]
+        box_uv = [c for x, y, z in corners for c in ((x - x0 + y - y0) / max(x1 - x0, 0.01), (z - z0) / max(z1 - z0, 0.01))]
+        return geometry(gid, positions=[c for pt in corners for c in pt], texcoords=box_uv,
+                        primitives=[("polylist", symbol, [("VERTEX", 0), ("TEXCOORD", 0, 0)], [i for f in faces for i in f], [4] * 6)],
+                        name=name)
+
+    cabin = box("cabin", "Cabin", -0.6, 0.6, -2.4, -1.0, deck_z, deck_z + 0.9, "wood")
+    mast = box("mast", "Mast", -0.06, 0.06, -0.06, 0.06, 0, 4.2, "wood")
+    sail_positions = [0, 0.1, 0.5, 0, 0.1, 4.0, 0, 2.2, 0.9]
+    sail = geometry("sail", positions=sail_positions, texcoords=[0, 0, 0, 1, 1, 0],
+                    primitives=[("triangles", "canvas", [("VERTEX", 0), ("TEXCOORD", 0, 0)], [0, 2, 1], None)], name="Sail")
+
+    d = Dae(up="Z_UP", meter="1", unit="meter", tool="assetc Scripts/make-sample-assets.py")
+    d.geometries += [hull, deck, cabin, mast, sail]
+    d.images.append('<image id="planks-image" name="planks"><init_from>textures/planks.png</init_from></image>')
+    d.effects.append('''<effect id="wood-effect"><profile_COMMON>
+        <newparam sid="planks-surface"><surface type="2D"><init_from>planks-image</init_from></surface></newparam>
+        <newparam sid="planks-sampler"><sampler2D><source>planks-surface</source></sampler2D></newparam>
+        <technique sid="common"><phong>
+          <diffuse><texture texture="planks-sampler" texcoord="UVMap"/></diffuse>
+          <specular><color>0.2 0.2 0.2 1</color></specular>
+          <shininess><float>12</float></shininess>
+        </phong></technique></profile_COMMON></effect>''')
+    d.effects.append('''<effect id="canvas-effect"><profile_COMMON><technique sid="common"><lambert>
+          <diffuse><color>0.93 0.9 0.82 1</color></diffuse>
+        </lambert></technique>
+        <extra><technique profile="GOOGLEEARTH"><double_sided>1</double_sided></technique></extra>
+        </profile_COMMON></effect>''')
+    d.materials.append('<material id="wood-material" name="Wood"><instance_effect url="#wood-effect"/></material>')
+    d.materials.append('<material id="canvas-material" name="Canvas"><instance_effect url="#canvas-effect"/></material>')
+
+    def instance(url, symbol, material):
+        return (f'<instance_geometry url="#{url}"><bind_material><technique_common>'
+                f'<instance_material symbol="{symbol}" target="#{material}">'
+                f'<bind_vertex_input semantic="UVMap" input_semantic="TEXCOORD" input_set="0"/>'
+                f'</instance_material></technique_common></bind_material></instance_geometry>')
+
+    d.scene_nodes.append(f'''<node id="Ship" name="Ship">
+        <translate sid="location">0 0 0.35</translate>
+        <rotate sid="rotationZ">0 0 1 -20</rotate>
+        <node id="Hull" name="Hull">{instance("hull", "wood", "wood-material")}</node>
+        <node id="Deck" name="Deck">{instance("deck", "wood", "wood-material")}</node>
+        <node id="Cabin" name="Cabin">{instance("cabin", "wood", "wood-material")}</node>
+        <node id="Mast" name="Mast">
+          <translate sid="location">0 0.4 {deck_z}</translate>
+          {instance("mast", "wood", "wood-material")}
+          <node id="Sail" name="Sail">{instance("sail", "canvas", "canvas-material")}</node>
+        </node>
+      </node>''')
+    folder = os.path.join(ROOT, "Assets", "Ship")
+    os.makedirs(os.path.join(folder, "textures"), exist_ok=True)
+    write_png(os.path.join(folder, "textures", "planks.png"), 128, 128, planks)
+    with open(os.path.join(folder, "ship.dae"), "w") as f:
+        f.write(d.text())
+
+
 def main():
+    ship()
     folder = os.path.join(ROOT, "Assets", "LoomisHead")
     os.makedirs(os.path.join(folder, "textures"), exist_ok=True)
     png_path = os.path.join(folder, "textures", "paper.png")
