@@ -132,48 +132,37 @@ final class ColladaSAXReader {
 
     @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
 
-    /// Parses whitespace-separated numbers. Unless `final`, a number touching the end of the bytes
-    /// may continue in the next chunk, so it is kept in `carry` instead.
+    /// Parses whitespace-separated numbers into the element's buffer. Unless `final`, a number
+    /// touching the end of the bytes may continue in the next chunk, so it is kept in `carry`.
     private func consume(_ b: UnsafeBufferPointer<UInt8>, into element: ColladaElement, kind: ColladaContentKind, final: Bool) {
-        var i = 0
-        let n = b.count
-        while true {
-            while i < n && Self.isSpace(b[i]) { i += 1 }
-            guard i < n else { return }
-            let start = i
-            var parsed = false
-            switch kind {
-            case .floats:
-                if let v = DecimalNumberParser.parseFloat(b, &i), i == n || Self.isSpace(b[i]) {
-                    if i == n && !final { carry.append(contentsOf: b[start..<n]); return }
-                    element.floats.append(v); parsed = true
-                }
-            case .doubles:
-                if let v = DecimalNumberParser.parseDouble(b, &i), i == n || Self.isSpace(b[i]) {
-                    if i == n && !final { carry.append(contentsOf: b[start..<n]); return }
-                    element.doubles.append(v); parsed = true
-                }
-            case .ints:
-                if let v = DecimalNumberParser.parseInt32(b, &i), i == n || Self.isSpace(b[i]) {
-                    if i == n && !final { carry.append(contentsOf: b[start..<n]); return }
-                    element.ints.append(v); parsed = true
-                }
-            case .text:
-                return
-            }
-            if !parsed {
-                var end = start
-                while end < n && !Self.isSpace(b[end]) { end += 1 }
-                if end == n && !final { carry.append(contentsOf: b[start..<n]); return }
-                if element.badNumber == nil {
-                    element.badNumber = (String(decoding: b[start..<min(end, start + 40)], as: UTF8.self), currentLine)
-                }
-                i = end
-            }
-            let count = element.floats.count + element.doubles.count + element.ints.count
-            if count > limits.maxArrayElements {
-                return failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers")
-            }
+        // The buffer is moved into a local for the loop: appending to a class's stored array would
+        // be checked for exclusive access at run time on every number.
+        let scan: ColladaNumberScan
+        switch kind {
+        case .floats:
+            var values = element.floats
+            element.floats = []
+            scan = ColladaNumberScan.run(FloatNumbers.self, b, final: final, into: &values)
+            element.floats = values
+        case .doubles:
+            var values = element.doubles
+            element.doubles = []
+            scan = ColladaNumberScan.run(DoubleNumbers.self, b, final: final, into: &values)
+            element.doubles = values
+        case .ints:
+            var values = element.ints
+            element.ints = []
+            scan = ColladaNumberScan.run(IntNumbers.self, b, final: final, into: &values)
+            element.ints = values
+        case .text:
+            return
+        }
+        if let bad = scan.badToken, element.badNumber == nil {
+            element.badNumber = (String(decoding: b[bad.lowerBound..<min(bad.upperBound, bad.lowerBound + 40)], as: UTF8.self), currentLine)
+        }
+        if let tail = scan.carryFrom { carry.append(contentsOf: b[tail...]) }
+        if element.floats.count + element.doubles.count + element.ints.count > limits.maxArrayElements {
+            failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers")
         }
     }
 
@@ -220,5 +209,53 @@ final class ColladaSAXReader {
             reader.fail(message, line: Int(error.pointee.line), column: error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil)
         }
         return handler
+    }
+}
+
+/// How one kind of number is parsed; a protocol so each kind gets its own specialised loop.
+protocol ColladaNumberKind {
+    associatedtype Value
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Value?
+}
+
+enum FloatNumbers: ColladaNumberKind {
+    @inline(__always) static func parse(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? { DecimalNumberParser.parseFloat(b, &i) }
+}
+
+enum DoubleNumbers: ColladaNumberKind {
+    @inline(__always) static func parse(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? { DecimalNumberParser.parseDouble(b, &i) }
+}
+
+enum IntNumbers: ColladaNumberKind {
+    @inline(__always) static func parse(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? { DecimalNumberParser.parseInt32(b, &i) }
+}
+
+/// The outcome of scanning one chunk of numeric text.
+struct ColladaNumberScan {
+    /// The first token that was not a number of the kind.
+    var badToken: Range<Int>?
+    /// Where an unfinished number at the end of the chunk starts.
+    var carryFrom: Int?
+
+    static func run<Kind: ColladaNumberKind>(_ kind: Kind.Type, _ b: UnsafeBufferPointer<UInt8>, final: Bool,
+                                             into values: inout [Kind.Value]) -> ColladaNumberScan {
+        var result = ColladaNumberScan()
+        var i = 0
+        let n = b.count
+        while true {
+            while i < n && ColladaSAXReader.isSpace(b[i]) { i += 1 }
+            guard i < n else { return result }
+            let start = i
+            if let value = Kind.parse(b, &i), i == n || ColladaSAXReader.isSpace(b[i]) {
+                if i == n && !final { result.carryFrom = start; return result }
+                values.append(value)
+                continue
+            }
+            var end = start
+            while end < n && !ColladaSAXReader.isSpace(b[end]) { end += 1 }
+            if end == n && !final { result.carryFrom = start; return result }
+            if result.badToken == nil { result.badToken = start..<end }
+            i = end
+        }
     }
 }
