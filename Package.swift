@@ -19,18 +19,27 @@ let package = Package(
         // C libraries from Debian's -dev packages (installed by Scripts/setup).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLibZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
         .target(name: "AssetCore"),
 
         // USD: usda text layers, usdz packages (libzip), composition, scene building.
-        .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip"]),
+        .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip", "CZlib"]),
 
         // Collada: libxml2 SAX into a Collada-shaped document, then scene building.
         .target(name: "FormatCollada", dependencies: ["AssetCore", "CLibXML2"]),
 
+        // Writers of formats assetc does not read: each its own module.
+        .target(name: "FormatGLTF", dependencies: ["AssetCore"]),
+        .target(name: "FormatOBJ", dependencies: ["AssetCore"]),
+        .target(name: "FormatSTL", dependencies: ["AssetCore"]),
+        .target(name: "FormatPLY", dependencies: ["AssetCore"]),
+
         // Format registry and scene passes; the only module that knows every format module.
-        .target(name: "AssetPipeline", dependencies: ["AssetCore", "FormatUSD", "FormatCollada"]),
+        .target(name: "AssetPipeline", dependencies: [
+            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY",
+        ]),
 
         // Use cases shared by the CLI and (later) the service.
         .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline"]),

@@ -174,7 +174,7 @@ def head_layer():
         "CentreLine": centre_line(),
     }
     guide_prims = "\n".join(mesh_prim(name, *tube(path), 8) for name, path in guides.items())
-    clay = material("Clay", '''            token inputs:frame:stPrimvarName = "st"
+    clay = material("Clay", '''            string inputs:frame:stPrimvarName = "st"
 
             def Shader "Surface"
             {
@@ -199,7 +199,7 @@ def head_layer():
             def Shader "StReader"
             {
                 uniform token info:id = "UsdPrimvarReader_float2"
-                token inputs:varname.connect = </LoomisHead/Looks/Clay.inputs:frame:stPrimvarName>
+                string inputs:varname.connect = </LoomisHead/Looks/Clay.inputs:frame:stPrimvarName>
                 float2 outputs:result
             }
 ''')

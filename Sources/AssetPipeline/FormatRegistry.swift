@@ -1,5 +1,9 @@
 import AssetCore
 import FormatCollada
+import FormatGLTF
+import FormatOBJ
+import FormatPLY
+import FormatSTL
 import FormatUSD
 import Foundation
 
@@ -7,13 +11,17 @@ import Foundation
 /// and reads it. The only place that knows every format module.
 public struct FormatRegistry: Sendable {
     public var readers: [any SceneReader]
+    public var writers: [any SceneWriter]
 
-    public init(readers: [any SceneReader]) {
+    public init(readers: [any SceneReader], writers: [any SceneWriter] = []) {
         self.readers = readers
+        self.writers = writers
     }
 
-    /// Every reader assetc ships. Format issues add theirs here.
-    public static let standard = FormatRegistry(readers: [USDReader(), ColladaReader()])
+    /// Every reader and writer assetc ships.
+    public static let standard = FormatRegistry(
+        readers: [USDReader(), ColladaReader()],
+        writers: [USDAWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
 
     public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }
 

@@ -1,0 +1,110 @@
+/// A mesh as GPU formats want it: one index per corner into vertex buffers that hold every
+/// attribute per vertex. Corners that agree on every attribute share a vertex.
+public struct UnweldedMesh: Sendable {
+    public var positions: [SIMD3<Float>]
+    public var normals: [SIMD3<Float>]?
+    /// Per texcoord set, in `Mesh.texcoordSets` order.
+    public var texcoords: [[SIMD2<Float>]]
+    public var colors: [SIMD4<Float>]?
+    /// One per corner of `faceVertexIndices` (or of the triangulation, when built from one).
+    public var indices: [UInt32]
+}
+
+extension Mesh {
+    /// Vertex buffers for `corners` (positions in `faceVertexIndices`, e.g. a triangulation's).
+    /// When every attribute is per point (vertex interpolation or none), points are kept as they are
+    /// and the indices are the face-vertex indices; otherwise each distinct combination of
+    /// attribute indices becomes one vertex.
+    public func unwelded(corners: [UInt32], texcoordSets: [Primvar]? = nil) -> UnweldedMesh {
+        let sets = texcoordSets ?? self.texcoordSets
+        let normalsPrimvar = normals
+        let colorPrimvar = primvar(named: Primvar.displayColorName)
+        let attributes = [normalsPrimvar, colorPrimvar].compactMap { $0 } + sets
+        let perPoint = attributes.allSatisfy { ($0.interpolation == .vertex || $0.interpolation == .varying) && $0.indices == nil }
+        if perPoint {
+            let indices = faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(fvi[Int($0)]) } }
+            return UnweldedMesh(
+                positions: points,
+                normals: normalsPrimvar.flatMap { Self.float3Values($0, count: points.count) },
+                texcoords: sets.map { Self.float2Values($0, count: points.count) ?? Array(repeating: .zero, count: points.count) },
+                colors: colorPrimvar.flatMap { Self.colorValues($0, count: points.count) },
+                indices: indices)
+        }
+        // One key per corner: the point and each attribute's element index.
+        let faceOfCorner = cornerFaces()
+        func element(_ primvar: Primvar, corner: Int) -> Int32 {
+            let i: Int
+            switch primvar.interpolation {
+            case .constant: i = 0
+            case .uniform: i = Int(faceOfCorner[corner])
+            case .vertex, .varying: i = Int(faceVertexIndices[corner])
+            case .faceVarying: i = corner
+            }
+            return primvar.indices.map { $0[i] } ?? Int32(i)
+        }
+        var keyIndex: [[Int32]: UInt32] = [:]
+        var keys: [[Int32]] = []
+        var indices: [UInt32] = []
+        indices.reserveCapacity(corners.count)
+        for corner in corners.map(Int.init) {
+            var key = [faceVertexIndices[corner]]
+            for attribute in attributes { key.append(element(attribute, corner: corner)) }
+            if let known = keyIndex[key] {
+                indices.append(known)
+            } else {
+                let index = UInt32(keys.count)
+                keyIndex[key] = index
+                keys.append(key)
+                indices.append(index)
+            }
+        }
+        var result = UnweldedMesh(positions: keys.map { points[Int($0[0])] }, normals: nil, texcoords: [], colors: nil, indices: indices)
+        var slot = 1
+        if let normalsPrimvar, case .float3(let v) = normalsPrimvar.values { result.normals = keys.map { v[Int($0[slot])] }; slot += 1 }
+        else if normalsPrimvar != nil { slot += 1 }
+        if let colorPrimvar {
+            result.colors = keys.map { Self.color(colorPrimvar.values, Int($0[slot])) }
+            slot += 1
+        }
+        for set in sets {
+            if case .float2(let v) = set.values { result.texcoords.append(keys.map { v[Int($0[slot])] }) }
+            else { result.texcoords.append(Array(repeating: .zero, count: keys.count)) }
+            slot += 1
+        }
+        return result
+    }
+
+    /// The face each corner of `faceVertexIndices` belongs to.
+    public func cornerFaces() -> [Int32] {
+        var faces: [Int32] = []
+        faces.reserveCapacity(faceVertexIndices.count)
+        for (face, count) in faceVertexCounts.enumerated() {
+            faces.append(contentsOf: repeatElement(Int32(face), count: Int(max(count, 0))))
+        }
+        return faces
+    }
+
+    private static func float3Values(_ p: Primvar, count: Int) -> [SIMD3<Float>]? {
+        guard case .float3(let v) = p.values, v.count == count else { return nil }
+        return v
+    }
+
+    private static func float2Values(_ p: Primvar, count: Int) -> [SIMD2<Float>]? {
+        guard case .float2(let v) = p.values, v.count == count else { return nil }
+        return v
+    }
+
+    private static func colorValues(_ p: Primvar, count: Int) -> [SIMD4<Float>]? {
+        guard p.values.count == count else { return nil }
+        return (0..<count).map { color(p.values, $0) }
+    }
+
+    static func color(_ values: PrimvarValues, _ i: Int) -> SIMD4<Float> {
+        switch values {
+        case .float3(let v): return SIMD4(v[i].x, v[i].y, v[i].z, 1)
+        case .float4(let v): return v[i]
+        case .float(let v): return SIMD4(v[i], v[i], v[i], 1)
+        case .float2(let v): return SIMD4(v[i].x, v[i].y, 0, 1)
+        }
+    }
+}

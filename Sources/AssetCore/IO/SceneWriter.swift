@@ -1,0 +1,89 @@
+/// A format module's entry point for writing. Writers turn a `Scene` into bytes in memory and never
+/// touch the file system: the pipeline writes every output file atomically (temporary file, then
+/// rename), so a failed conversion leaves nothing behind. Same scene, same bytes.
+public protocol SceneWriter: Sendable {
+    var format: FormatDescription { get }
+    /// What the scene must look like before `write`; the converter runs the passes that make it so.
+    var requirements: WriterRequirements { get }
+    func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult
+}
+
+public struct WriterRequirements: Sendable, Equatable {
+    /// Only triangles (glTF, STL).
+    public var triangles: Bool
+    /// World-space geometry with no hierarchy (OBJ, STL, PLY).
+    public var flattened: Bool
+    /// A fixed up axis and unit the format's specification demands (glTF: Y up, metres).
+    public var upAxis: UpAxis?
+    public var metersPerUnit: Double?
+
+    public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil) {
+        self.triangles = triangles
+        self.flattened = flattened
+        self.upAxis = upAxis
+        self.metersPerUnit = metersPerUnit
+    }
+}
+
+/// What a writer may need besides the scene.
+public struct WriteContext: Sendable {
+    /// The output's file name without its folder (`ship.glb`): writers name sidecar files after it.
+    public var outputName: String
+    /// The bytes of a scene texture, or nil when it cannot be had (missing, refused).
+    public var textureBytes: @Sendable (Texture) -> [UInt8]?
+
+    public init(outputName: String, textureBytes: @escaping @Sendable (Texture) -> [UInt8]?) {
+        self.outputName = outputName
+        self.textureBytes = textureBytes
+    }
+
+    /// Where sidecar textures go, relative to the output's folder: one folder per output, so
+    /// several conversions into the same folder never collide.
+    public var textureFolder: String { "\(outputStem)_textures" }
+
+    public var outputStem: String {
+        guard let dot = outputName.lastIndex(of: "."), dot != outputName.startIndex else { return outputName }
+        return String(outputName[..<dot])
+    }
+}
+
+/// The files a writer produced: the main file first, then sidecars (a glTF's `.bin`, an OBJ's
+/// `.mtl`, copied textures), each named relative to the main file's folder.
+public struct WriteResult: Sendable {
+    public var files: [OutputFile]
+    public var diagnostics: [Diagnostic]
+
+    public init(files: [OutputFile], diagnostics: [Diagnostic] = []) {
+        self.files = files
+        self.diagnostics = diagnostics
+    }
+}
+
+public struct OutputFile: Sendable, Equatable {
+    /// Relative to the folder of the main output; the main file's is the output's own name.
+    public var relativePath: String
+    public var bytes: [UInt8]
+
+    public init(relativePath: String, bytes: [UInt8]) {
+        self.relativePath = relativePath
+        self.bytes = bytes
+    }
+}
+
+extension Texture {
+    /// A file name for the texture inside an output package or folder, from its authored path.
+    public var outputFileName: String {
+        let last = authoredPath.split(separator: "/").last.map(String.init) ?? name
+        let cleaned = String(last.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+        return cleaned.isEmpty ? "texture" : cleaned
+    }
+
+    /// MIME type by the texture's file extension.
+    public var mimeType: String? {
+        if case .embedded(_, let mime) = source { return mime }
+        let lower = outputFileName.lowercased()
+        if lower.hasSuffix(".png") { return "image/png" }
+        if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { return "image/jpeg" }
+        return nil
+    }
+}

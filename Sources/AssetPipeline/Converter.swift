@@ -1,0 +1,78 @@
+import AssetCore
+import Foundation
+
+/// What `assetc convert` can be asked to do.
+public struct ConvertOptions: Sendable {
+    /// A writer's format name; nil takes it from the output's extension.
+    public var format: String?
+    public var upAxis: UpAxis?
+    public var metersPerUnit: Double?
+    public var triangulate = false
+    public var flatten = false
+    public var force = false
+    public var readOptions = ReadOptions()
+
+    public init() {}
+}
+
+public struct ConvertReport: Sendable {
+    public var format: FormatDescription
+    public var writtenFiles: [String]
+    public var diagnostics: [Diagnostic]
+    public var scene: Scene
+}
+
+/// Reads any format the registry reads and writes any format it writes, running the passes the
+/// options and the writer's requirements call for, then writing atomically.
+public struct Converter: Sendable {
+    public var registry: FormatRegistry
+
+    public init(registry: FormatRegistry = .standard) {
+        self.registry = registry
+    }
+
+    public func writer(for outputPath: String, format: String?) throws(AssetError) -> any SceneWriter {
+        let names = registry.writers.map(\.format.name)
+        if let format {
+            guard let writer = registry.writers.first(where: { $0.format.name == format.lowercased() }) else {
+                throw AssetError(.unsupportedFormat("'\(format)' is not a format assetc writes", supported: names))
+            }
+            return writer
+        }
+        let ext = (outputPath as NSString).pathExtension.lowercased()
+        guard let writer = registry.writers.first(where: { $0.format.fileExtensions.contains(ext) }) else {
+            throw AssetError(.unsupportedFormat(ext.isEmpty ? "the output has no extension; pass --to" : "'.\(ext)' is not a format assetc writes",
+                                                supported: names), at: SourceLocation(file: outputPath))
+        }
+        return writer
+    }
+
+    public func convert(input: String, output: String, options: ConvertOptions) throws(AssetError) -> ConvertReport {
+        let writer = try writer(for: output, format: options.format)
+        var result = try registry.read(URL(fileURLWithPath: input), options: options.readOptions)
+        var diagnostics = result.diagnostics
+        for pass in passes(for: writer.requirements, options: options) {
+            pass.run(&result.scene, diagnostics: &diagnostics)
+        }
+        let limits = options.readOptions.limits
+        let context = WriteContext(outputName: (output as NSString).lastPathComponent,
+                                   textureBytes: { TextureBytes.load($0, limits: limits) })
+        let written = try writer.write(result.scene, context: context)
+        diagnostics += written.diagnostics
+        if options.readOptions.isStrict, let first = written.diagnostics.first {
+            throw AssetError(.strict(first.message), at: first.location)
+        }
+        let files = try AtomicOutput.write(written.files, mainPath: output, force: options.force)
+        return ConvertReport(format: writer.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene)
+    }
+
+    func passes(for requirements: WriterRequirements, options: ConvertOptions) -> [any ScenePass] {
+        var passes: [any ScenePass] = []
+        let upAxis = options.upAxis ?? requirements.upAxis
+        let meters = options.metersPerUnit ?? requirements.metersPerUnit
+        if upAxis != nil || meters != nil { passes.append(AxisAndUnitsPass(upAxis: upAxis, metersPerUnit: meters)) }
+        if options.flatten || requirements.flattened { passes.append(FlattenPass()) }
+        if options.triangulate || requirements.triangles { passes.append(TriangulatePass()) }
+        return passes
+    }
+}

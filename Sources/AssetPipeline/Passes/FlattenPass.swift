@@ -1,0 +1,59 @@
+import Foundation
+
+import AssetCore
+
+/// Bakes every placed mesh into world space: one top-level node per mesh instance (named by its
+/// node's path), identity transforms, points and normals transformed, mirrored instances re-wound,
+/// left-handed meshes turned right-handed. For formats without a hierarchy (OBJ, STL, PLY) or on
+/// request (`--flatten`). Nodes outside the counted geometry (guides, proxies, invisible) are left out.
+public struct FlattenPass: ScenePass {
+    public let name = "flatten"
+
+    public init() {}
+
+    public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        var meshes: [Mesh] = []
+        var nodes: [Node] = []
+        var usedNames: [String: Int] = [:]
+        for placed in scene.placedMeshes() {
+            var mesh = Self.bake(scene.meshes[placed.instance.mesh], placed.worldTransform)
+            mesh.name = scene.meshes[placed.instance.mesh].name
+            meshes.append(mesh)
+            var name = String(placed.nodePath.dropFirst()).replacingOccurrences(of: "/", with: "_")
+            if name.isEmpty { name = mesh.name }
+            let seen = usedNames[name, default: 0] + 1
+            usedNames[name] = seen
+            if seen > 1 { name += "_\(seen)" }
+            var instance = placed.instance
+            instance.mesh = meshes.count - 1
+            nodes.append(Node(name: name, typeName: "Mesh", meshInstances: [instance]))
+        }
+        scene.meshes = meshes
+        scene.root = Node(name: "", children: nodes)
+    }
+
+    static func bake(_ source: Mesh, _ world: Matrix4x4) -> Mesh {
+        var mesh = source
+        if !world.isIdentity {
+            mesh.points = source.points.map { p in
+                let q = world.transformPoint(p.double)
+                return SIMD3(Float(q.x), Float(q.y), Float(q.z))
+            }
+            if let normalMatrix = world.inverse?.transposed {
+                for i in mesh.primvars.indices where mesh.primvars[i].role == .normal || mesh.primvars[i].name == Primvar.normalsName {
+                    if case .float3(let normals) = mesh.primvars[i].values {
+                        mesh.primvars[i].values = .float3(normals.map { n in
+                            let m = normalize(normalMatrix.transformDirection(n.double))
+                            return SIMD3(Float(m.x), Float(m.y), Float(m.z))
+                        })
+                    }
+                }
+            }
+        }
+        // A mirroring transform flips the winding; so does left-handed orientation. Two flips cancel.
+        let mirrored = world.linearDeterminant < 0
+        if mirrored != (mesh.orientation == .leftHanded) { mesh = mesh.reversingWinding() }
+        mesh.orientation = .rightHanded
+        return mesh
+    }
+}

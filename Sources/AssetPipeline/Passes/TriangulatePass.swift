@@ -1,0 +1,23 @@
+import AssetCore
+
+/// Replaces every mesh's polygons by its triangulation (fans for convex faces, ear clipping for
+/// concave ones), carrying faceVarying and uniform primvars and subsets along.
+public struct TriangulatePass: ScenePass {
+    public let name = "triangulate"
+
+    public init() {}
+
+    public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        for i in scene.meshes.indices {
+            let mesh = scene.meshes[i]
+            guard mesh.faceVertexCounts.contains(where: { $0 != 3 }) || mesh.triangulated().droppedFaces > 0 else { continue }
+            let triangulation = mesh.triangulated()
+            if triangulation.droppedFaces > 0 {
+                diagnostics.append(.warning("mesh \(mesh.name): \(triangulation.droppedFaces) degenerate faces dropped while triangulating"))
+            }
+            scene.meshes[i] = mesh.remappingCorners(
+                triangulation.corners, counts: Array(repeating: 3, count: triangulation.triangleCount),
+                newFaceSources: triangulation.faces.map { Int32($0) })
+        }
+    }
+}

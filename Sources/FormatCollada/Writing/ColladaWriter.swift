@@ -1,0 +1,37 @@
+import AssetCore
+
+/// Collada 1.4.1 that pycollada and assimp load: the node hierarchy with `<matrix>` transforms,
+/// one geometry per mesh with a `polylist` per material group (n-gons kept), normals, every
+/// texture coordinate set and colours as inputs with their own offsets, phong effects with
+/// textures through surface/sampler2D, `up_axis` and `unit`. Fixed timestamps: same scene, same bytes.
+public struct ColladaWriter: SceneWriter {
+    public let format = FormatDescription(name: "dae", fileExtensions: ["dae"], summary: "Collada 1.4.1")
+    public let requirements = WriterRequirements()
+
+    public init() {}
+
+    public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {
+        var document = ColladaDocumentWriter(scene: scene, context: context)
+        let text = document.write()
+        return WriteResult(files: [OutputFile(relativePath: context.outputName, bytes: Array(text.utf8))] + document.textureFiles,
+                           diagnostics: document.diagnostics)
+    }
+}
+
+/// XML text escaping for attribute values and text content.
+enum XMLText {
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,196 @@
+import AssetCore
+
+/// Builds the glTF JSON and its binary buffer from a triangulated scene.
+struct GLTFBuilder {
+    let scene: Scene
+    let binary: Bool
+    let context: WriteContext
+    var document: GLTFDocument
+    var buffer = ByteWriter()
+    var textureFiles: [OutputFile] = []
+    var diagnostics: [Diagnostic] = []
+    /// Scene mesh index + bound materials -> glTF mesh index.
+    private var meshCache: [String: Int] = [:]
+    /// Scene mesh index -> its vertex attribute accessors, shared by every glTF mesh built from it.
+    private var attributeCache: [Int: (attributes: [String: Int], unwelded: UnweldedMesh)] = [:]
+    private var textureIndex: [Int: Int] = [:]
+
+    init(scene: Scene, binary: Bool, context: WriteContext) {
+        self.scene = scene
+        self.binary = binary
+        self.context = context
+        document = GLTFDocument(asset: .init(generator: "assetc"), scenes: [.init(nodes: [])])
+    }
+
+    mutating func build() {
+        if !scene.materials.isEmpty { document.materials = scene.materials.indices.map { material($0) } }
+        document.scenes[0].nodes = scene.root.children.map { node($0) }
+    }
+
+    // MARK: Nodes and meshes
+
+    private mutating func node(_ source: Node) -> Int {
+        let index = document.nodes.count
+        document.nodes.append(GLTFDocument.Node(name: source.name.isEmpty ? nil : source.name,
+                                                matrix: source.transform.isIdentity ? nil : source.transform.columnMajorElements))
+        var children: [Int] = []
+        for (k, instance) in source.meshInstances.enumerated() where scene.meshes.indices.contains(instance.mesh) {
+            let mesh = mesh(for: instance)
+            if k == 0 {
+                document.nodes[index].mesh = mesh
+            } else {
+                // A glTF node holds one mesh; further instances hang below it.
+                children.append(document.nodes.count)
+                document.nodes.append(GLTFDocument.Node(name: "\(source.name)_mesh\(k)", mesh: mesh))
+            }
+        }
+        for child in source.children { children.append(node(child)) }
+        if !children.isEmpty { document.nodes[index].children = children }
+        return index
+    }
+
+    private mutating func mesh(for instance: MeshInstance) -> Int {
+        let key = "\(instance.mesh):\(instance.material.map(String.init) ?? "-"):\(instance.subsetMaterials.map { $0.map(String.init) ?? "-" })"
+        if let known = meshCache[key] { return known }
+        let source = scene.meshes[instance.mesh]
+        let (attributes, unwelded) = vertexAttributes(instance.mesh)
+        // Triangles grouped by material: each subset's, then the rest.
+        var assigned = [Bool](repeating: false, count: source.faceVertexCounts.count)
+        var groups: [(material: Int?, faces: [Int32])] = []
+        for (s, subset) in source.subsets.enumerated() {
+            let faces = subset.faceIndices.filter { !assigned[Int($0)] }
+            for f in faces { assigned[Int(f)] = true }
+            if !faces.isEmpty { groups.append((s < instance.subsetMaterials.count ? instance.subsetMaterials[s] ?? instance.material : instance.material, faces)) }
+        }
+        let rest = (0..<Int32(source.faceVertexCounts.count)).filter { !assigned[Int($0)] }
+        if !rest.isEmpty { groups.append((instance.material, rest)) }
+        var primitives: [GLTFDocument.Primitive] = []
+        for group in groups {
+            var indices = [UInt32]()
+            indices.reserveCapacity(group.faces.count * 3)
+            unwelded.indices.withUnsafeBufferPointer { all in
+                for f in group.faces { let c = Int(f) * 3; indices.append(all[c]); indices.append(all[c + 1]); indices.append(all[c + 2]) }
+            }
+            let accessor = addIndices(indices)
+            primitives.append(GLTFDocument.Primitive(attributes: attributes, indices: accessor, material: group.material))
+        }
+        document.meshes.append(GLTFDocument.Mesh(name: source.name.isEmpty ? nil : source.name, primitives: primitives))
+        meshCache[key] = document.meshes.count - 1
+        return document.meshes.count - 1
+    }
+
+    private mutating func vertexAttributes(_ meshIndex: Int) -> ([String: Int], UnweldedMesh) {
+        if let known = attributeCache[meshIndex] { return known }
+        let mesh = scene.meshes[meshIndex]
+        var corners = mesh.orientation == .leftHanded ? mesh.reversingWinding() : mesh
+        if mesh.orientation == .leftHanded { corners.orientation = .rightHanded }
+        let unwelded = corners.unwelded(corners: (0..<UInt32(corners.faceVertexIndices.count)).map { $0 })
+        var attributes: [String: Int] = [:]
+        attributes["POSITION"] = addFloats(unwelded.positions.flatMap { [$0.x, $0.y, $0.z] }, type: "VEC3", count: unwelded.positions.count, bounds: true)
+        if let normals = unwelded.normals {
+            attributes["NORMAL"] = addFloats(normals.flatMap { n -> [Float] in
+                let l = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
+                return l > 0 ? [n.x / l, n.y / l, n.z / l] : [0, 1, 0]  // glTF requires unit normals
+            }, type: "VEC3", count: normals.count)
+        }
+        for (set, uv) in unwelded.texcoords.enumerated() {
+            attributes["TEXCOORD_\(set)"] = addFloats(uv.flatMap { [$0.x, 1 - $0.y] }, type: "VEC2", count: uv.count)
+        }
+        if let colors = unwelded.colors {
+            attributes["COLOR_0"] = addFloats(colors.flatMap { [$0.x, $0.y, $0.z, $0.w] }, type: "VEC4", count: colors.count)
+        }
+        attributeCache[meshIndex] = (attributes, unwelded)
+        return (attributes, unwelded)
+    }
+
+    // MARK: Buffer
+
+    private mutating func addView(_ bytes: Int, target: Int?) -> Int {
+        document.bufferViews.append(GLTFDocument.BufferView(byteOffset: buffer.count - bytes, byteLength: bytes, target: target))
+        return document.bufferViews.count - 1
+    }
+
+    private mutating func addFloats(_ values: [Float], type: String, count: Int, bounds: Bool = false) -> Int {
+        buffer.pad(to: 4)
+        let start = buffer.count
+        for v in values { buffer.f32(v) }
+        let view = addView(buffer.count - start, target: 34962)
+        var accessor = GLTFDocument.Accessor(bufferView: view, componentType: 5126, count: count, type: type)
+        if bounds, count > 0 {
+            let width = values.count / count
+            accessor.min = (0..<width).map { k in stride(from: k, to: values.count, by: width).map { values[$0] }.min()! }
+            accessor.max = (0..<width).map { k in stride(from: k, to: values.count, by: width).map { values[$0] }.max()! }
+        }
+        document.accessors.append(accessor)
+        return document.accessors.count - 1
+    }
+
+    private mutating func addIndices(_ indices: [UInt32]) -> Int {
+        buffer.pad(to: 4)
+        let start = buffer.count
+        for i in indices { buffer.u32(i) }
+        let view = addView(buffer.count - start, target: 34963)
+        document.accessors.append(GLTFDocument.Accessor(bufferView: view, componentType: 5125, count: indices.count, type: "SCALAR"))
+        return document.accessors.count - 1
+    }
+
+    // MARK: Materials
+
+    private mutating func material(_ index: Int) -> GLTFDocument.Material {
+        let m = scene.materials[index]
+        let c = m.baseColor.value
+        var result = GLTFDocument.Material(
+            name: m.name,
+            pbrMetallicRoughness: .init(baseColorFactor: [c.x, c.y, c.z, m.opacity.value],
+                                        baseColorTexture: m.baseColor.texture.flatMap { textureInfo($0) },
+                                        metallicFactor: m.metallic.value, roughnessFactor: m.roughness.value))
+        if m.emissive.value != .zero { result.emissiveFactor = [m.emissive.value.x, m.emissive.value.y, m.emissive.value.z] }
+        result.normalTexture = m.normal.flatMap { textureInfo($0) }
+        result.occlusionTexture = m.occlusion.flatMap { textureInfo($0) }
+        if m.opacityThreshold > 0 { result.alphaMode = "MASK"; result.alphaCutoff = m.opacityThreshold }
+        else if m.opacity.value < 1 || m.opacity.texture != nil { result.alphaMode = "BLEND" }
+        if m.isDoubleSided { result.doubleSided = true }
+        return result
+    }
+
+    private mutating func textureInfo(_ reference: TextureReference) -> GLTFDocument.TextureInfo? {
+        guard scene.textures.indices.contains(reference.texture), let image = texture(reference.texture) else { return nil }
+        // The texcoord set's position among the mesh's sets; "st" is the first everywhere assetc writes.
+        let set = Int(reference.texcoordSet.dropFirst(2)) ?? 0
+        return GLTFDocument.TextureInfo(index: image, texCoord: set == 0 ? nil : set)
+    }
+
+    private mutating func texture(_ index: Int) -> Int? {
+        if let known = textureIndex[index] { return known }
+        let texture = scene.textures[index]
+        guard let bytes = context.textureBytes(texture), let mime = texture.mimeType else {
+            diagnostics.append(.warning("texture \(texture.authoredPath) could not be read or is not PNG/JPEG; left out"))
+            return nil
+        }
+        var image = GLTFDocument.Image(name: texture.name)
+        if binary {
+            buffer.pad(to: 4)
+            buffer.append(bytes)
+            image.bufferView = addView(bytes.count, target: nil)
+            image.mimeType = mime
+        } else {
+            let path = "\(context.textureFolder)/\(index)_\(texture.outputFileName)"
+            image.uri = path
+            textureFiles.append(OutputFile(relativePath: path, bytes: bytes))
+        }
+        if document.images == nil { document.images = []; document.textures = []; document.samplers = [] }
+        document.images!.append(image)
+        document.samplers!.append(GLTFDocument.Sampler(wrapS: Self.wrap(texture.wrapS), wrapT: Self.wrap(texture.wrapT)))
+        document.textures!.append(GLTFDocument.Texture(sampler: document.samplers!.count - 1, source: document.images!.count - 1))
+        textureIndex[index] = document.textures!.count - 1
+        return document.textures!.count - 1
+    }
+
+    static func wrap(_ mode: AssetCore.Texture.WrapMode) -> Int {
+        switch mode {
+        case .repeat: return 10497
+        case .mirror: return 33648
+        case .clamp, .black: return 33071
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The parts of the glTF 2.0 JSON schema assetc writes. Optional members are left out when nil,
+/// and JSON keys are sorted, so the same scene gives the same bytes.
+struct GLTFDocument: Encodable {
+    struct Asset: Encodable { var version = "2.0"; var generator: String }
+    struct Scene: Encodable { var nodes: [Int] }
+    struct Node: Encodable {
+        var name: String?
+        var mesh: Int?
+        var children: [Int]?
+        /// Column-major, as Matrix4x4 stores it; omitted when identity.
+        var matrix: [Double]?
+    }
+    struct Primitive: Encodable {
+        var attributes: [String: Int]
+        var indices: Int
+        var material: Int?
+        var mode = 4
+    }
+    struct Mesh: Encodable { var name: String?; var primitives: [Primitive] }
+    struct Accessor: Encodable {
+        var bufferView: Int
+        var componentType: Int
+        var count: Int
+        var type: String
+        var min: [Float]?
+        var max: [Float]?
+    }
+    struct BufferView: Encodable {
+        var buffer = 0
+        var byteOffset: Int
+        var byteLength: Int
+        var target: Int?
+    }
+    struct Buffer: Encodable { var byteLength: Int; var uri: String? }
+    struct TextureInfo: Encodable { var index: Int; var texCoord: Int? }
+    struct PBR: Encodable {
+        var baseColorFactor: [Float]
+        var baseColorTexture: TextureInfo?
+        var metallicFactor: Float
+        var roughnessFactor: Float
+    }
+    struct Material: Encodable {
+        var name: String
+        var pbrMetallicRoughness: PBR
+        var emissiveFactor: [Float]?
+        var normalTexture: TextureInfo?
+        var occlusionTexture: TextureInfo?
+        var alphaMode: String?
+        var alphaCutoff: Float?
+        var doubleSided: Bool?
+    }
+    struct Texture: Encodable { var sampler: Int; var source: Int }
+    struct Image: Encodable { var uri: String?; var bufferView: Int?; var mimeType: String?; var name: String? }
+    struct Sampler: Encodable { var wrapS: Int; var wrapT: Int }
+
+    var asset: Asset
+    var scene = 0
+    var scenes: [Scene]
+    var nodes: [Node] = []
+    var meshes: [Mesh] = []
+    var accessors: [Accessor] = []
+    var bufferViews: [BufferView] = []
+    var buffers: [Buffer] = []
+    var materials: [Material]?
+    var textures: [Texture]?
+    var images: [Image]?
+    var samplers: [Sampler]?
+}

@@ -1,0 +1,61 @@
+import AssetCore
+import Foundation
+
+/// glTF 2.0, as `.gltf` (JSON) with a `.bin` buffer and textures beside it, or as one `.glb`
+/// with the textures embedded. Triangles only, Y up, metres (the converter makes the scene so);
+/// metallic-roughness materials; texture coordinates flipped to glTF's top-left origin;
+/// accessors with min/max for positions; buffer views 4-byte aligned.
+public struct GLTFWriter: SceneWriter {
+    public let format: FormatDescription
+    public let requirements = WriterRequirements(triangles: true, upAxis: .y, metersPerUnit: 1)
+    let binary: Bool
+
+    public static let gltf = GLTFWriter(binary: false)
+    public static let glb = GLTFWriter(binary: true)
+
+    init(binary: Bool) {
+        self.binary = binary
+        format = binary
+            ? FormatDescription(name: "glb", fileExtensions: ["glb"], summary: "binary glTF 2.0, textures embedded")
+            : FormatDescription(name: "gltf", fileExtensions: ["gltf"], summary: "glTF 2.0 JSON with .bin and textures")
+    }
+
+    public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {
+        var builder = GLTFBuilder(scene: scene, binary: binary, context: context)
+        builder.build()
+        var document = builder.document
+        var files: [OutputFile] = []
+        let binName = "\(context.outputStem).bin"
+        document.buffers = [GLTFDocument.Buffer(byteLength: builder.buffer.count, uri: binary ? nil : binName)]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = binary ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let json: [UInt8]
+        do { json = Array(try encoder.encode(document)) } catch {
+            throw AssetError(.malformed("cannot encode glTF JSON: \(error)"))  // only non-finite numbers can fail, and none are written
+        }
+        if binary {
+            var out = ByteWriter(capacity: 28 + json.count + builder.buffer.count + 8)
+            var jsonChunk = ByteWriter()
+            jsonChunk.append(json)
+            jsonChunk.pad(to: 4, with: 0x20)  // the JSON chunk pads with spaces
+            var binChunk = builder.buffer
+            binChunk.pad(to: 4)
+            out.u32(0x4654_6C67)  // "glTF"
+            out.u32(2)
+            out.u32(UInt32(12 + 8 + jsonChunk.count + 8 + binChunk.count))
+            out.u32(UInt32(jsonChunk.count)); out.u32(0x4E4F_534A)  // "JSON"
+            out.append(jsonChunk.bytes)
+            out.u32(UInt32(binChunk.count)); out.u32(0x004E_4942)  // "BIN\0"
+            out.append(binChunk.bytes)
+            files.append(OutputFile(relativePath: context.outputName, bytes: out.bytes))
+        } else {
+            files.append(OutputFile(relativePath: context.outputName, bytes: json))
+            files.append(OutputFile(relativePath: binName, bytes: builder.buffer.bytes))
+            files += builder.textureFiles
+        }
+        var warnings = builder.diagnostics
+        warnings += scene.droppedContentWarnings(format: "glTF", keepsMaterials: true, keepsTexcoordSets: Int.max,
+                                                 keepsNormals: true, keepsColors: true)
+        return WriteResult(files: files, diagnostics: warnings)
+    }
+}
