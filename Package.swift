@@ -56,7 +56,7 @@ let package = Package(
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
         .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore"]),
         .testTarget(name: "FormatColladaTests", dependencies: ["FormatCollada", "AssetCore"]),
-        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore"]),
+        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.
         .testTarget(name: "AssetcCLITests", dependencies: ["assetc"]),

@@ -22,6 +22,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var boundsInMeters: BoundsReport?
     public var generator: String?
     public var defaultPrim: String?
+    /// Every node's path, in traversal order.
+    public var nodePaths: [String]
     public var warnings: [String]
 
     public init(file: String, result: ReadResult) {
@@ -46,12 +48,15 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         boundsInMeters = bounds.isEmpty ? nil : BoundsReport(bounds.scaled(by: scene.metadata.metersPerUnit))
         generator = scene.metadata.generator
         defaultPrim = scene.metadata.defaultPrim
+        var paths: [String] = []
+        scene.forEachNode { _, visit in paths.append(visit.path) }
+        nodePaths = paths
         warnings = result.warnings.map(\.description)
     }
 
     private enum CodingKeys: String, CodingKey {
         case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives
-        case materials, textures, cameras, lights, bounds, boundsInMeters, generator, defaultPrim, warnings
+        case materials, textures, cameras, lights, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
     // Written by hand so absent bounds and names are an explicit null, as the contract promises,
@@ -76,6 +81,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(boundsInMeters, forKey: .boundsInMeters)
         try c.encode(generator, forKey: .generator)
         try c.encode(defaultPrim, forKey: .defaultPrim)
+        try c.encode(nodePaths, forKey: .nodePaths)
         try c.encode(warnings, forKey: .warnings)
     }
 }

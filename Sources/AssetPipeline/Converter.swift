@@ -72,6 +72,11 @@ public struct Converter: Sendable {
         let meters = options.metersPerUnit ?? requirements.metersPerUnit
         if upAxis != nil || meters != nil { passes.append(AxisAndUnitsPass(upAxis: upAxis, metersPerUnit: meters)) }
         if options.flatten || requirements.flattened { passes.append(FlattenPass()) }
+        else if !requirements.keepsPurposeAndVisibility {
+            // Formats without USD's purpose, visibility and transform resets.
+            passes.append(DropHiddenNodesPass())
+            passes.append(ResolveTransformResetsPass())
+        }
         if options.triangulate || requirements.triangles { passes.append(TriangulatePass()) }
         return passes
     }

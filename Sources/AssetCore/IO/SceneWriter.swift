@@ -16,12 +16,16 @@ public struct WriterRequirements: Sendable, Equatable {
     /// A fixed up axis and unit the format's specification demands (glTF: Y up, metres).
     public var upAxis: UpAxis?
     public var metersPerUnit: Double?
+    /// The format can say a node is a guide, a proxy or invisible (USD); others get those nodes left out.
+    public var keepsPurposeAndVisibility: Bool
 
-    public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil) {
+    public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
+                keepsPurposeAndVisibility: Bool = false) {
         self.triangles = triangles
         self.flattened = flattened
         self.upAxis = upAxis
         self.metersPerUnit = metersPerUnit
+        self.keepsPurposeAndVisibility = keepsPurposeAndVisibility
     }
 }
 

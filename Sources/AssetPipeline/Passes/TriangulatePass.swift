@@ -13,7 +13,8 @@ public struct TriangulatePass: ScenePass {
             guard mesh.faceVertexCounts.contains(where: { $0 != 3 }) || mesh.triangulated().droppedFaces > 0 else { continue }
             let triangulation = mesh.triangulated()
             if triangulation.droppedFaces > 0 {
-                diagnostics.append(.warning("mesh \(mesh.name): \(triangulation.droppedFaces) degenerate faces dropped while triangulating"))
+                let lost = mesh.triangleCount - triangulation.triangleCount
+                diagnostics.append(.warning("mesh \(mesh.name): \(triangulation.droppedFaces) degenerate faces (\(lost) triangles) dropped while triangulating"))
             }
             scene.meshes[i] = mesh.remappingCorners(
                 triangulation.corners, counts: Array(repeating: 3, count: triangulation.triangleCount),

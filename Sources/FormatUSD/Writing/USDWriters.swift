@@ -3,7 +3,7 @@ import AssetCore
 /// `.usda`: the layer as text, its textures copied into `<name>_textures/` beside it.
 public struct USDAWriter: SceneWriter {
     public let format = FormatDescription(name: "usda", fileExtensions: ["usda"], summary: "USD text layer")
-    public let requirements = WriterRequirements()
+    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true)
 
     public init() {}
 
@@ -20,7 +20,7 @@ public struct USDAWriter: SceneWriter {
 /// for the crate writer.
 public struct USDZWriter: SceneWriter {
     public let format = FormatDescription(name: "usdz", fileExtensions: ["usdz"], summary: "USD package")
-    public let requirements = WriterRequirements()
+    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true)
 
     public init() {}
 

@@ -1,0 +1,109 @@
+import AssetCore
+import Foundation
+import Testing
+@testable import AssetPipeline
+
+@Suite struct ConverterTests {
+    let folder: URL
+    let source: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-convert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/usd/subsets_materials.usda")
+    }
+
+    func convert(_ name: String, force: Bool = false) throws(AssetError) -> ConvertReport {
+        var options = ConvertOptions()
+        options.force = force
+        return try Converter().convert(input: source.path, output: folder.appendingPathComponent(name).path, options: options)
+    }
+
+    @Test func everyWriterIsDeterministic() throws {
+        // The same output name written twice into two folders: every file the same to the byte.
+        for ext in ["usda", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"] {
+            var listings: [[String: Data]] = []
+            for run in ["one", "two"] {
+                let dir = folder.appendingPathComponent("\(run)-\(ext)")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                _ = try Converter().convert(input: source.path, output: dir.appendingPathComponent("model.\(ext)").path, options: ConvertOptions())
+                var files: [String: Data] = [:]
+                let walker = FileManager.default.enumerator(atPath: dir.path)
+                while let path = walker?.nextObject() as? String {
+                    var isDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: dir.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                        files[path] = try Data(contentsOf: dir.appendingPathComponent(path))
+                    }
+                }
+                listings.append(files)
+            }
+            #expect(!listings[0].isEmpty)
+            #expect(listings[0] == listings[1], "\(ext) differs between two runs")
+        }
+    }
+
+    @Test func existingOutputNeedsForceAndFailuresLeaveNothing() throws {
+        _ = try convert("x.glb")
+        do {
+            _ = try convert("x.glb")
+            Issue.record("an existing output was replaced without --force")
+        } catch {
+            #expect(error.message.contains("exists; pass --force"))
+        }
+        _ = try convert("x.glb", force: true)
+        // A folder where the output should go makes the final rename fail: no temporary file stays.
+        let blocked = folder.appendingPathComponent("blocked.glb")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        try Data().write(to: blocked.appendingPathComponent("keep"))
+        #expect(throws: AssetError.self) { try convert("blocked.glb", force: true) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func usdzEntriesAreStoredAnd64ByteAligned() throws {
+        _ = try convert("p.usdz")
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("p.usdz")))
+        var offset = 0
+        var names: [String] = []
+        while offset + 30 <= bytes.count, bytes[offset..<(offset + 4)] == [0x50, 0x4B, 0x03, 0x04] {
+            func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+            func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+            #expect(u16(offset + 8) == 0, "stored, not compressed")
+            let nameLength = u16(offset + 26), extraLength = u16(offset + 28)
+            names.append(String(decoding: bytes[(offset + 30)..<(offset + 30 + nameLength)], as: UTF8.self))
+            let data = offset + 30 + nameLength + extraLength
+            #expect(data % 64 == 0, "entry \(names.last!) data at \(data)")
+            offset = data + u32(offset + 22)
+        }
+        #expect(names == ["p.usda", "textures/checker.png"])
+    }
+
+    @Test func glbChunksAreAlignedAndSized() throws {
+        _ = try convert("g.glb")
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("g.glb")))
+        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        #expect(Array(bytes[0..<4]) == Array("glTF".utf8))
+        #expect(u32(4) == 2)
+        #expect(u32(8) == bytes.count)
+        let jsonLength = u32(12)
+        #expect(jsonLength % 4 == 0)
+        #expect(Array(bytes[16..<20]) == Array("JSON".utf8))
+        let binHeader = 20 + jsonLength
+        #expect(u32(binHeader) % 4 == 0)
+        #expect(binHeader + 8 + u32(binHeader) == bytes.count)
+        let json = try JSONSerialization.jsonObject(with: Data(bytes[20..<(20 + jsonLength)])) as? [String: Any]
+        let accessors = json?["accessors"] as? [[String: Any]] ?? []
+        #expect(accessors.contains { $0["min"] != nil && $0["max"] != nil }, "POSITION accessors carry min and max")
+        #expect((json?["images"] as? [[String: Any]])?.first?["bufferView"] != nil, "textures are embedded")
+    }
+
+    @Test func unknownTargetFormatNamesTheWriters() {
+        #expect(throws: AssetError.self) { try convert("out.fbx") }
+        do {
+            _ = try convert("out.fbx")
+        } catch {
+            #expect(error.message.contains("usda, usdz, dae, gltf, glb, obj, stl, ply"))
+        }
+    }
+}

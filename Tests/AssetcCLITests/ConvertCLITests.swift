@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@Suite struct ConvertCLITests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-cli-convert-\(UUID().uuidString)")
+    let ship = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Assets/Ship/ship.dae")
+
+    @Test func convertsAndTheResultReadsBackWithTheSameFigures() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("ship.usdz").path
+        let run = try AssetcBinary.run(["convert", ship.path, out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("wrote \(out)"))
+        let before = try JSONSerialization.jsonObject(with: Data(try AssetcBinary.run(["info", "--json", ship.path]).stdout.utf8)) as? [String: Any]
+        let after = try JSONSerialization.jsonObject(with: Data(try AssetcBinary.run(["info", "--json", out]).stdout.utf8)) as? [String: Any]
+        for key in ["meshes", "points", "faces", "triangles", "materials", "textures", "upAxis"] {
+            #expect("\(before?[key] ?? "-")" == "\(after?[key] ?? "-")", "\(key)")
+        }
+    }
+
+    @Test func upAxisAndUnitOptionsApply() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("ship-y.usda").path
+        let run = try AssetcBinary.run(["convert", "--up-axis", "y", "--meters-per-unit", "0.01", ship.path, out])
+        #expect(run.status == 0, "\(run.stderr)")
+        let info = try JSONSerialization.jsonObject(with: Data(try AssetcBinary.run(["info", "--json", out]).stdout.utf8)) as? [String: Any]
+        #expect(info?["upAxis"] as? String == "Y")
+        #expect(info?["metersPerUnit"] as? Double == 0.01)
+        // The mast (5.15 m up Z in the source) now rises 515 cm up Y.
+        let bounds = info?["bounds"] as? [String: [Double]]
+        #expect(abs((bounds?["max"]?[1] ?? 0) - 515) < 0.01)
+    }
+
+    @Test func errorsExitWithTheirStatus() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let unsupported = try AssetcBinary.run(["convert", ship.path, folder.appendingPathComponent("x.fbx").path])
+        #expect(unsupported.status == 2)
+        #expect(unsupported.stderr.contains("supported formats: usda, usdz, dae, gltf, glb, obj, stl, ply"))
+        let missing = try AssetcBinary.run(["convert", "no/such.dae", folder.appendingPathComponent("x.glb").path])
+        #expect(missing.status == 3)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.glb").path), "nothing written on failure")
+        let badAxis = try AssetcBinary.run(["convert", "--up-axis", "w", ship.path, folder.appendingPathComponent("x.glb").path])
+        #expect(badAxis.status == 64)
+    }
+}
