@@ -31,24 +31,14 @@ extension Mesh {
                 indices: indices)
         }
         // One key per corner: the point and each attribute's element index.
-        let faceOfCorner = cornerFaces()
-        func element(_ primvar: Primvar, corner: Int) -> Int32 {
-            let i: Int
-            switch primvar.interpolation {
-            case .constant: i = 0
-            case .uniform: i = Int(faceOfCorner[corner])
-            case .vertex, .varying: i = Int(faceVertexIndices[corner])
-            case .faceVarying: i = corner
-            }
-            return primvar.indices.map { $0[i] } ?? Int32(i)
-        }
+        let elementIndices = attributes.map { cornerElementIndices(of: $0) }
         var keyIndex: [[Int32]: UInt32] = [:]
         var keys: [[Int32]] = []
         var indices: [UInt32] = []
         indices.reserveCapacity(corners.count)
         for corner in corners.map(Int.init) {
             var key = [faceVertexIndices[corner]]
-            for attribute in attributes { key.append(element(attribute, corner: corner)) }
+            for attribute in elementIndices { key.append(attribute[corner]) }
             if let known = keyIndex[key] {
                 indices.append(known)
             } else {

@@ -209,16 +209,34 @@ extension DecimalNumberParser {
 }
 
 extension DecimalNumberParser {
-    /// The hot-loop form: parses `-?digits[.digits][(e|E)[+-]digits]` at `i` and advances past it.
-    /// Numbers the fast path cannot round exactly go through `scan` + `double`, so the result is
-    /// always strtod's. Returns nil, leaving `i` alone, when no number starts at `i`.
+    /// A plain decimal (`-?digits[.digits]`) scanned by the hot loops, or a flag that the general
+    /// path must take it (exponents, long significands, tiny values, specials).
+    @usableFromInline
+    struct PlainDecimal {
+        @usableFromInline var significand: UInt64
+        @usableFromInline var exponent: Int
+        @usableFromInline var isNegative: Bool
+        @usableFromInline var end: Int
+        /// Exponent notation, more than 18 digits or below 1e-22: `scan` + the exact conversions.
+        @usableFromInline var needsGeneralPath: Bool
+
+        @inlinable init(significand: UInt64, exponent: Int, isNegative: Bool, end: Int, needsGeneralPath: Bool) {
+            self.significand = significand
+            self.exponent = exponent
+            self.isNegative = isNegative
+            self.end = end
+            self.needsGeneralPath = needsGeneralPath
+        }
+    }
+
+    /// nil when no digits start at `start` (the general path still tries `inf` and `nan`).
     @inlinable @inline(__always)
-    public static func parseDouble(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
-        let start = i
-        var k = i
+    static func scanPlain(_ p: UnsafeBufferPointer<UInt8>, from start: Int, allowPlus: Bool) -> PlainDecimal? {
+        var k = start
         let end = p.count
         var negative = false
         if k < end && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        else if allowPlus && k < end && p[k] == UInt8(ascii: "+") { k += 1 }
         var significand: UInt64 = 0
         var digits = 0
         var exponent = 0
@@ -242,20 +260,25 @@ extension DecimalNumberParser {
             }
         }
         guard k > firstDigit, !(k == firstDigit + 1 && p[firstDigit] == UInt8(ascii: ".")) else { return nil }
-        if k < end && (p[k] | 0x20) == UInt8(ascii: "e") || digits > 18 || exponent < -22 {
-            // Rare forms: exponents, long significands, tiny values. The general path is exact.
+        let general = k < end && (p[k] | 0x20) == UInt8(ascii: "e") || digits > 18 || exponent < -22
+        return PlainDecimal(significand: significand, exponent: exponent, isNegative: negative, end: k, needsGeneralPath: general)
+    }
+
+    /// The hot-loop form: parses `-?digits[.digits][(e|E)[+-]digits]` at `i` and advances past it.
+    /// Numbers the fast path cannot round exactly go through `scan` + `double`, so the result is
+    /// always strtod's. Returns nil, leaving `i` alone, when no number starts at `i`.
+    @inlinable @inline(__always)
+    public static func parseDouble(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+        let start = i
+        guard let plain = scanPlain(p, from: start, allowPlus: false), !plain.needsGeneralPath, plain.significand < (1 << 53) else {
             guard let s = scan(p, from: start) else { return nil }
             i = s.end
             return double(s, p, from: start)
         }
-        i = k
-        let m = Double(significand)  // exact: at most 18 digits < 2^63, and < 2^53 checked below
-        guard significand < (1 << 53) else {
-            guard let s = scan(p, from: start) else { return nil }
-            return double(s, p, from: start)
-        }
-        let v = exponent == 0 ? m : m / powersOfTen[-exponent]
-        return negative ? -v : v
+        i = plain.end
+        let m = Double(plain.significand)  // exact below 2^53
+        let v = plain.exponent == 0 ? m : m / powersOfTen[-plain.exponent]
+        return plain.isNegative ? -v : v
     }
 }
 
@@ -268,58 +291,26 @@ extension DecimalNumberParser {
     @inlinable @inline(__always)
     public static func parseFloat(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
         let start = i
-        var k = i
-        let end = p.count
-        var negative = false
-        if k < end && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
-        else if k < end && p[k] == UInt8(ascii: "+") { k += 1 }
-        var significand: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        let firstDigit = k
-        while k < end {
-            let d = p[k] &- 48
-            guard d < 10 else { break }
-            significand = significand &* 10 &+ UInt64(d)
-            if significand != 0 { digits += 1 }
-            k += 1
-        }
-        if k < end && p[k] == UInt8(ascii: ".") {
-            k += 1
-            while k < end {
-                let d = p[k] &- 48
-                guard d < 10 else { break }
-                significand = significand &* 10 &+ UInt64(d)
-                if significand != 0 { digits += 1 }
-                exponent -= 1
-                k += 1
-            }
-        }
-        guard k > firstDigit, !(k == firstDigit + 1 && p[firstDigit] == UInt8(ascii: ".")) else {
-            guard let s = scan(p, from: start) else { return nil }  // inf, nan
-            i = s.end
-            return float(s, p, from: start)
-        }
-        if k < end && (p[k] | 0x20) == UInt8(ascii: "e") || digits > 18 || exponent < -22 {
+        guard let plain = scanPlain(p, from: start, allowPlus: true), !plain.needsGeneralPath else {
             guard let s = scan(p, from: start) else { return nil }
             i = s.end
             return float(s, p, from: start)
         }
-        i = k
-        if significand < (1 << 24) && exponent >= -10 {
-            let m = Float(significand)
-            let v = exponent == 0 ? m : m / powersOfTenFloat[-exponent]
-            return negative ? -v : v
+        i = plain.end
+        if plain.significand < (1 << 24) && plain.exponent >= -10 {
+            let m = Float(plain.significand)
+            let v = plain.exponent == 0 ? m : m / powersOfTenFloat[-plain.exponent]
+            return plain.isNegative ? -v : v
         }
-        if significand < (1 << 53) {
-            let d = exponent == 0 ? Double(significand) : Double(significand) / powersOfTen[-exponent]
+        if plain.significand < (1 << 53) {
+            let d = plain.exponent == 0 ? Double(plain.significand) : Double(plain.significand) / powersOfTen[-plain.exponent]
             // A Double halfway between two Floats has exactly bit 28 set in its low 29 bits.
             if d.bitPattern & 0x1FFF_FFFF != 0x1000_0000 && d >= Double(Float.leastNormalMagnitude) {
                 let f = Float(d)
-                return negative ? -f : f
+                return plain.isNegative ? -f : f
             }
         }
-        return slowFloat(p, start, k)
+        return slowFloat(p, start, plain.end)
     }
 }
 
