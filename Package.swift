@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLibZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
         .target(name: "AssetCore"),
@@ -41,13 +43,16 @@ let package = Package(
             "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY",
         ]),
 
+        // The CPU renderer: imports AssetCore only (and the image codecs).
+        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG"]),
+
         // Use cases shared by the CLI and (later) the service.
-        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline"]),
+        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender"]),
 
         .executableTarget(
             name: "assetc",
             dependencies: [
-                "AssetKit",
+                "AssetKit", "AssetRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +63,7 @@ let package = Package(
         .testTarget(name: "FormatColladaTests", dependencies: ["FormatCollada", "AssetCore"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
+        .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit"]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.
         .testTarget(name: "AssetcCLITests", dependencies: ["assetc"]),
     ]

@@ -12,7 +12,7 @@ FAIL = FIXTURES / "usd" / "fail-case"
 
 # name -> (exit status, text the one error line or a warning must contain)
 EXPECTED = {
-    "truncated.usda": (1, "truncated.usda:11:35: '[' is never closed"),
+    "truncated.usda": (1, "truncated.usda:11:31: '[' is never closed"),
     "unclosed_string.usda": (1, "unclosed_string.usda:3:11: string is never closed"),
     "not_usda.usda": (1, "not_usda.usda:1:1: not a usda layer"),
     "bad_version.usda": (1, "bad_version.usda:1:7: unsupported usda version '2.0'"),

@@ -89,7 +89,7 @@ struct USDMaterialBuilder {
             return MaterialProperty(SIMD3(Float(n[0]), Float(n[1]), Float(n[2])))
         case .output(let shader, let output):
             guard let (reference, fallback) = textureReference(shader, output: output) else { return nil }
-            let f = fallback ?? [0, 0, 0, 1]
+            let f = fallback ?? [0.18, 0.18, 0.18, 1]  // UsdPreviewSurface's default diffuseColor, never black
             return MaterialProperty(SIMD3(f[0], f[1], f[2]), texture: reference)
         case .none:
             return nil

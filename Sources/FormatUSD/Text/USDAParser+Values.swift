@@ -34,10 +34,10 @@ extension USDAParser {
         case .punctuation(UInt8(ascii: "[")):
             _ = try tokens.next()
             if let numbers = try scanNumericArray() { return numbers }
-            return try parseList(closing: "]", nesting: nesting)
+            return try parseList(closing: "]", nesting: nesting, opening: token)
         case .punctuation(UInt8(ascii: "(")):
             _ = try tokens.next()
-            let items = try parseList(closing: ")", nesting: nesting)
+            let items = try parseList(closing: ")", nesting: nesting, opening: token)
             if case .list(let values) = items, let flat = Self.flattenNumbers(values) { return .tuple(flat) }
             return items
         case .punctuation(UInt8(ascii: "{")):
@@ -49,13 +49,13 @@ extension USDAParser {
     }
 
     /// Items up to `closing`, separated by commas (a trailing comma is allowed).
-    mutating func parseList(closing: Character, nesting: Int) throws(AssetError) -> USDValue {
+    mutating func parseList(closing: Character, nesting: Int, opening: USDAToken) throws(AssetError) -> USDValue {
         var items: [USDValue] = []
         while true {
             let token = try tokens.peek()
             if token.isPunctuation(closing) { _ = try tokens.next(); break }
             if token.isPunctuation(",") { _ = try tokens.next(); continue }
-            if token.kind == .end { throw tokens.error("'\(closing == "]" ? "[" : "(")' is never closed", at: token) }
+            if token.kind == .end { throw tokens.error("'\(closing == "]" ? "[" : "(")' is never closed", at: opening) }
             items.append(try parseValue(nesting: nesting + 1))
             if items.count > limits.maxArrayElements {
                 throw AssetError(.limitExceeded("more than \(limits.maxArrayElements) array elements"), at: tokens.location(line: token.line, column: token.column))

@@ -1,0 +1,84 @@
+import AssetCore
+
+/// A perspective camera: where it is, what it looks at, which way is up, its vertical field of view.
+public struct RenderCamera: Sendable, Equatable {
+    public var position: SIMD3<Double>
+    public var target: SIMD3<Double>
+    public var up: SIMD3<Double>
+    /// Vertical, in degrees; SceneKit's default is 60.
+    public var verticalFieldOfView: Double
+    public var near: Double
+    public var far: Double
+
+    public init(position: SIMD3<Double>, target: SIMD3<Double>, up: SIMD3<Double> = [0, 1, 0],
+                verticalFieldOfView: Double = 60, near: Double = 0.01, far: Double = 1000) {
+        self.position = position
+        self.target = target
+        self.up = up
+        self.verticalFieldOfView = verticalFieldOfView
+        self.near = near
+        self.far = far
+    }
+
+    /// World to camera: the camera at the origin looking down -Z with +Y up.
+    public var view: Matrix4x4 {
+        let f = normalize(target - position)
+        var upVector = up
+        if length(cross(f, upVector)) < 1e-9 { upVector = abs(f.y) < 0.9 ? [0, 1, 0] : [0, 0, 1] }
+        let s = normalize(cross(f, upVector))
+        let u = cross(s, f)
+        return Matrix4x4(c0: [s.x, u.x, -f.x, 0], c1: [s.y, u.y, -f.y, 0], c2: [s.z, u.z, -f.z, 0],
+                         c3: [-dot(s, position), -dot(u, position), dot(f, position), 1])
+    }
+
+    /// Camera to clip space (OpenGL conventions: the near plane at z = -w, far at z = w).
+    public func projection(aspect: Double) -> Matrix4x4 {
+        let f = 1 / tan(verticalFieldOfView * .pi / 360)
+        return Matrix4x4(c0: [f / aspect, 0, 0, 0], c1: [0, f, 0, 0],
+                         c2: [0, 0, (far + near) / (near - far), -1], c3: [0, 0, 2 * far * near / (near - far), 0])
+    }
+
+    /// Frames `bounds` the way SceneKit's default camera does: the bounding sphere fills the
+    /// vertical field of view with a small margin, seen from `view`, with the file's up axis up.
+    /// `radius` is the sphere's around the box centre when known (the farthest point), else the
+    /// box's half-diagonal.
+    public static func framing(_ bounds: Bounds3, radius sphereRadius: Double? = nil, view: RenderView, upAxis: UpAxis,
+                               verticalFieldOfView: Double = 60) -> RenderCamera {
+        let center = bounds.center
+        let radius = max(sphereRadius ?? bounds.boundingSphereRadius, 1e-9)
+        let distance = radius / sin(verticalFieldOfView * .pi / 360) * 1.04
+        let (direction, upYUp) = view.directionAndUp
+        let toWorld = Self.fromYUp(upAxis)
+        let d = toWorld.transformDirection(normalize(direction))
+        return RenderCamera(position: center + d * distance, target: center, up: toWorld.transformDirection(upYUp),
+                            verticalFieldOfView: verticalFieldOfView,
+                            near: max(distance - radius * 1.5, distance * 0.001), far: distance + radius * 1.5)
+    }
+
+    /// Views are defined for Y up (front looks down -Z); this turns them for Z- or X-up files.
+    static func fromYUp(_ upAxis: UpAxis) -> Matrix4x4 {
+        switch upAxis {
+        case .y: return .identity
+        case .z: return .rotation(axis: [1, 0, 0], degrees: 90)   // +Y up becomes +Z up, front +Z becomes -Y
+        case .x: return .rotation(axis: [0, 0, 1], degrees: -90)  // +Y up becomes +X up
+        }
+    }
+}
+
+/// Named views, SceneKit-style: `front` looks at the model's front (from +Z in Y-up terms).
+public enum RenderView: String, Sendable, CaseIterable {
+    case iso, front, back, left, right, top, bottom
+
+    /// From the target toward the camera, and the camera's up, in Y-up terms.
+    var directionAndUp: (SIMD3<Double>, SIMD3<Double>) {
+        switch self {
+        case .iso: return ([1, 0.75, 1.1], [0, 1, 0])   // front-right-above
+        case .front: return ([0, 0, 1], [0, 1, 0])
+        case .back: return ([0, 0, -1], [0, 1, 0])
+        case .left: return ([-1, 0, 0], [0, 1, 0])
+        case .right: return ([1, 0, 0], [0, 1, 0])
+        case .top: return ([0, 1, 0], [0, 0, -1])
+        case .bottom: return ([0, -1, 0], [0, 0, 1])
+        }
+    }
+}

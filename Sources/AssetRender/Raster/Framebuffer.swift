@@ -1,0 +1,47 @@
+/// Colour and depth per sample: `samplesPerPixel` samples in a square grid inside each pixel.
+/// Colour is linear RGB with coverage alpha, premultiplied, so resolving is a plain average.
+struct Framebuffer {
+    let width: Int
+    let height: Int
+    let grid: Int
+    var color: [SIMD4<Float>]
+    var depth: [Float]
+
+    init(width: Int, height: Int, grid: Int) {
+        self.width = width
+        self.height = height
+        self.grid = grid
+        let count = width * height * grid * grid
+        color = [SIMD4<Float>](repeating: .zero, count: count)
+        depth = [Float](repeating: .infinity, count: count)
+    }
+
+    var samplesPerPixel: Int { grid * grid }
+
+    /// Sample k's offset inside its pixel.
+    @inline(__always) func offset(_ k: Int) -> SIMD2<Float> {
+        SIMD2((Float(k % grid) + 0.5) / Float(grid), (Float(k / grid) + 0.5) / Float(grid))
+    }
+
+    /// Averages each pixel's samples, un-premultiplies, encodes sRGB; over `background` if given.
+    func resolve(background: SIMD3<Float>?) -> RGBAImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let n = samplesPerPixel
+        for p in 0..<(width * height) {
+            var sum = SIMD4<Float>.zero
+            for k in 0..<n { sum += color[p * n + k] }
+            var c = sum / Float(n)
+            if let background {
+                let rgb = SIMD3(c.x, c.y, c.z) + background * (1 - c.w)
+                c = SIMD4(rgb, 1)
+            } else if c.w > 0 {
+                c = SIMD4(c.x / c.w, c.y / c.w, c.z / c.w, c.w)
+            }
+            pixels[p * 4] = ColorSpace.encode(c.x)
+            pixels[p * 4 + 1] = ColorSpace.encode(c.y)
+            pixels[p * 4 + 2] = ColorSpace.encode(c.z)
+            pixels[p * 4 + 3] = UInt8((min(max(c.w, 0), 1) * 255).rounded())
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+}

@@ -1,0 +1,132 @@
+/// A vertex after projection: sample-space position, NDC depth, 1/w for perspective-correct
+/// interpolation, and its barycentric position in the original triangle (clipping makes new ones).
+struct ScreenVertex {
+    var x: Float
+    var y: Float
+    var z: Float
+    var invW: Float
+    var barycentric: SIMD3<Float>
+}
+
+/// What the rasterizer asks of a shader: the colour of one pixel of one triangle, given the
+/// barycentric position (in the original triangle, perspective-correct) at that pixel.
+protocol FragmentShader {
+    func shade(triangle: Int, barycentric: SIMD3<Float>) -> SIMD4<Float>
+}
+
+/// Clips triangles against the near plane and rasterizes them into the framebuffer with coverage
+/// and depth tested per sample and colour shaded once per pixel (as MSAA does). Edges follow the
+/// top-left rule, so triangles sharing an edge never both cover a sample on it.
+struct TriangleRasterizer {
+    var framebuffer: Framebuffer
+    /// Sample indices that pass in the current pixel; kept between triangles so drawing allocates nothing.
+    private var passing: [Int]
+
+    init(framebuffer: Framebuffer) {
+        self.framebuffer = framebuffer
+        passing = [Int](repeating: 0, count: framebuffer.samplesPerPixel)
+    }
+
+    /// Draws one triangle given in clip space.
+    mutating func draw<S: FragmentShader>(_ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>, triangle: Int,
+                                          shader: S, opaque: Bool) {
+        let inside0 = c0.z >= -c0.w, inside1 = c1.z >= -c1.w, inside2 = c2.z >= -c2.w
+        if !inside0 && !inside1 && !inside2 { return }
+        // Quick reject when all three are past the same side of the view volume.
+        if (c0.x > c0.w && c1.x > c1.w && c2.x > c2.w) || (c0.x < -c0.w && c1.x < -c1.w && c2.x < -c2.w)
+            || (c0.y > c0.w && c1.y > c1.w && c2.y > c2.w) || (c0.y < -c0.w && c1.y < -c1.w && c2.y < -c2.w) { return }
+        if inside0 && inside1 && inside2 {
+            raster(project(c0, [1, 0, 0]), project(c1, [0, 1, 0]), project(c2, [0, 0, 1]), triangle: triangle, shader: shader, opaque: opaque)
+            return
+        }
+        // Sutherland-Hodgman against the near plane z = -w, carrying barycentrics along.
+        let corners: [(SIMD4<Float>, SIMD3<Float>)] = [(c0, [1, 0, 0]), (c1, [0, 1, 0]), (c2, [0, 0, 1])]
+        var polygon: [(SIMD4<Float>, SIMD3<Float>)] = []
+        for k in 0..<3 {
+            let (a, ba) = corners[k], (b, bb) = corners[(k + 1) % 3]
+            let da = a.z + a.w, db = b.z + b.w
+            if da >= 0 { polygon.append((a, ba)) }
+            if (da >= 0) != (db >= 0) {
+                let t = da / (da - db)
+                polygon.append((a + (b - a) * t, ba + (bb - ba) * t))
+            }
+        }
+        guard polygon.count >= 3 else { return }
+        let projected = polygon.map { project($0.0, $0.1) }
+        for k in 1..<(projected.count - 1) {
+            raster(projected[0], projected[k], projected[k + 1], triangle: triangle, shader: shader, opaque: opaque)
+        }
+    }
+
+    private func project(_ c: SIMD4<Float>, _ barycentric: SIMD3<Float>) -> ScreenVertex {
+        let invW = 1 / c.w
+        return ScreenVertex(x: (c.x * invW + 1) * 0.5 * Float(framebuffer.width),
+                            y: (1 - c.y * invW) * 0.5 * Float(framebuffer.height),
+                            z: c.z * invW, invW: invW, barycentric: barycentric)
+    }
+
+    @inline(__always) private static func edge(_ a: ScreenVertex, _ b: ScreenVertex, _ x: Float, _ y: Float) -> Float {
+        (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x)
+    }
+
+    /// Top-left rule, with y down: an edge owns samples exactly on it when it is a top edge
+    /// (horizontal, the triangle below it) or a left edge (going up the screen).
+    @inline(__always) private static func owns(_ a: ScreenVertex, _ b: ScreenVertex) -> Bool {
+        let dy = b.y - a.y, dx = b.x - a.x
+        return (dy == 0 && dx < 0) || dy < 0
+    }
+
+    private mutating func raster<S: FragmentShader>(_ v0: ScreenVertex, _ v1In: ScreenVertex, _ v2In: ScreenVertex,
+                                                    triangle: Int, shader: S, opaque: Bool) {
+        var v1 = v1In, v2 = v2In
+        var area = Self.edge(v0, v1, v2.x, v2.y)
+        guard area != 0, area.isFinite else { return }
+        if area < 0 { swap(&v1, &v2); area = -area }  // double-sided: both windings draw
+        let width = framebuffer.width, height = framebuffer.height
+        let minX = max(0, Int(min(v0.x, v1.x, v2.x).rounded(.down))), maxX = min(width - 1, Int(max(v0.x, v1.x, v2.x).rounded(.down)))
+        let minY = max(0, Int(min(v0.y, v1.y, v2.y).rounded(.down))), maxY = min(height - 1, Int(max(v0.y, v1.y, v2.y).rounded(.down)))
+        guard minX <= maxX, minY <= maxY else { return }
+        let own0 = Self.owns(v1, v2), own1 = Self.owns(v2, v0), own2 = Self.owns(v0, v1)
+        let n = framebuffer.samplesPerPixel
+        let invArea = 1 / area
+        for py in minY...maxY {
+            for px in minX...maxX {
+                var count = 0
+                var first = SIMD3<Float>.zero
+                for k in 0..<n {
+                    let o = framebuffer.offset(k)
+                    let sx = Float(px) + o.x, sy = Float(py) + o.y
+                    let w0 = Self.edge(v1, v2, sx, sy), w1 = Self.edge(v2, v0, sx, sy), w2 = Self.edge(v0, v1, sx, sy)
+                    guard (w0 > 0 || (w0 == 0 && own0)) && (w1 > 0 || (w1 == 0 && own1)) && (w2 > 0 || (w2 == 0 && own2)) else { continue }
+                    let b = SIMD3(w0, w1, w2) * invArea
+                    let z = b.x * v0.z + b.y * v1.z + b.z * v2.z
+                    let index = (py * width + px) * n + k
+                    guard z >= -1, z <= 1, z < framebuffer.depth[index] else { continue }
+                    if count == 0 { first = b }
+                    passing[count] = index
+                    count += 1
+                }
+                guard count > 0 else { continue }
+                // Perspective-correct: interpolate barycentric/w linearly on screen, then divide.
+                let q = SIMD3(first.x * v0.invW, first.y * v1.invW, first.z * v2.invW)
+                let s = q.x + q.y + q.z
+                let screen = s != 0 ? q / s : first
+                let original = v0.barycentric * screen.x + v1.barycentric * screen.y + v2.barycentric * screen.z
+                let color = shader.shade(triangle: triangle, barycentric: original)
+                for k in 0..<count {
+                    let index = passing[k]
+                    if opaque {
+                        framebuffer.color[index] = color
+                        let o = framebuffer.offset(index % n)
+                        let sx = Float(px) + o.x, sy = Float(py) + o.y
+                        let b = SIMD3(Self.edge(v1, v2, sx, sy), Self.edge(v2, v0, sx, sy), Self.edge(v0, v1, sx, sy)) * invArea
+                        framebuffer.depth[index] = b.x * v0.z + b.y * v1.z + b.z * v2.z
+                    } else {
+                        // Straight "over" blending without sorting: deterministic, not order-independent.
+                        framebuffer.color[index] = color + framebuffer.color[index] * (1 - color.w)
+                    }
+                }
+            }
+        }
+    }
+}

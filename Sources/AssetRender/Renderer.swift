@@ -1,0 +1,120 @@
+import AssetCore
+
+/// What to render and how.
+public struct RenderOptions: Sendable {
+    /// Width and height in pixels.
+    public var size: Int = 256
+    public var view: RenderView = .iso
+    /// An explicit camera; nil frames the scene automatically from `view`.
+    public var camera: RenderCamera?
+    /// Samples per pixel along each axis (2 gives 2x2).
+    public var supersample: Int = 2
+    /// nil: transparent background.
+    public var background: SIMD3<Float>?
+    /// The bytes of a scene texture, or nil when it cannot be had.
+    public var textureBytes: @Sendable (Texture) -> [UInt8]? = { _ in nil }
+
+    public init() {}
+}
+
+public struct RenderResult: Sendable {
+    public var image: RGBAImage
+    public var camera: RenderCamera
+    public var diagnostics: [Diagnostic]
+}
+
+/// The CPU renderer: camera -> transform -> clip -> rasterize -> shade -> resolve.
+/// Same scene and options, same pixels.
+public enum Renderer {
+    public static let maxSize = 8192
+    public static let maxSupersample = 8
+
+    public static func render(_ scene: Scene, options: RenderOptions) -> RenderResult {
+        let size = min(max(options.size, 1), maxSize)
+        let grid = min(max(options.supersample, 1), maxSupersample)
+        var diagnostics: [Diagnostic] = []
+        let bounds = scene.worldBounds
+        let placed = scene.placedMeshes()
+        let meshes = placed.map { DrawMesh(mesh: scene.meshes[$0.instance.mesh], instance: $0.instance, world: $0.worldTransform) }
+        let camera = options.camera ?? RenderCamera.framing(bounds.isEmpty ? Bounds3(min: [-1, -1, -1], max: [1, 1, 1]) : bounds,
+                                                            radius: bounds.isEmpty ? nil : farthestPoint(meshes, from: bounds.center),
+                                                            view: options.view, upAxis: scene.metadata.upAxis)
+        var rasterizer = TriangleRasterizer(framebuffer: Framebuffer(width: size, height: size, grid: grid))
+        guard !bounds.isEmpty else {
+            return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+        }
+        let viewProjection = camera.projection(aspect: 1) * camera.view
+        let vp = (0..<16).map { Float(viewProjection.columnMajorElements[$0]) }
+        let samplers = loadTextures(scene, options: options, diagnostics: &diagnostics)
+        let eye = SIMD3<Float>(Float(camera.position.x), Float(camera.position.y), Float(camera.position.z))
+        // Opaque geometry first, then transparent on top of it (unsorted, but in a fixed order).
+        for pass in [true, false] {
+            for (placed, mesh) in zip(placed, meshes) {
+                let source = scene.meshes[placed.instance.mesh]
+                let sets = scene.materials.map { material -> Int in
+                    guard let name = material.baseColor.texture?.texcoordSet else { return 0 }
+                    return source.texcoordSets.firstIndex { $0.name == name } ?? 0
+                }
+                let shader = SurfaceShader(mesh: mesh, materials: scene.materials, samplers: samplers, eye: eye, baseColorSet: sets)
+                let clip = mesh.positions.map { p -> SIMD4<Float> in
+                    let c0 = SIMD4(vp[0], vp[1], vp[2], vp[3]), c1 = SIMD4(vp[4], vp[5], vp[6], vp[7])
+                    let c2 = SIMD4(vp[8], vp[9], vp[10], vp[11]), c3 = SIMD4(vp[12], vp[13], vp[14], vp[15])
+                    return c0 * p.x + c1 * p.y + c2 * p.z + c3
+                }
+                for t in 0..<mesh.triangleCount {
+                    let m = Int(mesh.triangleMaterials[t])
+                    let opaque = !(m >= 0 && m < scene.materials.count && isTransparent(scene.materials[m]))
+                    guard opaque == pass else { continue }
+                    rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
+                                    triangle: t, shader: shader, opaque: opaque)
+                }
+            }
+        }
+        return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+    }
+
+    /// Distance from `center` to the farthest finite vertex: the radius of the bounding sphere the
+    /// camera frames.
+    static func farthestPoint(_ meshes: [DrawMesh], from center: SIMD3<Double>) -> Double {
+        let c = SIMD3<Float>(Float(center.x), Float(center.y), Float(center.z))
+        var farthest: Float = 0
+        for mesh in meshes {
+            for p in mesh.positions {
+                let d = p - c
+                let squared = (d * d).sum()
+                if squared.isFinite { farthest = max(farthest, squared) }
+            }
+        }
+        return Double(farthest.squareRoot())
+    }
+
+    static func isTransparent(_ material: Material) -> Bool {
+        material.opacity.value < 1 || material.opacity.texture != nil
+    }
+
+    /// Decodes every base colour texture once; a missing or unreadable one leaves its material in
+    /// its constant colour, with a warning, never black.
+    private static func loadTextures(_ scene: Scene, options: RenderOptions, diagnostics: inout [Diagnostic]) -> [Int: TextureSampler] {
+        var decoded: [Int: RGBAImage?] = [:]
+        var samplers: [Int: TextureSampler] = [:]
+        for (index, material) in scene.materials.enumerated() {
+            guard let reference = material.baseColor.texture, scene.textures.indices.contains(reference.texture) else { continue }
+            let texture = scene.textures[reference.texture]
+            if decoded[reference.texture] == nil {
+                var image: RGBAImage?
+                if let bytes = options.textureBytes(texture) {
+                    do throws(AssetError) { image = try ImageDecoder.decode(bytes) } catch {
+                        diagnostics.append(.warning("texture \(texture.authoredPath) could not be decoded (\(error.message)); material \(material.name) renders in its constant colour"))
+                    }
+                } else {
+                    diagnostics.append(.warning("texture \(texture.authoredPath) is missing; material \(material.name) renders in its constant colour"))
+                }
+                decoded[reference.texture] = .some(image)
+            }
+            if let image = decoded[reference.texture] ?? nil {
+                samplers[index] = TextureSampler(image: image, wrapS: texture.wrapS, wrapT: texture.wrapT, isColor: true)
+            }
+        }
+        return samplers
+    }
+}
