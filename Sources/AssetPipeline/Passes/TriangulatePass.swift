@@ -10,8 +10,9 @@ public struct TriangulatePass: ScenePass {
     public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         for i in scene.meshes.indices {
             let mesh = scene.meshes[i]
-            guard mesh.faceVertexCounts.contains(where: { $0 != 3 }) || mesh.triangulated().droppedFaces > 0 else { continue }
             let triangulation = mesh.triangulated()
+            // Already triangles, none degenerate: nothing to change.
+            if triangulation.droppedFaces == 0 && !mesh.faceVertexCounts.contains(where: { $0 != 3 }) { continue }
             if triangulation.droppedFaces > 0 {
                 let lost = mesh.triangleCount - triangulation.triangleCount
                 diagnostics.append(.warning("mesh \(mesh.name): \(triangulation.droppedFaces) degenerate faces (\(lost) triangles) dropped while triangulating"))
