@@ -14,6 +14,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries from Debian's -dev packages (installed by Scripts/setup).
@@ -46,13 +48,22 @@ let package = Package(
         // The CPU renderer: imports AssetCore only (and the image codecs).
         .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG"]),
 
+        // The catalog: records and queries on SQLite through GRDB. Imports AssetCore only.
+        .target(name: "AssetCatalog", dependencies: [
+            "AssetCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+
         // Use cases shared by the CLI and (later) the service.
-        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender"]),
+        .target(name: "AssetKit", dependencies: [
+            "AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
 
         .executableTarget(
             name: "assetc",
             dependencies: [
-                "AssetKit", "AssetRender",
+                "AssetKit", "AssetRender", "AssetCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +75,7 @@ let package = Package(
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit"]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.
         .testTarget(name: "AssetcCLITests", dependencies: ["assetc"]),
     ]

@@ -91,7 +91,9 @@ public struct USDAParser {
         while true {
             let token = try tokens.peek()
             if token.isPunctuation("}") { _ = try tokens.next(); return }
-            if token.kind == .end { throw tokens.error("prim '\(prim.name)' is never closed with '}'", at: token) }
+            if token.kind == .end {
+                throw AssetError(.malformed("prim '\(prim.name)' is never closed with '}'"), at: tokens.location(line: prim.line, column: 1))
+            }
             if token.isPunctuation(";") { _ = try tokens.next(); continue }
             if token.isIdentifier("def", in: tokens.bytes) || token.isIdentifier("over", in: tokens.bytes)
                 || token.isIdentifier("class", in: tokens.bytes) {

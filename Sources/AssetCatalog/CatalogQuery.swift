@@ -1,0 +1,249 @@
+import Foundation
+import AssetCore
+import GRDB
+
+/// The query language of `assetc query`, compiled to parameterised SQL. User text never reaches
+/// the SQL: field names map through a fixed table, and every value is a bound argument.
+///
+///     expression := or
+///     or         := and ("or" and)*
+///     and        := not ("and" not)*
+///     not        := "not" not | "(" or ")" | comparison
+///     comparison := FIELD ("=" | "!=" | "<" | "<=" | ">" | ">=" | "~") VALUE
+///     VALUE      := number | word | "quoted" | 'quoted' | null
+///
+/// `~` means "contains", ignoring case; `=` and `!=` on text ignore case too.
+public enum CatalogQuery {
+    enum FieldType { case number, text }
+
+    struct Field {
+        var sql: String
+        var type: FieldType
+    }
+
+    static let fields: [String: Field] = {
+        var f: [String: Field] = [
+            "id": Field(sql: "asset.id", type: .text), "path": Field(sql: "asset.id", type: .text),
+            "kind": Field(sql: "asset.kind", type: .text), "format": Field(sql: "asset.format", type: .text),
+            "size": Field(sql: "asset.byteSize", type: .number), "bytes": Field(sql: "asset.byteSize", type: .number),
+            "hash": Field(sql: "asset.contentHash", type: .text),
+            "upaxis": Field(sql: "asset.upAxis", type: .text), "metersperunit": Field(sql: "asset.metersPerUnit", type: .number),
+            "missingtextures": Field(sql: "asset.missingTextures", type: .number),
+            "warnings": Field(sql: "asset.warningCount", type: .number),
+            "error": Field(sql: "asset.error", type: .text),
+            "modified": Field(sql: "asset.modifiedAt", type: .number),
+            "sizex": Field(sql: "(asset.maxXMeters - asset.minXMeters)", type: .number),
+            "sizey": Field(sql: "(asset.maxYMeters - asset.minYMeters)", type: .number),
+            "sizez": Field(sql: "(asset.maxZMeters - asset.minZMeters)", type: .number),
+        ]
+        for name in ["nodes", "meshes", "points", "faces", "triangles", "primitives", "materials", "textures"] {
+            f[name] = Field(sql: "asset.\(name)", type: .number)
+        }
+        return f
+    }()
+
+    /// Field names as users write them, for help and errors.
+    public static let fieldNames = ["id", "path", "name", "kind", "format", "size", "hash", "nodes", "meshes", "points", "faces",
+                                    "triangles", "primitives", "materials", "textures", "upAxis", "metersPerUnit",
+                                    "missingTextures", "warnings", "error", "modified", "sizeX", "sizeY", "sizeZ"]
+
+    public struct Compiled: Sendable {
+        public var sql: String
+        public var arguments: StatementArguments
+    }
+
+    public static func compile(_ expression: String, sort: String? = nil, limit: Int? = nil) throws(AssetError) -> Compiled {
+        var parser = Parser(tokens: try Lexer.tokens(expression))
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        var sql = "SELECT asset.* FROM asset"
+        if !parser.atEnd {
+            let condition = try parser.parseOr(&arguments)
+            if let extra = parser.peek { throw error("unexpected \(extra.describe) after the expression", extra.column) }
+            sql += " WHERE " + condition
+        }
+        sql += " ORDER BY " + (try order(sort))
+        if let limit {
+            guard limit > 0 else { throw AssetError(.malformed("--limit takes a positive number")) }
+            sql += " LIMIT ?"
+            arguments.append(limit)
+        }
+        return Compiled(sql: sql, arguments: StatementArguments(arguments))
+    }
+
+    static func order(_ sort: String?) throws(AssetError) -> String {
+        guard let sort, !sort.isEmpty else { return "asset.id" }
+        let descending = sort.hasPrefix("-")
+        let name = descending ? String(sort.dropFirst()) : sort
+        guard let field = fields[name.lowercased()] else {
+            throw AssetError(.malformed("cannot sort by '\(name)'; fields: \(fieldNames.filter { $0 != "name" }.joined(separator: ", "))"))
+        }
+        return "\(field.sql) \(descending ? "DESC" : "ASC") NULLS LAST, asset.id"
+    }
+
+    static func error(_ message: String, _ column: Int) -> AssetError {
+        AssetError(.malformed(message), at: SourceLocation(file: "query", line: 1, column: column))
+    }
+
+    // MARK: Lexer
+
+    struct Token {
+        enum Kind: Equatable { case word, number, string, op, open, close }
+        var kind: Kind
+        var text: String
+        var column: Int
+
+        var describe: String { kind == .string ? "\"\(text)\"" : "'\(text)'" }
+    }
+
+    enum Lexer {
+        static func tokens(_ source: String) throws(AssetError) -> [Token] {
+            let chars = Array(source)
+            var tokens: [Token] = []
+            var i = 0
+            while i < chars.count {
+                let c = chars[i]
+                let column = i + 1
+                if c.isWhitespace { i += 1; continue }
+                if c == "(" || c == ")" { tokens.append(Token(kind: c == "(" ? .open : .close, text: String(c), column: column)); i += 1; continue }
+                if "=<>!~".contains(c) {
+                    var op = String(c)
+                    if i + 1 < chars.count, chars[i + 1] == "=", c != "=" && c != "~" { op.append("="); i += 1 }
+                    guard op != "!" else { throw error("'!' must be followed by '='", column) }
+                    tokens.append(Token(kind: .op, text: op, column: column))
+                    i += 1
+                    continue
+                }
+                if c == "\"" || c == "'" {
+                    var text = ""
+                    i += 1
+                    while true {
+                        guard i < chars.count else { throw error("string is never closed", column) }
+                        if chars[i] == c {
+                            // A doubled quote stands for itself, as in SQL.
+                            if i + 1 < chars.count, chars[i + 1] == c { text.append(c); i += 2; continue }
+                            i += 1
+                            break
+                        }
+                        text.append(chars[i])
+                        i += 1
+                    }
+                    tokens.append(Token(kind: .string, text: text, column: column))
+                    continue
+                }
+                var text = ""
+                while i < chars.count, !chars[i].isWhitespace, !"()=<>!~\"'".contains(chars[i]) { text.append(chars[i]); i += 1 }
+                guard !text.isEmpty else { throw error("unexpected '\(c)'", column) }
+                tokens.append(Token(kind: Double(text) != nil ? .number : .word, text: text, column: column))
+            }
+            return tokens
+        }
+    }
+
+    // MARK: Parser
+
+    struct Parser {
+        var tokens: [Token]
+        var position = 0
+
+        var atEnd: Bool { position >= tokens.count }
+        var peek: Token? { atEnd ? nil : tokens[position] }
+
+        func isKeyword(_ word: String) -> Bool {
+            guard let t = peek, t.kind == .word else { return false }
+            return t.text.lowercased() == word
+        }
+
+        mutating func parseOr(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+            var parts = [try parseAnd(&args)]
+            while isKeyword("or") { position += 1; parts.append(try parseAnd(&args)) }
+            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
+        }
+
+        mutating func parseAnd(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+            var parts = [try parseNot(&args)]
+            while isKeyword("and") { position += 1; parts.append(try parseNot(&args)) }
+            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
+        }
+
+        mutating func parseNot(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+            if isKeyword("not") { position += 1; return "NOT (" + (try parseNot(&args)) + ")" }
+            guard let token = peek else { throw CatalogQuery.error("the expression ends where a comparison should be", (tokens.last?.column ?? 0) + 1) }
+            if token.kind == .open {
+                position += 1
+                let inner = try parseOr(&args)
+                guard let close = peek, close.kind == .close else {
+                    throw CatalogQuery.error("'(' is never closed", token.column)
+                }
+                _ = close
+                position += 1
+                return "(" + inner + ")"
+            }
+            return try parseComparison(&args)
+        }
+
+        mutating func parseComparison(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+            let fieldToken = peek!
+            guard fieldToken.kind == .word else { throw CatalogQuery.error("expected a field name, found \(fieldToken.describe)", fieldToken.column) }
+            position += 1
+            let key = fieldToken.text.lowercased()
+            guard key == "name" || CatalogQuery.fields[key] != nil else {
+                throw CatalogQuery.error("unknown field '\(fieldToken.text)'; fields: \(CatalogQuery.fieldNames.joined(separator: ", "))", fieldToken.column)
+            }
+            guard let opToken = peek, opToken.kind == .op else {
+                throw CatalogQuery.error("expected an operator (= != < <= > >= ~) after '\(fieldToken.text)'", peek?.column ?? fieldToken.column + fieldToken.text.count)
+            }
+            position += 1
+            guard let valueToken = peek, [.word, .number, .string].contains(valueToken.kind) else {
+                throw CatalogQuery.error("expected a value after '\(opToken.text)'", peek?.column ?? opToken.column + 1)
+            }
+            position += 1
+            let isNull = valueToken.kind == .word && valueToken.text.lowercased() == "null"
+            if key == "name" { return try nameCondition(opToken, valueToken, &args) }
+            let field = CatalogQuery.fields[key]!
+            if isNull {
+                switch opToken.text {
+                case "=": return "\(field.sql) IS NULL"
+                case "!=": return "\(field.sql) IS NOT NULL"
+                default: throw CatalogQuery.error("null takes = or !=", opToken.column)
+                }
+            }
+            switch field.type {
+            case .number:
+                guard valueToken.kind == .number, let number = Double(valueToken.text) else {
+                    throw CatalogQuery.error("'\(fieldToken.text)' takes a number, not \(valueToken.describe)", valueToken.column)
+                }
+                guard opToken.text != "~" else { throw CatalogQuery.error("'~' compares text; '\(fieldToken.text)' is a number", opToken.column) }
+                args.append(number)
+                return "\(field.sql) \(opToken.text) ?"
+            case .text:
+                args.append(opToken.text == "~" ? "%" + Self.likeEscaped(valueToken.text) + "%" : valueToken.text)
+                switch opToken.text {
+                case "~": return "\(field.sql) LIKE ? ESCAPE '\\'"
+                case "=", "!=": return "\(field.sql) \(opToken.text) ? COLLATE NOCASE"
+                default: return "\(field.sql) \(opToken.text) ?"
+                }
+            }
+        }
+
+        /// `name` matches the file's own path or any node path or material name.
+        mutating func nameCondition(_ op: Token, _ value: Token, _ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+            switch op.text {
+            case "~":
+                let pattern = "%" + Self.likeEscaped(value.text) + "%"
+                args.append(pattern); args.append(pattern)
+                return "(asset.id LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM assetName n WHERE n.assetId = asset.id AND n.name LIKE ? ESCAPE '\\'))"
+            case "=", "!=":
+                let suffix = "%/" + Self.likeEscaped(value.text)
+                args.append(value.text); args.append(suffix)
+                let test = "EXISTS (SELECT 1 FROM assetName n WHERE n.assetId = asset.id AND (n.name = ? COLLATE NOCASE OR n.name LIKE ? ESCAPE '\\'))"
+                return op.text == "=" ? test : "NOT " + test
+            default:
+                throw CatalogQuery.error("'name' takes =, != or ~", op.column)
+            }
+        }
+
+        static func likeEscaped(_ s: String) -> String {
+            s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import AssetCore
+import GRDB
+
+/// One row of the `asset` table: a model or a texture under an indexed root.
+public struct CatalogRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "asset"
+
+    public enum Kind: String, Codable, Sendable { case model, texture }
+
+    /// Stable id: the path relative to the indexed root's parent (`Art.scnassets/ship.dae`).
+    public var id: String
+    /// Absolute path of the indexed root the asset was found under.
+    public var root: String
+    public var kind: Kind
+    public var format: String
+    public var byteSize: Int64
+    public var contentHash: String
+    /// Modification time, seconds since 1970.
+    public var modifiedAt: Double
+    public var nodes: Int?
+    public var meshes: Int?
+    public var points: Int?
+    public var faces: Int?
+    public var triangles: Int?
+    public var primitives: Int?
+    public var materials: Int?
+    public var textures: Int?
+    public var minX: Double?, minY: Double?, minZ: Double?
+    public var maxX: Double?, maxY: Double?, maxZ: Double?
+    /// Bounds in metres.
+    public var minXMeters: Double?, minYMeters: Double?, minZMeters: Double?
+    public var maxXMeters: Double?, maxYMeters: Double?, maxZMeters: Double?
+    public var upAxis: String?
+    public var metersPerUnit: Double?
+    public var missingTextures: Int
+    public var warningCount: Int
+    /// Why the file could not be read; nil when it was.
+    public var error: String?
+    /// The cached thumbnail, relative to the catalog's folder.
+    public var thumbnail: String?
+    public var indexedAt: Double
+
+    public init(id: String, root: String, kind: Kind, format: String, byteSize: Int64, contentHash: String,
+                modifiedAt: Double, indexedAt: Double) {
+        self.id = id
+        self.root = root
+        self.kind = kind
+        self.format = format
+        self.byteSize = byteSize
+        self.contentHash = contentHash
+        self.modifiedAt = modifiedAt
+        self.missingTextures = 0
+        self.warningCount = 0
+        self.indexedAt = indexedAt
+    }
+
+    public var bounds: Bounds3? {
+        guard let minX, let minY, let minZ, let maxX, let maxY, let maxZ else { return nil }
+        return Bounds3(min: [minX, minY, minZ], max: [maxX, maxY, maxZ])
+    }
+
+    public mutating func setBounds(_ bounds: Bounds3?, metersPerUnit: Double) {
+        guard let b = bounds, !b.isEmpty else { return }
+        (minX, minY, minZ, maxX, maxY, maxZ) = (b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z)
+        let m = b.scaled(by: metersPerUnit)
+        (minXMeters, minYMeters, minZMeters, maxXMeters, maxYMeters, maxZMeters) = (m.min.x, m.min.y, m.min.z, m.max.x, m.max.y, m.max.z)
+    }
+}
+
+/// Everything the catalog keeps about one asset: its row and its child rows.
+public struct CatalogEntry: Sendable, Equatable {
+    public var record: CatalogRecord
+    /// Node paths and material names, searchable.
+    public var nodeNames: [String]
+    public var materialNames: [String]
+    public var textureReferences: [TextureReferenceRow]
+    public var warnings: [String]
+
+    public init(record: CatalogRecord, nodeNames: [String] = [], materialNames: [String] = [],
+                textureReferences: [TextureReferenceRow] = [], warnings: [String] = []) {
+        self.record = record
+        self.nodeNames = nodeNames
+        self.materialNames = materialNames
+        self.textureReferences = textureReferences
+        self.warnings = warnings
+    }
+}
+
+/// A texture a model refers to, and whether it resolves. `resolvedID` is the texture's own asset id
+/// when it lies under an indexed root, which links the two rows.
+public struct TextureReferenceRow: Codable, Sendable, Equatable {
+    public var path: String
+    public var resolves: Bool
+    public var resolvedID: String?
+
+    public init(path: String, resolves: Bool, resolvedID: String?) {
+        self.path = path
+        self.resolves = resolves
+        self.resolvedID = resolvedID
+    }
+}

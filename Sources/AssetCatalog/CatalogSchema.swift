@@ -1,0 +1,61 @@
+import GRDB
+
+/// The catalog's schema as named migrations: the database says what is valid (NOT NULL, CHECK,
+/// foreign keys that cascade), so no code path can leave a half-described asset behind.
+enum CatalogSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 assets, names, texture references, warnings, search") { db in
+            try db.create(table: "asset") { t in
+                t.primaryKey("id", .text)
+                t.column("root", .text).notNull()
+                t.column("kind", .text).notNull().check(sql: "kind IN ('model', 'texture')")
+                t.column("format", .text).notNull()
+                t.column("byteSize", .integer).notNull().check { $0 >= 0 }
+                t.column("contentHash", .text).notNull()
+                t.column("modifiedAt", .double).notNull()
+                for column in ["nodes", "meshes", "points", "faces", "triangles", "primitives", "materials", "textures"] {
+                    t.column(column, .integer).check { $0 == nil || $0 >= 0 }
+                }
+                for column in ["minX", "minY", "minZ", "maxX", "maxY", "maxZ",
+                               "minXMeters", "minYMeters", "minZMeters", "maxXMeters", "maxYMeters", "maxZMeters"] {
+                    t.column(column, .double)
+                }
+                t.column("upAxis", .text).check(sql: "upAxis IS NULL OR upAxis IN ('X', 'Y', 'Z')")
+                t.column("metersPerUnit", .double)
+                t.column("missingTextures", .integer).notNull().defaults(to: 0)
+                t.column("warningCount", .integer).notNull().defaults(to: 0)
+                t.column("error", .text)
+                t.column("thumbnail", .text)
+                t.column("indexedAt", .double).notNull()
+            }
+            try db.create(index: "asset_root", on: "asset", columns: ["root"])
+            try db.create(table: "assetName") { t in
+                t.column("assetId", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("kind", .text).notNull().check(sql: "kind IN ('node', 'material')")
+                t.column("name", .text).notNull()
+            }
+            try db.create(index: "assetName_asset", on: "assetName", columns: ["assetId"])
+            try db.create(table: "textureReference") { t in
+                t.column("assetId", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("path", .text).notNull()
+                t.column("resolves", .boolean).notNull()
+                // No foreign key: the texture may be indexed after the model that names it.
+                t.column("resolvedID", .text)
+            }
+            try db.create(index: "textureReference_asset", on: "textureReference", columns: ["assetId"])
+            try db.create(table: "assetWarning") { t in
+                t.column("assetId", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("message", .text).notNull()
+            }
+            try db.create(index: "assetWarning_asset", on: "assetWarning", columns: ["assetId"])
+            // Full-text search over file names, node paths and material names, one row per asset.
+            try db.create(virtualTable: "assetSearch", using: FTS5()) { t in
+                t.tokenizer = .unicode61()
+                t.column("assetId").notIndexed()
+                t.column("words")
+            }
+        }
+        return migrator
+    }
+}

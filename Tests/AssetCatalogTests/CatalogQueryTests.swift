@@ -1,0 +1,82 @@
+import AssetCore
+import Foundation
+import Testing
+@testable import AssetCatalog
+
+/// A catalog of made-up records whose expected query answers can be read off the table below.
+func makeCatalog() throws -> Catalog {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-catalog-\(UUID().uuidString)/catalog.sqlite").path
+    let catalog = try Catalog(path: path)
+    func record(_ id: String, _ format: String, triangles: Int, upAxis: String, missing: Int = 0, error: String? = nil) -> CatalogRecord {
+        var r = CatalogRecord(id: id, root: "/r", kind: .model, format: format, byteSize: Int64(triangles * 10), contentHash: id,
+                              modifiedAt: 0, indexedAt: 0)
+        r.triangles = triangles
+        r.upAxis = upAxis
+        r.missingTextures = missing
+        r.error = error
+        return r
+    }
+    try catalog.store([
+        CatalogEntry(record: record("r/head.usdz", "usdz", triangles: 20_000, upAxis: "Y"), nodeNames: ["/LoomisHead", "/LoomisHead/Jaw"], materialNames: ["Clay"]),
+        CatalogEntry(record: record("r/ship.dae", "dae", triangles: 148, upAxis: "Z", missing: 1), nodeNames: ["/Ship", "/Ship/Mast"], materialNames: ["Wood"]),
+        CatalogEntry(record: record("r/tower.usda", "usda", triangles: 50_000, upAxis: "Z"), nodeNames: ["/Tower"]),
+        CatalogEntry(record: record("r/broken_50%.usda", "usda", triangles: 0, upAxis: "Y", error: "r/broken.usda:3:1: '[' is never closed")),
+    ])
+    return catalog
+}
+
+@Suite struct CatalogQueryTests {
+    func ids(_ catalog: Catalog, _ expression: String, sort: String? = nil) throws -> [String] {
+        try catalog.query(expression, sort: sort).map(\.id)
+    }
+
+    @Test func everyOperatorReturnsTheRightRows() throws {
+        let c = try makeCatalog()
+        #expect(try ids(c, "triangles > 10000 and format = usdz") == ["r/head.usdz"])
+        #expect(try ids(c, "triangles >= 20000") == ["r/head.usdz", "r/tower.usda"])
+        #expect(try ids(c, "triangles < 148") == ["r/broken_50%.usda"])
+        #expect(try ids(c, "triangles <= 148") == ["r/broken_50%.usda", "r/ship.dae"])
+        #expect(try ids(c, "triangles != 148") == ["r/broken_50%.usda", "r/head.usdz", "r/tower.usda"])
+        #expect(try ids(c, "upAxis = z") == ["r/ship.dae", "r/tower.usda"], "text equality ignores case")
+        #expect(try ids(c, "missingTextures > 0") == ["r/ship.dae"])
+        #expect(try ids(c, "name ~ jaw") == ["r/head.usdz"], "node paths are searched")
+        #expect(try ids(c, "name ~ wood") == ["r/ship.dae"], "material names too")
+        #expect(try ids(c, "name = Mast") == ["r/ship.dae"], "a node's own name matches its path's last part")
+        #expect(try ids(c, "name ~ '50%'") == ["r/broken_50%.usda"], "% is literal, not a wildcard")
+        #expect(try ids(c, "error != null") == ["r/broken_50%.usda"])
+        #expect(try ids(c, "error = null and not (format = dae or upAxis = Y)") == ["r/tower.usda"])
+        #expect(try ids(c, "") .count == 4)
+        #expect(try ids(c, "", sort: "-triangles") == ["r/tower.usda", "r/head.usdz", "r/ship.dae", "r/broken_50%.usda"])
+        #expect(try c.query("", limit: 2).count == 2)
+    }
+
+    @Test func injectionAttemptsArePlainValues() throws {
+        let c = try makeCatalog()
+        #expect(try ids(c, "format = \"usdz' OR 1=1 --\"").isEmpty)
+        #expect(try ids(c, "id = 'x''); DROP TABLE asset; --'").isEmpty)
+        #expect(try ids(c, "name ~ \"%' OR '1'='1\"").isEmpty)
+        #expect(try c.count() == 4, "the table is still there")
+    }
+
+    @Test func errorsNameTheProblemAndItsColumn() throws {
+        let c = try makeCatalog()
+        func message(_ e: String) -> String? {
+            do { _ = try c.query(e); return nil } catch { return error.description }
+        }
+        #expect(message("tri > 5")?.hasPrefix("query:1:1: unknown field 'tri'; fields: id, path, name") == true)
+        #expect(message("triangles > lots") == "query:1:13: 'triangles' takes a number, not 'lots'")
+        #expect(message("format ~ ") == "query:1:9: expected a value after '~'")
+        #expect(message("(format = dae") == "query:1:1: '(' is never closed")
+        #expect(message("format = dae usdz") == "query:1:14: unexpected 'usdz' after the expression")
+        #expect(message("triangles ~ 5") == "query:1:11: '~' compares text; 'triangles' is a number")
+        #expect(message("format = 'open") == "query:1:10: string is never closed")
+        #expect(throws: AssetError.self) { try c.query("", sort: "bogus") }
+    }
+
+    @Test func searchRanksNameMatches() throws {
+        let c = try makeCatalog()
+        #expect(try c.search("mast").map(\.id) == ["r/ship.dae"])
+        #expect(try c.search("loomis").map(\.id) == ["r/head.usdz"], "camel-cased names split into words")
+        #expect(try c.search("nothing here").isEmpty)
+    }
+}

@@ -1,0 +1,65 @@
+import AssetCatalog
+import AssetCore
+import Foundation
+import Testing
+@testable import AssetKit
+
+@Suite struct IndexTests {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func copyOfSamples() throws -> URL {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-index-\(UUID().uuidString)/Art")
+        try FileManager.default.createDirectory(at: work.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets"), to: work)
+        return work
+    }
+
+    @Test func rowsFollowTheFolder() throws {
+        let art = try copyOfSamples()
+        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
+        let useCase = IndexUseCase()
+        let first = try useCase.run(roots: [art.path], catalog: catalog)
+        #expect(first.added == 5 && first.models == 3 && first.textures == 2 && first.failed == 0)
+        let ship = try #require(try catalog.record(id: "Art/Ship/ship.dae"))
+        #expect(ship.record.triangles == 148)
+        #expect(ship.textureReferences.first?.resolvedID == "Art/Ship/textures/planks.png", "the reference links to the texture's row")
+        #expect(try catalog.linkedTextureCount() == 2)
+
+        // Unchanged: nothing re-read.
+        let second = try useCase.run(roots: [art.path], catalog: catalog)
+        #expect(second == IndexUseCase.Report(unchanged: 5, models: 3, textures: 2))
+
+        // Modify one, delete one, add one, add a corrupt one.
+        let usda = art.appendingPathComponent("LoomisHead/LoomisHead.usda")
+        var text = try String(contentsOf: usda, encoding: .utf8)
+        text = text.replacingOccurrences(of: "def Xform \"Guides\" (\n", with: "def Xform \"Guides\" (\n        active = false\n")
+        try text.write(to: usda, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: art.appendingPathComponent("LoomisHead.usdz"))
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("Tests/Fixtures/collada/minimal_triangles.dae"),
+                                         to: art.appendingPathComponent("new.dae"))
+        try Data("#usda 1.0\ndef \"Broken\" {\n".utf8).write(to: art.appendingPathComponent("broken.usda"))
+        let third = try useCase.run(roots: [art.path], catalog: catalog)
+        #expect(third.added == 2 && third.updated == 1 && third.removed == 1 && third.failed == 1)
+        #expect(try catalog.record(id: "Art/LoomisHead.usdz") == nil)
+        #expect(try catalog.record(id: "Art/LoomisHead/LoomisHead.usda")?.record.triangles == 960 + 358, "the guides are inactive now")
+        #expect(try catalog.record(id: "Art/new.dae")?.record.triangles == 2)
+        let broken = try #require(try catalog.record(id: "Art/broken.usda"))
+        #expect(broken.record.error?.contains("broken.usda:2:") == true, "recorded with its located error, not dropped")
+        #expect(try catalog.query("error != null").map(\.id) == ["Art/broken.usda"])
+        #expect(try catalog.integrityCheck() == "ok")
+    }
+
+    @Test func thumbnailsAreCachedByContentHash() throws {
+        let art = try copyOfSamples()
+        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
+        var useCase = IndexUseCase(thumbnails: true)
+        useCase.render.size = 32
+        _ = try useCase.run(roots: [art.path], catalog: catalog)
+        let usda = try #require(try catalog.record(id: "Art/LoomisHead/LoomisHead.usda")?.record)
+        let thumbnail = try #require(usda.thumbnail)
+        #expect(thumbnail == "thumbnails/\(usda.contentHash).png")
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: catalog.folder).appendingPathComponent(thumbnail)))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try catalog.record(id: "Art/Ship/textures/planks.png")?.record.thumbnail == nil, "textures get none")
+    }
+}
