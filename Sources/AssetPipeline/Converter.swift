@@ -51,7 +51,7 @@ public struct Converter: Sendable {
         let writer = try writer(for: output, format: options.format)
         var result = try registry.read(URL(fileURLWithPath: input), options: options.readOptions)
         var diagnostics = result.diagnostics
-        for pass in passes(for: writer.requirements, options: options) {
+        for pass in passes(for: writer.requirements, format: writer.format, options: options) {
             pass.run(&result.scene, diagnostics: &diagnostics)
         }
         let limits = options.readOptions.limits
@@ -66,7 +66,7 @@ public struct Converter: Sendable {
         return ConvertReport(format: writer.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene)
     }
 
-    func passes(for requirements: WriterRequirements, options: ConvertOptions) -> [any ScenePass] {
+    func passes(for requirements: WriterRequirements, format: FormatDescription, options: ConvertOptions) -> [any ScenePass] {
         var passes: [any ScenePass] = []
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit
@@ -77,7 +77,11 @@ public struct Converter: Sendable {
             passes.append(DropHiddenNodesPass())
             passes.append(ResolveTransformResetsPass())
         }
-        if options.triangulate || requirements.triangles { passes.append(TriangulatePass()) }
+        if options.triangulate {
+            passes.append(TriangulatePass())
+        } else if requirements.triangles {
+            passes.append(TriangulatePass(requiredBy: format.name))
+        }
         return passes
     }
 }

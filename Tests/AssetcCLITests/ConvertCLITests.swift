@@ -44,3 +44,16 @@ import Testing
         #expect(badAxis.status == 64)
     }
 }
+
+@Suite struct ConvertWarningTests {
+    @Test func formatsThatNeedTrianglesSayWhatTheySplit() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/usd/ngons_concave.usda").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-ngons-\(UUID().uuidString).glb").path
+        let run = try AssetcBinary.run(["convert", source, out])
+        #expect(run.status == 0)
+        #expect(run.stderr == "assetc: warning: glb holds triangles only: 2 polygons with more than 3 vertices were triangulated\n")
+        let asked = try AssetcBinary.run(["convert", "--force", "--triangulate", source, out])
+        #expect(asked.stderr.isEmpty, "no warning when the user asked for triangles")
+    }
+}

@@ -4,10 +4,21 @@ import AssetCore
 /// concave ones), carrying faceVarying and uniform primvars and subsets along.
 public struct TriangulatePass: ScenePass {
     public let name = "triangulate"
+    /// When the target format demands triangles (rather than the user asking), the format's name:
+    /// one warning then says how many polygons were split.
+    public var requiredBy: String?
 
-    public init() {}
+    public init(requiredBy: String? = nil) {
+        self.requiredBy = requiredBy
+    }
 
     public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        if let requiredBy {
+            let polygons = scene.meshes.reduce(0) { $0 + $1.faceVertexCounts.filter { $0 > 3 }.count }
+            if polygons > 0 {
+                diagnostics.append(.warning("\(requiredBy) holds triangles only: \(polygons) polygons with more than 3 vertices were triangulated"))
+            }
+        }
         for i in scene.meshes.indices {
             let mesh = scene.meshes[i]
             let triangulation = mesh.triangulated()
