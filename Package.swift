@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages (installed by Scripts/setup).
@@ -60,10 +62,17 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
+        // The HTTP catalog: JSON API and HTML gallery on Hummingbird.
+        .target(name: "AssetService", dependencies: [
+            "AssetKit", "AssetCatalog", "AssetCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         .executableTarget(
             name: "assetc",
             dependencies: [
-                "AssetKit", "AssetRender", "AssetCatalog",
+                "AssetKit", "AssetRender", "AssetCatalog", "AssetService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,6 +85,10 @@ let package = Package(
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit"]),
+        .testTarget(name: "AssetServiceTests", dependencies: [
+            "AssetService", "AssetCatalog", "AssetKit",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.
         .testTarget(name: "AssetcCLITests", dependencies: ["assetc"]),
     ]

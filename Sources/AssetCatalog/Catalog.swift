@@ -112,6 +112,11 @@ public final class Catalog: Sendable {
         try read { db in try CatalogRecord.fetchCount(db) }
     }
 
+    /// Just the asset's row: one point query, for requests that need no child rows.
+    public func row(id: String) throws(AssetError) -> CatalogRecord? {
+        try read { db in try CatalogRecord.fetchOne(db, key: id) }
+    }
+
     public func record(id: String) throws(AssetError) -> CatalogEntry? {
         try read { db in
             guard let record = try CatalogRecord.fetchOne(db, key: id) else { return nil }
@@ -128,8 +133,8 @@ public final class Catalog: Sendable {
     }
 
     /// Records matching a query-language expression (`triangles > 10000 and format = usdz`).
-    public func query(_ expression: String, sort: String? = nil, limit: Int? = nil) throws(AssetError) -> [CatalogRecord] {
-        let compiled = try CatalogQuery.compile(expression, sort: sort, limit: limit)
+    public func query(_ expression: String, sort: String? = nil, limit: Int? = nil, offset: Int = 0) throws(AssetError) -> [CatalogRecord] {
+        let compiled = try CatalogQuery.compile(expression, sort: sort, limit: limit, offset: offset)
         return try read { db in try CatalogRecord.fetchAll(db, sql: compiled.sql, arguments: compiled.arguments) }
     }
 

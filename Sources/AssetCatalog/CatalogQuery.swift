@@ -52,7 +52,7 @@ public enum CatalogQuery {
         public var arguments: StatementArguments
     }
 
-    public static func compile(_ expression: String, sort: String? = nil, limit: Int? = nil) throws(AssetError) -> Compiled {
+    public static func compile(_ expression: String, sort: String? = nil, limit: Int? = nil, offset: Int = 0) throws(AssetError) -> Compiled {
         var parser = Parser(tokens: try Lexer.tokens(expression))
         var arguments: [(any DatabaseValueConvertible)?] = []
         var sql = "SELECT asset.* FROM asset"
@@ -66,6 +66,11 @@ public enum CatalogQuery {
             guard limit > 0 else { throw AssetError(.malformed("--limit takes a positive number")) }
             sql += " LIMIT ?"
             arguments.append(limit)
+        }
+        if offset > 0 {
+            if limit == nil { sql += " LIMIT -1" }
+            sql += " OFFSET ?"
+            arguments.append(offset)
         }
         return Compiled(sql: sql, arguments: StatementArguments(arguments))
     }

@@ -74,6 +74,15 @@ public struct ThumbnailUseCase: Sendable {
         return results.outcomes.map { $0! }
     }
 
+    /// The PNG of one asset file, for callers that keep it themselves (the service's cache).
+    public func png(for path: String) throws(AssetError) -> [UInt8] {
+        let result = try registry.read(URL(fileURLWithPath: path), options: readOptions)
+        var options = render
+        let limits = readOptions.limits
+        options.textureBytes = { TextureBytes.load($0, limits: limits) }
+        return try PNGCodec.encode(Renderer.render(result.scene, options: options).image)
+    }
+
     private func renderOne(_ job: Job, outputFolder: String, force: Bool) -> Outcome {
         do throws(AssetError) {
             let result = try registry.read(URL(fileURLWithPath: job.input), options: readOptions)

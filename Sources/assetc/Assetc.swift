@@ -2,7 +2,7 @@ import ArgumentParser
 import AssetKit
 
 @main
-struct Assetc: ParsableCommand {
+struct Assetc: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assetc",
         abstract: "Convert, catalog and preview 3D assets (USD, Collada) headless on Linux.",
@@ -11,6 +11,6 @@ struct Assetc: ParsableCommand {
             2 unsupported format, 3 missing file or I/O error, 64 bad command line.
             """,
         version: AssetcVersion.current,
-        subcommands: [InfoCommand.self, ConvertCommand.self, ThumbnailCommand.self, IndexCommand.self, QueryCommand.self, SearchCommand.self, ShowCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, ThumbnailCommand.self, IndexCommand.self, QueryCommand.self, SearchCommand.self, ShowCommand.self, ServeCommand.self]
     )
 }

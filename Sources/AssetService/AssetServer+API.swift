@@ -1,0 +1,177 @@
+import AssetCatalog
+import AssetCore
+import AssetKit
+import AssetPipeline
+import AssetRender
+import Foundation
+import Hummingbird
+
+extension AssetServer {
+    struct Page: Encodable {
+        var items: [CatalogRecord]
+        var nextCursor: String?
+
+        enum CodingKeys: String, CodingKey { case items, nextCursor }
+
+        // nextCursor is null on the last page rather than missing, so clients can test for it.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(items, forKey: .items)
+            try c.encode(nextCursor, forKey: .nextCursor)
+        }
+    }
+
+    /// The `where` expression `GET /api/assets` and the gallery's search box use, from the
+    /// request's parameters. Values go into the expression quoted; the query compiler binds them.
+    func expression(_ request: Request) throws -> String {
+        let params = request.uri.queryParameters
+        func quoted(_ s: Substring) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        var parts: [String] = []
+        if let whereText = params.get("where"), !whereText.isEmpty {
+            // Compiled alone first, so an error's column is one of the user's own text.
+            do throws(AssetError) { _ = try CatalogQuery.compile(whereText) } catch { throw Self.httpError(error) }
+            parts.append("(\(whereText))")
+        }
+        if let q = params.get("q"), !q.isEmpty { parts.append("name ~ \(quoted(Substring(q)))") }
+        if let format = params["format"], !format.isEmpty { parts.append("format = \(quoted(format))") }
+        if let axis = params["upAxis"], !axis.isEmpty { parts.append("upAxis = \(quoted(axis))") }
+        for (key, op) in [("minTriangles", ">="), ("maxTriangles", "<=")] {
+            guard let text = params.get(key), !text.isEmpty else { continue }
+            guard let n = Int(text), n >= 0 else { throw HTTPError(.badRequest, message: "\(key) takes a whole number, not '\(text)'") }
+            parts.append("triangles \(op) \(n)")
+        }
+        return parts.joined(separator: " and ")
+    }
+
+    func list(_ request: Request) throws -> Response {
+        let params = request.uri.queryParameters
+        let limit = min(Int(params["limit"] ?? "") ?? 50, configuration.maxPageSize)
+        guard limit > 0 else { throw HTTPError(.badRequest, message: "limit takes a positive number") }
+        var offset = 0
+        if let cursor = params["cursor"], !cursor.isEmpty {
+            guard let n = Int(cursor), n >= 0 else { throw HTTPError(.badRequest, message: "unknown cursor '\(cursor)'") }
+            offset = n
+        }
+        let condition = try expression(request)
+        let records: [CatalogRecord]
+        do throws(AssetError) {
+            records = try catalog.query(condition, sort: params.get("sort"), limit: limit + 1, offset: offset)
+        } catch {
+            throw Self.httpError(error)
+        }
+        let more = records.count > limit
+        return Self.json(Page(items: Array(records.prefix(limit)), nextCursor: more ? String(offset + limit) : nil))
+    }
+
+    struct Detail: Encodable {
+        var record: CatalogRecord
+        var nodes: [String]
+        var materials: [String]
+        var textures: [TextureReferenceRow]
+        var warnings: [String]
+        var links: [String: String]
+    }
+
+    func asset(_ request: Request, _ segments: [Substring]) async throws -> Response {
+        let (id, action) = try AssetPath.parse(segments)
+        switch action {
+        case nil:
+            let entry = try record(id)
+            let base = "/api/assets/" + AssetPath.encode(id)
+            var links = ["self": base, "file": base + "/file"]
+            if entry.record.kind == .model {
+                links["thumbnail"] = base + "/thumbnail.png"
+                links["convert"] = base + "/convert?to=glb"
+            }
+            return Self.json(Detail(record: entry.record, nodes: entry.nodeNames, materials: entry.materialNames,
+                                    textures: entry.textureReferences, warnings: entry.warnings, links: links))
+        case "file":
+            let record = try row(id)
+            let path = try AssetPath.file(of: record)
+            let bytes = try await Blocking.run { try Data(contentsOf: URL(fileURLWithPath: path)) }
+            return Response(status: .ok, headers: [
+                .contentType: AssetPath.contentType(record.format),
+                .contentDisposition: "attachment; filename=\"\((path as NSString).lastPathComponent)\"",
+            ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        case "thumbnail.png":
+            return try await thumbnail(try row(id), request: request)
+        default:
+            return try await convert(try row(id), request: request)
+        }
+    }
+
+    func thumbnail(_ record: CatalogRecord, request: Request) async throws -> Response {
+        guard record.kind == .model, record.error == nil else {
+            throw HTTPError(.notFound, message: "\(record.id) has no thumbnail (\(record.error ?? "not a model"))")
+        }
+        let params = request.uri.queryParameters
+        let size = Int(params["size"] ?? "256") ?? -1
+        guard (16...1024).contains(size) else { throw HTTPError(.badRequest, message: "size takes 16 to 1024") }
+        let viewName = params["view"].map(String.init) ?? "iso"
+        guard let view = RenderView(rawValue: viewName) else {
+            throw HTTPError(.badRequest, message: "view takes one of \(RenderView.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let key = "\(record.contentHash)-\(size)-\(view.rawValue)"
+        let etag = "\"\(key)\""
+        let headers: HTTPFields = [.contentType: "image/png", .eTag: etag, .cacheControl: "public, max-age=86400"]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
+        let file = (catalog.folder as NSString).appendingPathComponent("thumbnails/\(key).png")
+        let path = try AssetPath.file(of: record)
+        let png: [UInt8] = try await Blocking.run {
+            if let data = FileManager.default.contents(atPath: file) { return Array(data) }
+            var use = ThumbnailUseCase()
+            use.render.size = size
+            use.render.view = view
+            let bytes = try use.png(for: path)
+            _ = try AtomicOutput.write([OutputFile(relativePath: (file as NSString).lastPathComponent, bytes: bytes)], mainPath: file, force: true)
+            return bytes
+        }
+        let buffer = ByteBuffer(bytes: png)
+        cache.put(key, buffer)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    func convert(_ record: CatalogRecord, request: Request) async throws -> Response {
+        let target = request.uri.queryParameters["to"].map { $0.lowercased() } ?? ""
+        let formats = ["glb", "usdz", "usda", "dae", "obj", "stl", "ply"]
+        guard formats.contains(target) else { throw HTTPError(.badRequest, message: "to takes one of \(formats.joined(separator: ", "))") }
+        guard record.kind == .model, record.error == nil else { throw HTTPError(.notFound, message: "\(record.id) is not a readable model") }
+        guard record.byteSize <= configuration.maxConvertBytes else {
+            throw HTTPError(.contentTooLarge, message: "\(record.id) is larger than the \(configuration.maxConvertBytes)-byte conversion limit")
+        }
+        let key = "\(record.contentHash).\(target)"
+        let name = ((record.id as NSString).lastPathComponent as NSString).deletingPathExtension + "." + target
+        let headers: HTTPFields = [.contentType: AssetPath.contentType(target), .eTag: "\"\(key)\"",
+                                   .contentDisposition: "attachment; filename=\"\(name)\"", .cacheControl: "public, max-age=86400"]
+        if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
+        if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
+        let folder = (catalog.folder as NSString).appendingPathComponent("converted/\(record.contentHash)")
+        let output = (folder as NSString).appendingPathComponent(name)
+        let path = try AssetPath.file(of: record)
+        let bytes: Data = try await Blocking.run {
+            if !FileManager.default.fileExists(atPath: output) {
+                var options = ConvertOptions()
+                options.force = true
+                do throws(AssetError) { _ = try Converter().convert(input: path, output: output, options: options) } catch {
+                    throw AssetServer.httpError(error)
+                }
+            }
+            return try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+        let buffer = ByteBuffer(bytes: bytes)
+        cache.put(key, buffer)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    func reindex(_ request: Request) async throws -> Response {
+        guard let token = configuration.token else {
+            throw HTTPError(.forbidden, message: "mutations are off; start the service with --token to allow POST /api/reindex")
+        }
+        guard request.headers[.authorization] == "Bearer \(token)" else {
+            throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "POST /api/reindex needs Authorization: Bearer <token>")
+        }
+        guard await reindexer.start() else { throw HTTPError(.conflict, message: "a reindex is already running") }
+        return Self.json(["status": "started"], status: .accepted)
+    }
+}

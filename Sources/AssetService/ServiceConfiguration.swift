@@ -1,0 +1,22 @@
+import Logging
+
+/// How `assetc serve` runs.
+public struct ServiceConfiguration: Sendable {
+    /// The level request logs are written at (they show when the logger's level admits it).
+    public var requestLogLevel: Logger.Level = .info
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Mutations (`POST /api/reindex`) need `Authorization: Bearer <token>`; nil turns them off.
+    public var token: String?
+    /// Folders a reindex walks.
+    public var roots: [String] = []
+    /// Largest asset converted on request, in bytes.
+    public var maxConvertBytes: Int64 = 256 << 20
+    /// Largest request body accepted.
+    public var maxRequestBytes = 64 << 10
+    public var maxPageSize = 500
+    /// Thumbnails and conversions kept in memory for repeat requests.
+    public var memoryCacheEntries = 512
+
+    public init() {}
+}

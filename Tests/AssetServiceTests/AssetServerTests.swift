@@ -1,0 +1,159 @@
+import AssetCatalog
+import AssetKit
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import AssetService
+
+/// A copy of the sample assets, indexed, served with a token.
+func makeServer(token: String? = "test-token-123", port: Int = 0) throws -> (AssetServer, URL) {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-serve-\(UUID().uuidString)")
+    let art = work.appendingPathComponent("Art")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets"), to: art)
+    let catalog = try Catalog(path: work.appendingPathComponent("catalog/catalog.sqlite").path)
+    _ = try IndexUseCase().run(roots: [art.path], catalog: catalog)
+    var configuration = ServiceConfiguration()
+    configuration.token = token
+    configuration.roots = [art.path]
+    configuration.port = port
+    return (AssetServer(catalog: catalog, configuration: configuration), art)
+}
+
+func json(_ buffer: ByteBuffer) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any])
+}
+
+@Suite struct AssetServerTests {
+    @Test func listingFiltersAndPages() async throws {
+        let (server, _) = try makeServer()
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/assets?limit=2", method: .get) { response in
+                let page = try json(response.body)
+                #expect((page["items"] as? [Any])?.count == 2)
+                #expect(page["nextCursor"] as? String == "2")
+            }
+            try await client.execute(uri: "/api/assets?limit=2&cursor=4", method: .get) { response in
+                let page = try json(response.body)
+                #expect((page["items"] as? [Any])?.count == 1)
+                #expect(page["nextCursor"] is NSNull)
+            }
+            let cases: [(String, [String])] = [
+                ("format=dae", ["Art/Ship/ship.dae"]),
+                ("minTriangles=1000&format=usdz", ["Art/LoomisHead.usdz"]),
+                ("upAxis=Z", ["Art/Ship/ship.dae"]),
+                ("where=triangles%20%3E%20100%20and%20upAxis%20%3D%20Y&sort=id", ["Art/LoomisHead.usdz", "Art/LoomisHead/LoomisHead.usda"]),
+                ("q=mast", ["Art/Ship/ship.dae"]),
+                ("maxTriangles=0", []),
+            ]
+            for (query, expected) in cases {
+                try await client.execute(uri: "/api/assets?\(query)", method: .get) { response in
+                    let items = try json(response.body)["items"] as? [[String: Any]] ?? []
+                    #expect(items.compactMap { $0["id"] as? String } == expected, "\(query)")
+                }
+            }
+        }
+    }
+
+    @Test func assetEndpointsServeRecordFileThumbnailAndConversion() async throws {
+        let (server, art) = try makeServer()
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae", method: .get) { response in
+                let detail = try json(response.body)
+                #expect((detail["nodes"] as? [String])?.contains("/Ship/Mast/Sail") == true)
+                #expect((detail["record"] as? [String: Any])?["triangles"] as? Int == 148)
+            }
+            let original = try Data(contentsOf: art.appendingPathComponent("Ship/ship.dae"))
+            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/file", method: .get) { response in
+                #expect(Data(response.body.readableBytesView) == original)
+            }
+            var etag = ""
+            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=64", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(Array(response.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+                #expect(response.headers[.cacheControl]?.contains("max-age") == true)
+                etag = response.headers[.eTag] ?? ""
+            }
+            #expect(!etag.isEmpty)
+            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=64", method: .get,
+                                     headers: [.ifNoneMatch: etag]) { #expect($0.status == .notModified) }
+            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/convert?to=glb", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Array(response.body.readableBytesView.prefix(4)) == Array("glTF".utf8))
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("/assets/Art/Ship/ship.dae") && page.contains("thumbnail.png"))
+            }
+            try await client.execute(uri: "/assets/Art/Ship/ship.dae", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("view=top") && page.contains("convert?to=usdz") && page.contains("planks.png"))
+            }
+        }
+    }
+
+    @Test func errorsHaveTheirStatusesAndJSONBodies() async throws {
+        let (server, art) = try makeServer()
+        // A link pointing outside the folder is neither indexed nor served.
+        try FileManager.default.createSymbolicLink(atPath: art.appendingPathComponent("escape.dae").path, withDestinationPath: "/etc/hostname")
+        _ = try IndexUseCase().run(roots: [art.path], catalog: server.catalog)
+        let expectations: [(String, HTTPRequest.Method, HTTPFields, HTTPResponse.Status)] = [
+            ("/api/assets/Art/nope.dae", .get, [:], .notFound),
+            ("/api/assets?where=tri%20%3E%205", .get, [:], .badRequest),
+            ("/api/assets?minTriangles=many", .get, [:], .badRequest),
+            ("/api/assets/Art/../../etc/passwd/file", .get, [:], .badRequest),
+            ("/api/assets/Art/escape.dae/file", .get, [:], .notFound),
+            ("/api/assets/Art%2F..%2F..%2Fetc%2Fpasswd/file", .get, [:], .badRequest),
+            ("/api/assets/Art/Ship/ship.dae/convert?to=fbx", .get, [:], .badRequest),
+            ("/api/assets/Art/Ship/ship.dae/thumbnail.png?view=sideways", .get, [:], .badRequest),
+            ("/api/reindex", .post, [:], .unauthorized),
+            ("/api/reindex", .post, [.authorization: "Bearer wrong-token"], .unauthorized),
+        ]
+        try await server.application().test(.live) { client in
+            for (uri, method, headers, status) in expectations {
+                try await client.execute(uri: uri, method: method, headers: headers) { response in
+                    #expect(response.status == status, "\(method) \(uri)")
+                    let error = try json(response.body)["error"] as? [String: Any]
+                    #expect(error?["message"] is String, "\(uri) has a JSON error body")
+                }
+            }
+        }
+        let (readOnly, _) = try makeServer(token: nil)
+        try await readOnly.application().test(.live) { client in
+            try await client.execute(uri: "/api/reindex", method: .post, headers: [.authorization: "Bearer anything-at-all"]) {
+                #expect($0.status == .forbidden, "mutations are off without --token")
+            }
+        }
+    }
+
+    @Test func liveServerAnswersWhileAReindexRuns() async throws {
+        let (server, art) = try makeServer()
+        // Something for the reindex to do.
+        try FileManager.default.copyItem(at: art.appendingPathComponent("Ship/ship.dae"), to: art.appendingPathComponent("copy.dae"))
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/api/reindex", method: .post, headers: [.authorization: "Bearer test-token-123"]) {
+                #expect($0.status == .accepted)
+            }
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for k in 0..<40 {
+                    group.addTask {
+                        let uri = k % 2 == 0 ? "/api/assets?limit=10" : "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=32"
+                        return try await client.execute(uri: uri, method: .get) { $0.status }
+                    }
+                }
+                for try await status in group { #expect(status == .ok) }
+            }
+            // The reindex finishes and the new file is served.
+            var found = false
+            for _ in 0..<100 where !found {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                found = try await client.execute(uri: "/api/assets/Art/copy.dae", method: .get) { $0.status == .ok }
+            }
+            #expect(found, "the reindex added copy.dae")
+        }
+    }
+}
