@@ -112,9 +112,21 @@ public final class Catalog: Sendable {
         try read { db in try CatalogRecord.fetchCount(db) }
     }
 
+    /// What serving an asset's file, thumbnail or conversion needs, read without decoding the whole
+    /// record: the service asks this on every such request.
+    public func summary(id: String) throws(AssetError) -> CatalogSummary? {
+        try read { db in
+            let statement = try db.cachedStatement(sql: "SELECT id, root, kind, format, byteSize, contentHash, error FROM asset WHERE id = ?")
+            guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+            return CatalogSummary(id: row[0], root: row[1], kind: CatalogRecord.Kind(rawValue: row[2]) ?? .model, format: row[3],
+                                  byteSize: row[4], contentHash: row[5], error: row[6])
+        }
+    }
+
     /// Just the asset's row: one point query, for requests that need no child rows.
     public func row(id: String) throws(AssetError) -> CatalogRecord? {
-        try read { db in try CatalogRecord.fetchOne(db, key: id) }
+        // A cached prepared statement: the service asks this on every request.
+        try read { db in try CatalogRecord.fetchOne(try db.cachedStatement(sql: "SELECT * FROM asset WHERE id = ?"), arguments: [id]) }
     }
 
     public func record(id: String) throws(AssetError) -> CatalogEntry? {

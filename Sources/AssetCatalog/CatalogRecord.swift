@@ -99,3 +99,14 @@ public struct TextureReferenceRow: Codable, Sendable, Equatable {
         self.resolvedID = resolvedID
     }
 }
+
+/// The few fields of a record that serving its file, thumbnail or conversion needs.
+public struct CatalogSummary: Sendable, Equatable {
+    public var id: String
+    public var root: String
+    public var kind: CatalogRecord.Kind
+    public var format: String
+    public var byteSize: Int64
+    public var contentHash: String
+    public var error: String?
+}

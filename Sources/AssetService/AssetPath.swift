@@ -38,7 +38,7 @@ enum AssetPath {
     }
 
     /// The asset's file on disk, if it is still inside its root.
-    static func file(of record: CatalogRecord) throws -> String {
+    static func file(of record: CatalogSummary) throws -> String {
         let root = URL(fileURLWithPath: record.root).resolvingSymlinksInPath().path
         let relative = record.id.split(separator: "/").dropFirst().joined(separator: "/")
         let path = URL(fileURLWithPath: record.root).appendingPathComponent(relative).resolvingSymlinksInPath().path

@@ -100,7 +100,7 @@ extension AssetServer {
         }
     }
 
-    func thumbnail(_ record: CatalogRecord, request: Request) async throws -> Response {
+    func thumbnail(_ record: CatalogSummary, request: Request) async throws -> Response {
         guard record.kind == .model, record.error == nil else {
             throw HTTPError(.notFound, message: "\(record.id) has no thumbnail (\(record.error ?? "not a model"))")
         }
@@ -132,7 +132,7 @@ extension AssetServer {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 
-    func convert(_ record: CatalogRecord, request: Request) async throws -> Response {
+    func convert(_ record: CatalogSummary, request: Request) async throws -> Response {
         let target = request.uri.queryParameters["to"].map { $0.lowercased() } ?? ""
         let formats = ["glb", "usdz", "usda", "dae", "obj", "stl", "ply"]
         guard formats.contains(target) else { throw HTTPError(.badRequest, message: "to takes one of \(formats.joined(separator: ", "))") }

@@ -63,9 +63,9 @@ public struct AssetServer: Sendable {
         return HTTPError(status, message: error.description)
     }
 
-    func row(_ id: String) throws -> CatalogRecord {
-        let record: CatalogRecord?
-        do throws(AssetError) { record = try catalog.row(id: id) } catch { throw Self.httpError(error) }
+    func row(_ id: String) throws -> CatalogSummary {
+        let record: CatalogSummary?
+        do throws(AssetError) { record = try catalog.summary(id: id) } catch { throw Self.httpError(error) }
         guard let record else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
         return record
     }
