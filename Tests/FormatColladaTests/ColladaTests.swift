@@ -12,9 +12,9 @@ enum ColladaFixtures {
     }
 
     /// Writes `text` to a temporary .dae and reads it.
-    static func read(text: String) throws(AssetError) -> ReadResult {
+    static func read(text: String) throws -> ReadResult {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-\(UUID().uuidString).dae")
-        try? Data(text.utf8).write(to: url)  // a failed write shows up as the read's file-not-found error
+        try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         return try ColladaReader().read(from: url, options: ReadOptions())
     }
@@ -116,9 +116,9 @@ enum ColladaFixtures {
 
 /// Runs the SAX reader on a string, through a temporary file like a real read.
 enum ColladaSAXReaderHarness {
-    static func parse(_ text: String) throws(AssetError) -> ColladaElement {
+    static func parse(_ text: String) throws -> ColladaElement {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-sax-\(UUID().uuidString).dae")
-        try? Data(text.utf8).write(to: url)  // a failed write shows up as the read's file-not-found error
+        try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         return try ColladaSAXReader.read(path: url.path, display: "t.dae", limits: ReadLimits())
     }
