@@ -123,12 +123,6 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// Just the asset's row: one point query, for requests that need no child rows.
-    public func row(id: String) throws(AssetError) -> CatalogRecord? {
-        // A cached prepared statement: the service asks this on every request.
-        try read { db in try CatalogRecord.fetchOne(try db.cachedStatement(sql: "SELECT * FROM asset WHERE id = ?"), arguments: [id]) }
-    }
-
     public func record(id: String) throws(AssetError) -> CatalogEntry? {
         try read { db in
             guard let record = try CatalogRecord.fetchOne(db, key: id) else { return nil }

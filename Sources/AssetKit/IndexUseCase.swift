@@ -179,10 +179,8 @@ public struct IndexUseCase: Sendable {
         let relative = "thumbnails/\(hash).png"
         let path = (catalogFolder as NSString).appendingPathComponent(relative)
         if FileManager.default.fileExists(atPath: path) { return relative }
-        var options = render
-        let limits = readOptions.limits
-        options.textureBytes = { TextureBytes.load($0, limits: limits) }
-        guard let png = try? PNGCodec.encode(Renderer.render(scene, options: options).image),  // the asset stays indexed without one
+        let renderer = ThumbnailUseCase(registry: registry, render: render, readOptions: readOptions)
+        guard let png = try? renderer.png(for: scene).bytes,  // the asset stays indexed without one
               (try? AtomicOutput.write([OutputFile(relativePath: relative, bytes: png)], mainPath: path, force: true)) != nil else {
             return nil
         }

@@ -76,26 +76,28 @@ public struct ThumbnailUseCase: Sendable {
 
     /// The PNG of one asset file, for callers that keep it themselves (the service's cache).
     public func png(for path: String) throws(AssetError) -> [UInt8] {
-        let result = try registry.read(URL(fileURLWithPath: path), options: readOptions)
+        try png(for: try registry.read(URL(fileURLWithPath: path), options: readOptions).scene).bytes
+    }
+
+    /// Renders a scene with this use case's options, textures loaded from wherever they live,
+    /// and encodes the PNG; also returns the renderer's warnings.
+    public func png(for scene: Scene) throws(AssetError) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         var options = render
         let limits = readOptions.limits
         options.textureBytes = { TextureBytes.load($0, limits: limits) }
-        return try PNGCodec.encode(Renderer.render(result.scene, options: options).image)
+        let rendered = Renderer.render(scene, options: options)
+        return (try PNGCodec.encode(rendered.image), rendered.diagnostics)
     }
 
     private func renderOne(_ job: Job, outputFolder: String, force: Bool) -> Outcome {
         do throws(AssetError) {
             let result = try registry.read(URL(fileURLWithPath: job.input), options: readOptions)
-            var options = render
-            let limits = readOptions.limits
-            options.textureBytes = { TextureBytes.load($0, limits: limits) }
-            let rendered = Renderer.render(result.scene, options: options)
-            let png = try PNGCodec.encode(rendered.image)
+            let (png, renderWarnings) = try png(for: result.scene)
             let target = (outputFolder as NSString).appendingPathComponent(job.output)
             _ = try AtomicOutput.write([OutputFile(relativePath: (target as NSString).lastPathComponent, bytes: png)],
                                        mainPath: target, force: force)
             return Outcome(job: job, info: AssetInfo(file: job.input, result: result), error: nil,
-                           warnings: result.warnings + rendered.diagnostics)
+                           warnings: result.warnings + renderWarnings)
         } catch {
             return Outcome(job: job, info: nil, error: error, warnings: [])
         }
