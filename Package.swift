@@ -26,12 +26,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
 
         // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
         .target(name: "AssetCore"),
 
-        // USD: usda text layers, usdz packages (libzip), composition, scene building.
-        .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip", "CZlib"]),
+        // USD: usda text and usdc crate layers (LZ4 sections), usdz packages (libzip), composition,
+        // scene building.
+        .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip", "CZlib", "CLZ4"]),
 
         // Collada: libxml2 SAX into a Collada-shaped document, then scene building.
         .target(name: "FormatCollada", dependencies: ["AssetCore", "CLibXML2"]),

@@ -1,16 +1,16 @@
 import AssetCore
 import Foundation
 
-/// Reads USD text layers (`.usda`) and packages (`.usdz`) into a `Scene`. Binary crate files
-/// (`.usdc`) are recognised and refused with a clear error until the crate reader lands.
+/// Reads USD layers, text (`.usda`) or binary crate (`.usdc`), and packages (`.usdz`) holding
+/// either, into a `Scene`.
 public struct USDReader: SceneReader {
     public static let usda = FormatDescription(name: "usda", fileExtensions: ["usda", "usd"], summary: "USD text layer")
     public static let usdz = FormatDescription(name: "usdz", fileExtensions: ["usdz"], summary: "USD package (zip of layers and textures)")
-    public static let usdc = FormatDescription(name: "usdc", fileExtensions: ["usdc", "usd"], summary: "USD binary crate (not read yet)")
+    public static let usdc = FormatDescription(name: "usdc", fileExtensions: ["usdc", "usd"], summary: "USD binary crate layer")
 
     public init() {}
 
-    public var formats: [FormatDescription] { [Self.usda, Self.usdz] }
+    public var formats: [FormatDescription] { [Self.usda, Self.usdc, Self.usdz] }
 
     public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
         if prefix.starts(with: Array("#usda".utf8)) { return Self.usda }
@@ -24,6 +24,8 @@ public struct USDReader: SceneReader {
         }
         return nil
     }
+
+    static let byExtension = ["usdz": usdz, "usdc": usdc]
 
     /// The name in a zip's first local file header (offset 30, length at 26).
     static func firstZipEntryName(_ prefix: [UInt8]) -> String? {
@@ -46,11 +48,7 @@ public struct USDReader: SceneReader {
         // Content that does not sniff as USD is still read by extension, so the parser or libzip
         // can say precisely what is wrong with it.
         let format = sniff(prefix: prefix, pathExtension: url.pathExtension.lowercased())
-            ?? (url.pathExtension.lowercased() == "usdz" ? Self.usdz : Self.usda)
-        if format == Self.usdc {
-            throw AssetError(.unsupportedFeature("binary USD (usdc crate files) is not supported yet; export as .usda or a usdz with a usda root layer"),
-                             at: SourceLocation(file: path))
-        }
+            ?? Self.byExtension[url.pathExtension.lowercased()] ?? Self.usda
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
             let resolver = USDAssetResolver(rootFile: path, options: options)
             let cache = USDLayerCache(resolver: resolver)

@@ -90,7 +90,7 @@ final class USDStageComposer {
     private func compose(name: String, path: String, sites: [USDContribution], depth: Int,
                          arcChain: Set<String>) throws(AssetError) -> USDComposedPrim {
         let first = sites[0]
-        let here = SourceLocation(file: cache.layer(first.layer).location.description, line: first.spec.line, elementPath: path)
+        let here = SourceLocation(file: cache.layer(first.layer).location.description, line: first.spec.line > 0 ? first.spec.line : nil, elementPath: path)
         primCount += 1
         guard primCount <= limits.maxNodes else {
             throw AssetError(.limitExceeded("more than \(limits.maxNodes) prims after composition"), at: here)
@@ -207,7 +207,7 @@ final class USDStageComposer {
 
     private func referencedSites(_ reference: USDReference, from c: USDContribution, chain: inout Set<String>) -> [USDContribution] {
         let layer = cache.layer(c.layer)
-        let here = SourceLocation(file: layer.location.description, line: reference.line, elementPath: c.sourcePath)
+        let here = SourceLocation(file: layer.location.description, line: reference.line > 0 ? reference.line : nil, elementPath: c.sourcePath)
         var stack = c.stack
         var targetLayer = c.stack[0]
         if !reference.assetPath.isEmpty {
@@ -255,6 +255,6 @@ final class USDStageComposer {
 
     private func warn(_ message: String, _ c: USDContribution) {
         let layer = cache.layer(c.layer)
-        diagnostics.append(.warning(message, at: SourceLocation(file: layer.location.description, line: c.spec.line, elementPath: c.sourcePath)))
+        diagnostics.append(.warning(message, at: SourceLocation(file: layer.location.description, line: c.spec.line > 0 ? c.spec.line : nil, elementPath: c.sourcePath)))
     }
 }

@@ -22,7 +22,11 @@ final class USDLayerCache {
             throw AssetError(.limitExceeded("more than \(resolver.limits.maxLayers) layers"), at: SourceLocation(file: location.description))
         }
         let bytes = try resolver.readBytes(location)
-        let layer = try USDAParser.parse(bytes, location: location, limits: resolver.limits)
+        // Layers are told apart by content, not name: `.usd` may be either, and usdz entries are
+        // named by whoever wrote the package.
+        let layer = bytes.starts(with: CrateFormat.magic)
+            ? try USDCrateParser.parse(bytes, location: location, limits: resolver.limits)
+            : try USDAParser.parse(bytes, location: location, limits: resolver.limits)
         layers.append(layer)
         ids[location] = layers.count - 1
         return layers.count - 1

@@ -26,9 +26,6 @@ public struct USDAParser {
     mutating func parseLayer() throws(AssetError) {
         let bytes = tokens.bytes
         guard bytes.starts(with: Self.header) else {
-            if bytes.starts(with: Array("PXR-USDC".utf8)) {
-                throw AssetError(.unsupportedFeature("binary USD (usdc crate) is not supported yet"), at: SourceLocation(file: tokens.file))
-            }
             throw AssetError(.malformed("not a usda layer: the first line must be '#usda 1.0'"), at: tokens.location(line: 1, column: 1))
         }
         // The header is a comment as far as the grammar goes; check its version, then skip it.

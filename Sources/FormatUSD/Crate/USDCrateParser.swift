@@ -1,0 +1,172 @@
+import AssetCore
+
+/// Reads a binary crate layer (`.usdc`) into the same `USDLayer` document the usda parser builds,
+/// so composition and scene building are shared. Specs are flat in the file (a path and its
+/// fields each); here they are nested back into prims, variants and properties.
+public enum USDCrateParser {
+    /// Fields that shape the document rather than being metadata.
+    static let structuralFields: Set<String> = [
+        "primChildren", "properties", "variantSetNames", "variantSetChildren", "variantChildren",
+        "targetChildren", "connectionChildren", "subLayerOffsets", "custom",
+    ]
+
+    public static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
+        let result = data.withUnsafeBytes { (raw) -> Result<USDLayer, AssetError> in
+            do throws(AssetError) {
+                var file = CrateByteReader(bytes: raw, file: location.description)
+                let structure = try CrateStructure.read(&file, limits: limits)
+                var builder = CrateLayerBuilder(structure: structure,
+                                                values: CrateValueReader(file: file, structure: structure, limits: limits),
+                                                limits: limits)
+                return .success(try builder.build(location: location))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// Nests a crate file's flat specs into a `USDLayer`.
+struct CrateLayerBuilder {
+    let structure: CrateStructure
+    var values: CrateValueReader
+    let limits: ReadLimits
+    /// Spec index by path index.
+    private var specAtPath: [Int: Int] = [:]
+    /// Paths that have specs, by parent path.
+    private var childrenOf: [Int: [Int]] = [:]
+
+    init(structure: CrateStructure, values: CrateValueReader, limits: ReadLimits) {
+        self.structure = structure
+        self.values = values
+        self.limits = limits
+        for (i, spec) in structure.specs.enumerated() {
+            guard specAtPath[spec.path] == nil else { continue }  // a repeated path: the first spec wins
+            specAtPath[spec.path] = i
+            let parent = Int(structure.paths[spec.path].parent)
+            if parent >= 0 { childrenOf[parent, default: []].append(spec.path) }
+        }
+    }
+
+    func error(_ why: String, path: Int) -> AssetError {
+        AssetError(.malformed("usdc: \(why)"), at: SourceLocation(file: values.file.file, elementPath: structure.pathString(path)))
+    }
+
+    /// Name and value representation of each field of the spec at `path`.
+    func fields(atPath path: Int) -> [(name: String, rep: ValueRep)] {
+        guard let specIndex = specAtPath[path] else { return [] }
+        return structure.fields(of: structure.specs[specIndex]).map { field in
+            (structure.tokens[structure.fieldNames[Int(field)]], structure.fieldValues[Int(field)])
+        }
+    }
+
+    func specType(atPath path: Int) -> CrateSpecType? {
+        specAtPath[path].map { structure.specs[$0].type }
+    }
+
+    mutating func build(location: AssetLocation) throws(AssetError) -> USDLayer {
+        var layer = USDLayer(location: location)
+        guard let root = structure.paths.firstIndex(where: { $0.kind == .root }) else {
+            throw AssetError(.malformed("usdc: the file has no root path"), at: SourceLocation(file: values.file.file, elementPath: "PATHS"))
+        }
+        var order: [String] = []
+        for (name, rep) in fields(atPath: root) {
+            switch name {
+            case "primChildren": order = try values.tokenVector(rep)
+            case "subLayers": layer.subLayers = try values.value(rep).strings ?? []
+            case "documentation": layer.metadata["doc"] = try values.value(rep)
+            default:
+                if !USDCrateParser.structuralFields.contains(name) { layer.metadata[name] = try values.value(rep) }
+            }
+        }
+        for child in ordered(children(of: root, kind: .prim, spec: .prim), by: order) {
+            layer.rootPrims.append(try prim(at: child, depth: 1))
+        }
+        return layer
+    }
+
+    func children(of path: Int, kind: CratePathNode.Kind, spec: CrateSpecType...) -> [Int] {
+        (childrenOf[path] ?? []).filter { structure.paths[$0].kind == kind && spec.contains(specType(atPath: $0) ?? .expression) }
+    }
+
+    /// Paths in the order a children list names them; any it leaves out follow in file order.
+    func ordered(_ paths: [Int], by names: [String]) -> [Int] {
+        guard !names.isEmpty else { return paths }
+        var position: [String: Int] = [:]
+        for (i, name) in names.enumerated() where position[name] == nil { position[name] = i }
+        return paths.enumerated().sorted { a, b in
+            let pa = position[structure.paths[a.element].name] ?? Int.max, pb = position[structure.paths[b.element].name] ?? Int.max
+            return pa != pb ? pa < pb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    mutating func prim(at path: Int, depth: Int) throws(AssetError) -> USDPrimSpec {
+        guard depth <= limits.maxNodeDepth else {
+            throw AssetError(.limitExceeded("prims nested deeper than \(limits.maxNodeDepth) levels"),
+                             at: SourceLocation(file: values.file.file, elementPath: structure.pathString(path)))
+        }
+        var prim = USDPrimSpec(specifier: .over, typeName: "", name: structure.paths[path].name, line: 0)
+        try fillBody(&prim, at: path, depth: depth)
+        return prim
+    }
+
+    /// A prim's or a variant's fields, properties, child prims and variant sets.
+    mutating func fillBody(_ prim: inout USDPrimSpec, at path: Int, depth: Int) throws(AssetError) {
+        var childOrder: [String] = [], propertyOrder: [String] = []
+        for (name, rep) in fields(atPath: path) {
+            switch name {
+            case "specifier":
+                switch CrateSpecifier(rawValue: rep.inlineBits) {
+                case .def: prim.specifier = .def
+                case .class: prim.specifier = .class
+                default: prim.specifier = .over
+                }
+            case "typeName": prim.typeName = try values.value(rep).stringValue ?? ""
+            case "primChildren": childOrder = try values.tokenVector(rep)
+            case "properties": propertyOrder = try values.tokenVector(rep)
+            case "references": prim.references = try values.references(rep)
+            case "payload": prim.payloads = try values.references(rep)
+            case "inheritPaths", "specializes": prim.inherits += try values.pathListOp(rep)
+            case "variantSelection": prim.variantSelections = try values.variantSelections(rep)
+            case "documentation": prim.metadata["doc"] = try values.value(rep)
+            default:
+                if !USDCrateParser.structuralFields.contains(name) { prim.metadata[name] = try values.value(rep) }
+            }
+        }
+        for child in ordered(children(of: path, kind: .property, spec: .attribute, .relationship), by: propertyOrder) {
+            prim.properties.append(try property(at: child))
+        }
+        for child in ordered(children(of: path, kind: .prim, spec: .prim), by: childOrder) {
+            prim.children.append(try self.prim(at: child, depth: depth + 1))
+        }
+        for variantPath in children(of: path, kind: .variantSelection, spec: .variant) {
+            let node = structure.paths[variantPath]
+            var body = USDPrimSpec(specifier: .over, typeName: "", name: prim.name, line: 0)
+            try fillBody(&body, at: variantPath, depth: depth + 1)
+            prim.variantSets[node.name, default: [:]][node.variant] = body
+        }
+    }
+
+    mutating func property(at path: Int) throws(AssetError) -> USDPropertySpec {
+        let isRelationship = specType(atPath: path) == .relationship
+        var property = USDPropertySpec(name: structure.paths[path].name, typeName: isRelationship ? "rel" : "",
+                                       isRelationship: isRelationship, isUniform: isRelationship, line: 0)
+        for (name, rep) in fields(atPath: path) {
+            switch name {
+            case "typeName": if !isRelationship { property.typeName = try values.value(rep).stringValue ?? "" }
+            case "variability": property.isUniform = isRelationship || rep.inlineBits != 0
+            case "default": property.defaultValue = try values.value(rep)
+            case "timeSamples": property.timeSamples = try values.timeSamples(rep)
+            case "targetPaths", "connectionPaths": property.targets = try values.pathListOp(rep)
+            case "documentation": property.metadata["doc"] = try values.value(rep)
+            default:
+                if !USDCrateParser.structuralFields.contains(name) { property.metadata[name] = try values.value(rep) }
+            }
+        }
+        if !isRelationship, property.typeName.isEmpty {
+            throw error("attribute has no typeName", path: path)
+        }
+        return property
+    }
+}
