@@ -95,3 +95,10 @@ let package = Package(
         .testTarget(name: "AssetcCLITests", dependencies: ["assetc"]),
     ]
 )
+
+// The libFuzzer target for the crate reader exists only when Scripts/fuzz-crate builds it
+// (ASSETC_FUZZ=1): it has no main, so ordinary builds and `swift test` must not link it.
+if Context.environment["ASSETC_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "FuzzCrateReader", dependencies: ["FormatUSD", "AssetCore"],
+                                             path: "Fuzz/FuzzCrateReader"))
+}

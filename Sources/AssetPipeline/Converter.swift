@@ -10,6 +10,8 @@ public struct ConvertOptions: Sendable {
     public var triangulate = false
     public var flatten = false
     public var force = false
+    /// A usdz gets a usda root layer instead of usdc (`--usda-root`).
+    public var textRootLayer = false
     public var readOptions = ReadOptions()
 
     public init() {}
@@ -56,7 +58,8 @@ public struct Converter: Sendable {
         }
         let limits = options.readOptions.limits
         let context = WriteContext(outputName: (output as NSString).lastPathComponent,
-                                   textureBytes: { TextureBytes.load($0, limits: limits) })
+                                   textureBytes: { TextureBytes.load($0, limits: limits) },
+                                   prefersTextLayers: options.textRootLayer)
         let written = try writer.write(result.scene, context: context)
         diagnostics += written.diagnostics
         if options.readOptions.isStrict, let first = written.diagnostics.first {

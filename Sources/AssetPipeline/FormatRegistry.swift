@@ -21,7 +21,7 @@ public struct FormatRegistry: Sendable {
     /// Every reader and writer assetc ships.
     public static let standard = FormatRegistry(
         readers: [USDReader(), ColladaReader()],
-        writers: [USDAWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
+        writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
 
     public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }
 

@@ -6,7 +6,7 @@ import Foundation
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert an asset to another format: usda, usdz, dae, gltf, glb, obj, stl, ply.",
+        abstract: "Convert an asset to another format: usda, usdc, usdz, dae, gltf, glb, obj, stl, ply.",
         discussion: """
             The output format comes from OUT's extension unless --to names it. What the target cannot \
             hold is dropped with one warning each. Files are written to temporary names and renamed \
@@ -34,6 +34,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Bake transforms into world-space meshes with no hierarchy.")
     var flatten = false
 
+    @Flag(help: "Give a usdz output a usda (text) root layer instead of usdc. ARKit and AR Quick Look want usdc.")
+    var usdaRoot = false
+
     @Flag(help: "Replace the output if it exists.")
     var force = false
 
@@ -59,6 +62,7 @@ struct ConvertCommand: ParsableCommand {
         options.triangulate = triangulate
         options.flatten = flatten
         options.force = force
+        options.textRootLayer = usdaRoot
         options.readOptions = reading.readOptions
         let report: ConvertUseCase.Report
         do throws(AssetError) {

@@ -1,5 +1,6 @@
 """Every valid fixture of both readers, and every sample, converted to every format assetc writes,
-then read back by the reference tools: usd-core opens usda/usdz and its validators pass the usdz;
+then read back by the reference tools: usd-core opens usda/usdc/usdz and its validators pass the
+usdz, whose root layer is binary usdc as ARKit requires (text with --usda-root);
 pycollada and assimp load the dae; trimesh loads glb/gltf/obj/stl/ply. Points, triangles and bounds
 match the source within 1e-4 relative. Round trips through usda and dae inside assetc keep the
 figures and the node names."""
@@ -19,7 +20,7 @@ SOURCES = sorted(
     + [p for p in (FIXTURES / "collada").glob("*.dae")]
     + [p for p in (ROOT / "Assets").rglob("*") if p.suffix in (".usda", ".usdz", ".dae")]
 )
-FORMATS = ["usda", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"]
+FORMATS = ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"]
 
 
 def convert(source, target, *extra):
@@ -87,7 +88,7 @@ def test_converted_file_reads_back_in_the_reference_tool(source, fmt, tmp_path):
     expected = expected_figures(source, tmp_path)
     out = tmp_path / f"out.{fmt}"
     dropped = convert(source, out)
-    if fmt in ("usda", "usdz"):
+    if fmt in ("usda", "usdc", "usdz"):
         mine = usd_figures(str(out))
         for key in ("meshes", "points", "faces", "triangles", "materials"):
             assert mine[key] == expected[key], f"{key}: usd-core reads {mine[key]}, source has {expected[key]}"
@@ -114,11 +115,31 @@ USDZ_SAMPLES = sorted([p for p in (ROOT / "Assets").rglob("*") if p.suffix in ("
                          FIXTURES / "collada" / "materials_textures.dae"])
 
 
+def usdz_entries(path):
+    import zipfile
+    with zipfile.ZipFile(path) as archive:
+        return [info.filename for info in archive.infolist()]
+
+
+def usdz_entry_bytes(path, name):
+    import zipfile
+    with zipfile.ZipFile(path) as archive:
+        return archive.read(name)
+
+
 @pytest.mark.parametrize("source", USDZ_SAMPLES, ids=[str(p.relative_to(ROOT)) for p in USDZ_SAMPLES])
 def test_written_usdz_passes_openusd_validators(source, tmp_path):
-    from pxr import Usd, UsdValidation
+    from pxr import Sdf, Usd, UsdValidation
     out = tmp_path / "out.usdz"
     convert(source, out)
+    # ARKit's package rules, which usd-core 26 no longer ships as a checker: the root layer is the
+    # first entry and binary usdc; every other entry is a layer or a PNG/JPEG image.
+    entries = usdz_entries(out)
+    assert entries[0].endswith(".usdc"), f"root layer is {entries[0]}"
+    assert usdz_entry_bytes(out, entries[0]).startswith(b"PXR-USDC")
+    assert Sdf.Layer.FindOrOpen(f"{out}[{entries[0]}]").GetFileFormat().formatId == "usdc"
+    for entry in entries[1:]:
+        assert entry.lower().endswith((".usdc", ".usda", ".png", ".jpg", ".jpeg")), entry
     registry = UsdValidation.ValidationRegistry()
     usdz_rules = [m.name for m in registry.GetValidatorMetadataForKeyword("UsdzValidators")]
     assert usdz_rules, "usd-core lists no usdz validators"
@@ -128,7 +149,18 @@ def test_written_usdz_passes_openusd_validators(source, tmp_path):
     assert not errors, "\n".join(f"{e.GetValidator().GetMetadata().name}: {e.GetMessage()}" for e in errors)
 
 
-ROUND_TRIPS = [(s, f) for s in SOURCES for f in ("usda", "dae")]
+def test_usda_root_keeps_a_text_root_layer(tmp_path):
+    from pxr import Sdf
+    out = tmp_path / "text.usdz"
+    convert(ROOT / "Assets" / "LoomisHead" / "LoomisHead.usda", out, "--usda-root")
+    entries = usdz_entries(out)
+    assert entries[0].endswith(".usda")
+    assert usdz_entry_bytes(out, entries[0]).startswith(b"#usda")
+    assert Sdf.Layer.FindOrOpen(f"{out}[{entries[0]}]").GetFileFormat().formatId == "usda"
+    assert usd_figures(str(out))["triangles"] == assetc_info(out)["triangles"] > 0
+
+
+ROUND_TRIPS = [(s, f) for s in SOURCES for f in ("usda", "usdc", "dae")]
 
 
 @pytest.mark.parametrize("source,via", ROUND_TRIPS, ids=[f"{s.relative_to(ROOT)}->{f}" for s, f in ROUND_TRIPS])

@@ -35,10 +35,14 @@ public struct WriteContext: Sendable {
     public var outputName: String
     /// The bytes of a scene texture, or nil when it cannot be had (missing, refused).
     public var textureBytes: @Sendable (Texture) -> [UInt8]?
+    /// Where a format holds layers in either a text or a binary encoding (a usdz's root layer),
+    /// write text. Binary is the default because it is what viewers such as AR Quick Look want.
+    public var prefersTextLayers: Bool
 
-    public init(outputName: String, textureBytes: @escaping @Sendable (Texture) -> [UInt8]?) {
+    public init(outputName: String, textureBytes: @escaping @Sendable (Texture) -> [UInt8]?, prefersTextLayers: Bool = false) {
         self.outputName = outputName
         self.textureBytes = textureBytes
+        self.prefersTextLayers = prefersTextLayers
     }
 
     /// Where sidecar textures go, relative to the output's folder: one folder per output, so

@@ -45,6 +45,9 @@ struct CrateStructure {
         }
         reader.position = 16
         let tocOffset = try reader.u64()
+        guard tocOffset >= UInt64(CrateFormat.bootstrapSize), tocOffset < UInt64(reader.count) else {
+            throw reader.error("table of contents offset \(tocOffset) is not inside the \(reader.count)-byte file (truncated?)", at: 16)
+        }
         try reader.seek(tocOffset)
         let sectionCount = try reader.count(of: "table of contents", elementSize: CrateFormat.sectionNameSize + 16)
         var sections: [String: (start: UInt64, size: UInt64)] = [:]

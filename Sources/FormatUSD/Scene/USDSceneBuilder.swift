@@ -53,13 +53,16 @@ struct USDSceneBuilder {
         prim.isDefined && prim.metadata["active"]?.boolValue != false
     }
 
-    private func collect(_ prims: [USDComposedPrim], into byPath: inout [String: USDComposedPrim], materials: inout [USDComposedPrim]) {
+    private func collect(_ prims: [USDComposedPrim], into byPath: inout [String: USDComposedPrim], materials: inout [USDComposedPrim],
+                         ancestorsTraversed: Bool = true) {
         for prim in prims {
             byPath[prim.path] = prim
-            if prim.typeName == "Material" && isTraversed(prim) { materials.append(prim) }
-            // Materials under class or inactive prims are not part of the scene; their shaders may
-            // still be connection targets, so paths are collected all the same.
-            collect(prim.children, into: &byPath, materials: &materials)
+            let traversed = ancestorsTraversed && isTraversed(prim)
+            if prim.typeName == "Material" && traversed { materials.append(prim) }
+            // Materials under over, class or inactive prims are not part of the scene (a prim is
+            // defined only if its ancestors are); their shaders may still be connection targets,
+            // so paths are collected all the same.
+            collect(prim.children, into: &byPath, materials: &materials, ancestorsTraversed: traversed)
         }
     }
 

@@ -150,7 +150,7 @@ def main():
     depth = 20000
     write(os.path.join(FAIL, "deep_nesting.usda"),
           "#usda 1.0\n" + "".join('def Xform "n%d" {\n' % i for i in range(depth)) + "}\n" * depth)
-    with open(os.path.join(FAIL, "crate.usdc"), "wb") as f:
+    with open(os.path.join(FAIL, "crate_header_only.usdc"), "wb") as f:
         f.write(b"PXR-USDC" + bytes([0, 8, 0, 0, 0, 0, 0, 0]) + bytes(80))
     package = read("package.usdz")
     with open(os.path.join(FAIL, "truncated.usdz"), "wb") as f:
