@@ -28,7 +28,7 @@ import Testing
         #expect(layer.metersPerUnit == 0.01)
         #expect(layer.startTimeCode == 3)
         #expect(layer.subLayers == ["a.usda", "b.usda"])
-        #expect(layer.metadata["doc"] == .string("the doc"))
+        #expect(layer.metadata["comment"] == .string("the doc"))
     }
 
     @Test func primsPropertiesAndArcs() throws {

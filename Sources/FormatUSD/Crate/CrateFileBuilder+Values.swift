@@ -130,7 +130,7 @@ extension CrateFileBuilder {
         case .string, .token, .assetPath, .pathExpression:
             guard let items = value.strings else { throw mismatch(value, typeName) }
             if items.isEmpty { return ValueRep(type: type, array: true, payload: 0) }
-            let indexes = items.map { type == .string || type == .pathExpression ? string($0) : token($0) }
+            let indexes = items.map { type == .token ? token($0) : string($0) }
             align(8)
             let offset = position
             u64(UInt64(indexes.count))

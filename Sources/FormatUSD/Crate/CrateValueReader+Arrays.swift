@@ -23,8 +23,10 @@ extension CrateValueReader {
             for _ in 0..<n {
                 let index = try r.u32()
                 switch type {
+                // Arrays hold tokens by token index but asset paths, like strings, by string
+                // index (a lone asset path is inlined as a token index).
                 case .token: items.append(.string(try token(index)))
-                case .assetPath: items.append(.asset(try token(index)))
+                case .assetPath: items.append(.asset(try string(index)))
                 default: items.append(.string(try string(index)))
                 }
             }

@@ -35,6 +35,17 @@ extension CrateValueReader {
         return ((byBit[5] ?? []) + (byBit[2] ?? []) + (byBit[6] ?? [])).filter { !deleted.contains($0) }
     }
 
+    /// Relationship or connection targets; nil when the list op only deletes or reorders, as the
+    /// usda parser leaves a `delete rel` without targets.
+    func targets(_ rep: ValueRep) throws(AssetError) -> [String]? {
+        let items = try pathListOp(rep)
+        guard items.isEmpty, rep.type == .pathListOp else { return items }
+        var r = try reader(at: rep)
+        let header = try r.u8()
+        // Explicit (bit 0), or any of explicit, added, prepended or appended items (bits 1, 2, 5, 6).
+        return header & 0b0110_0111 != 0 ? [] : nil
+    }
+
     func pathListOp(_ rep: ValueRep) throws(AssetError) -> [String] {
         guard rep.type == .pathListOp else { return [] }
         return try listOp(rep) { (r: inout CrateByteReader) throws(AssetError) in try path(try r.u32()) }

@@ -8,6 +8,8 @@ public enum USDCrateParser {
     static let structuralFields: Set<String> = [
         "primChildren", "properties", "variantSetNames", "variantSetChildren", "variantChildren",
         "targetChildren", "connectionChildren", "subLayerOffsets", "custom",
+        // Reorder statements: the usda parser reads and drops them too.
+        "primOrder", "propertyOrder",
     ]
 
     public static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
@@ -158,7 +160,7 @@ struct CrateLayerBuilder {
             case "variability": property.isUniform = isRelationship || rep.inlineBits != 0
             case "default": property.defaultValue = try values.value(rep)
             case "timeSamples": property.timeSamples = try values.timeSamples(rep)
-            case "targetPaths", "connectionPaths": property.targets = try values.pathListOp(rep)
+            case "targetPaths", "connectionPaths": property.targets = try values.targets(rep)
             case "documentation": property.metadata["doc"] = try values.value(rep)
             default:
                 if !USDCrateParser.structuralFields.contains(name) { property.metadata[name] = try values.value(rep) }

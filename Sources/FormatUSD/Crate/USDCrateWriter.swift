@@ -27,6 +27,9 @@ public enum USDCrateWriter {
         "connectability": "token", "renderType": "token", "hidden": "bool", "outputName": "token",
     ]
 
+    /// Keys the usda parser records for bare strings and `doc =`, and their Sdf field names.
+    static func fieldName(_ key: String) -> String { key == "doc" ? "documentation" : key }
+
     public static func encode(_ layer: USDLayer) throws(AssetError) -> Output {
         var encoder = CrateLayerEncoder()
         try encoder.encode(layer)
@@ -115,7 +118,7 @@ struct CrateLayerEncoder {
                 warnings.append("\(path): metadata '\(key)' is not written to usdc (assetc does not know its type)")
                 continue
             }
-            let field = key == "doc" ? "documentation" : key
+            let field = USDCrateWriter.fieldName(key)
             if typeName == "tokenListOp" {
                 fields.append((field, tokenListOp(value.strings ?? [])))
             } else {

@@ -82,7 +82,7 @@ struct USDSceneBuilder {
         metadata.startTimeCode = layer.startTimeCode
         if let creator = layer.metadata["customLayerData"]?.dictionaryValue("creator")?.stringValue {
             metadata.generator = creator
-        } else if let doc = layer.metadata["doc"]?.stringValue,
+        } else if let doc = (layer.metadata["comment"] ?? layer.metadata["doc"])?.stringValue,
                   let firstLine = doc.split(whereSeparator: \.isNewline).first {
             metadata.generator = String(firstLine.prefix(120))
         }

@@ -5,7 +5,7 @@ extension USDAParser {
     mutating func parseLayerMetadata() throws(AssetError) {
         _ = try tokens.next()
         while let (key, listOp, token) = try nextMetadataKey() {
-            if key == "doc" && token.kind == .string { layer.metadata["doc"] = .string(tokens.text(of: token)); continue }
+            if key == "comment" && token.kind == .string { layer.metadata["comment"] = .string(tokens.text(of: token)); continue }
             if key == "subLayers" {
                 let refs = try parseReferenceList()
                 if listOp != "delete" { layer.subLayers.append(contentsOf: refs.map(\.assetPath)) }
@@ -19,7 +19,7 @@ extension USDAParser {
     mutating func parsePrimMetadata(into prim: inout USDPrimSpec) throws(AssetError) {
         _ = try tokens.next()
         while let (key, listOp, token) = try nextMetadataKey() {
-            if key == "doc" && token.kind == .string { prim.metadata["doc"] = .string(tokens.text(of: token)); continue }
+            if key == "comment" && token.kind == .string { prim.metadata["comment"] = .string(tokens.text(of: token)); continue }
             switch key {
             case "references", "payload":
                 let refs = try parseReferenceList()
@@ -52,20 +52,21 @@ extension USDAParser {
         _ = try tokens.next()
         var metadata: [String: USDValue] = [:]
         while let (key, _, token) = try nextMetadataKey() {
-            if key == "doc" && token.kind == .string { metadata["doc"] = .string(tokens.text(of: token)); continue }
+            if key == "comment" && token.kind == .string { metadata["comment"] = .string(tokens.text(of: token)); continue }
             metadata[key] = try parseValue(nesting: 0)
         }
         return metadata
     }
 
     /// Reads up to the next metadata key and its `=`; nil at the closing `)`. A bare string is the
-    /// `doc` entry, returned with its token and no `=` consumed.
+    /// `comment` entry (Sdf's name for it; `doc = "..."` is documentation), returned with its
+    /// token and no `=` consumed.
     mutating func nextMetadataKey() throws(AssetError) -> (key: String, listOp: String?, token: USDAToken)? {
         while true {
             var token = try tokens.next()
             if token.isPunctuation(")") { return nil }
             if token.isPunctuation(";") { continue }
-            if token.kind == .string { return ("doc", nil, token) }
+            if token.kind == .string { return ("comment", nil, token) }
             guard token.kind == .identifier else {
                 throw tokens.error("expected a metadata key or ')', found \(token.describe(in: tokens.bytes))", at: token)
             }
