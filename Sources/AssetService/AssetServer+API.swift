@@ -134,7 +134,7 @@ extension AssetServer {
 
     func convert(_ record: CatalogSummary, request: Request) async throws -> Response {
         let target = request.uri.queryParameters["to"].map { $0.lowercased() } ?? ""
-        let formats = ["glb", "usdz", "usda", "dae", "obj", "stl", "ply"]
+        let formats = ["glb", "usdz", "usda", "usdc", "dae", "obj", "stl", "ply"]
         guard formats.contains(target) else { throw HTTPError(.badRequest, message: "to takes one of \(formats.joined(separator: ", "))") }
         guard record.kind == .model, record.error == nil else { throw HTTPError(.notFound, message: "\(record.id) is not a readable model") }
         guard record.byteSize <= configuration.maxConvertBytes else {

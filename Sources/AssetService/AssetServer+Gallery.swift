@@ -103,7 +103,7 @@ extension AssetServer {
         body += "<table>" + rows.map { "<tr><td class=muted>\($0.0)</td><td>\($0.1)</td></tr>" }.joined() + "</table>"
         body += "<p><a href=\"\(api)/file\">Download the original</a>"
         if r.kind == .model && r.error == nil {
-            body += " · convert to " + ["glb", "usdz", "usda", "dae", "obj", "stl", "ply"].map { "<a href=\"\(api)/convert?to=\($0)\">\($0)</a>" }.joined(separator: " ")
+            body += " · convert to " + ["glb", "usdz", "usda", "usdc", "dae", "obj", "stl", "ply"].map { "<a href=\"\(api)/convert?to=\($0)\">\($0)</a>" }.joined(separator: " ")
         }
         body += "</p>"
         if !entry.nodeNames.isEmpty {

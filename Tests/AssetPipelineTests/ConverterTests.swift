@@ -14,15 +14,16 @@ import Testing
             .appendingPathComponent("Fixtures/usd/subsets_materials.usda")
     }
 
-    func convert(_ name: String, force: Bool = false) throws(AssetError) -> ConvertReport {
+    func convert(_ name: String, force: Bool = false, textRootLayer: Bool = false) throws(AssetError) -> ConvertReport {
         var options = ConvertOptions()
         options.force = force
+        options.textRootLayer = textRootLayer
         return try Converter().convert(input: source.path, output: folder.appendingPathComponent(name).path, options: options)
     }
 
     @Test func everyWriterIsDeterministic() throws {
         // The same output name written twice into two folders: every file the same to the byte.
-        for ext in ["usda", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"] {
+        for ext in ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"] {
             var listings: [[String: Data]] = []
             for run in ["one", "two"] {
                 let dir = folder.appendingPathComponent("\(run)-\(ext)")
@@ -61,11 +62,13 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
-    @Test func usdzEntriesAreStoredAnd64ByteAligned() throws {
-        _ = try convert("p.usdz")
+    @Test(arguments: [false, true])
+    func usdzEntriesAreStoredAnd64ByteAligned(textRootLayer: Bool) throws {
+        _ = try convert("p.usdz", force: true, textRootLayer: textRootLayer)
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("p.usdz")))
         var offset = 0
         var names: [String] = []
+        var dataOffsets: [Int] = []
         while offset + 30 <= bytes.count, bytes[offset..<(offset + 4)] == [0x50, 0x4B, 0x03, 0x04] {
             func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
             func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
@@ -74,9 +77,13 @@ import Testing
             names.append(String(decoding: bytes[(offset + 30)..<(offset + 30 + nameLength)], as: UTF8.self))
             let data = offset + 30 + nameLength + extraLength
             #expect(data % 64 == 0, "entry \(names.last!) data at \(data)")
+            dataOffsets.append(data)
             offset = data + u32(offset + 22)
         }
-        #expect(names == ["p.usda", "textures/checker.png"])
+        // The root layer first: binary usdc unless text was asked for.
+        #expect(names == [textRootLayer ? "p.usda" : "p.usdc", "textures/checker.png"])
+        let root = try #require(dataOffsets.first)
+        #expect(Array(bytes[root..<(root + 8)]) == Array((textRootLayer ? "#usda 1." : "PXR-USDC").utf8))
     }
 
     @Test func glbChunksAreAlignedAndSized() throws {
@@ -103,7 +110,7 @@ import Testing
         do {
             _ = try convert("out.fbx")
         } catch {
-            #expect(error.message.contains("usda, usdz, dae, gltf, glb, obj, stl, ply"))
+            #expect(error.message.contains("usda, usdc, usdz, dae, gltf, glb, obj, stl, ply"))
         }
     }
 }

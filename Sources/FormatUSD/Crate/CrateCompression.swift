@@ -23,33 +23,34 @@ enum CrateCompression {
     /// Decompresses `source` into at most `maxOutputSize` bytes; nil if the data is corrupt.
     static func decompress(_ source: UnsafeRawBufferPointer, maxOutputSize outputSize: Int) -> [UInt8]? {
         guard let chunks = source.first else { return [] }
-        var output = [UInt8](repeating: 0, count: outputSize)
-        let produced = output.withUnsafeMutableBytes { out -> Int? in
-            guard let outBase = out.baseAddress?.assumingMemoryBound(to: CChar.self) else { return 0 }
-            guard let inBase = source.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+        var failed = false
+        // Uninitialized: LZ4 writes every byte it reports, and the count is set to exactly that.
+        let output = [UInt8](unsafeUninitializedCapacity: outputSize) { out, initialized in
+            initialized = 0
+            guard let outBase = UnsafeMutableRawPointer(out.baseAddress)?.assumingMemoryBound(to: CChar.self) else { return }
+            guard let inBase = source.baseAddress?.assumingMemoryBound(to: CChar.self) else { failed = true; return }
             if chunks == 0 {
-                guard source.count - 1 <= Int(Int32.max) else { return nil }
+                guard source.count - 1 <= Int(Int32.max) else { failed = true; return }
                 let n = LZ4_decompress_safe(inBase + 1, outBase, Int32(source.count - 1), Int32(clamping: outputSize))
-                return n < 0 ? nil : Int(n)
+                if n < 0 { failed = true } else { initialized = Int(n) }
+                return
             }
             var offset = 1
             var written = 0
             for _ in 0..<Int(chunks) {
-                guard source.count - offset >= 4 else { return nil }
+                guard source.count - offset >= 4 else { failed = true; return }
                 let size = Int(Int32(littleEndian: source.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
                 offset += 4
-                guard size >= 0, size <= source.count - offset else { return nil }
+                guard size >= 0, size <= source.count - offset else { failed = true; return }
                 let room = min(outputSize - written, Int(LZ4_MAX_INPUT_SIZE))
                 let n = LZ4_decompress_safe(inBase + offset, outBase + written, Int32(size), Int32(room))
-                guard n >= 0 else { return nil }
+                guard n >= 0 else { failed = true; return }
                 offset += size
                 written += Int(n)
+                initialized = written
             }
-            return written
         }
-        guard let produced else { return nil }
-        if produced < outputSize { output.removeLast(outputSize - produced) }
-        return output
+        return failed ? nil : output
     }
 
     /// Compresses `source` in the same framing.
