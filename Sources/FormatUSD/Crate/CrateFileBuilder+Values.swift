@@ -45,9 +45,17 @@ extension CrateFileBuilder {
 
     mutating func packScalar(_ value: USDValue, type: CrateType, typeName: String) throws(AssetError) -> ValueRep {
         switch type {
-        case .string, .pathExpression:
+        case .string:
             guard let s = value.stringValue else { throw mismatch(value, typeName) }
             return ValueRep(type: type, inlined: true, payload: UInt64(string(s)))
+        case .pathExpression:
+            // Not an always-inlined type in OpenUSD: its string index is stored at an offset.
+            guard let s = value.stringValue else { throw mismatch(value, typeName) }
+            let index = string(s)
+            align(8)
+            let offset = position
+            u32(index)
+            return ValueRep(type: type, payload: offset)
         case .token, .assetPath:
             guard let s = value.stringValue else { throw mismatch(value, typeName) }
             return ValueRep(type: type, inlined: true, payload: UInt64(token(s)))

@@ -109,10 +109,13 @@ struct CrateValueReader {
         case .value, .unregisteredValue:
             var r = try reader(at: rep)
             return try nestedValue(&r, nesting: nesting + 1)
-        case .timeCode, .pathExpression:
-            if type == .pathExpression { return .string(try string(rep.inlineBits)) }
+        case .timeCode:
             var r = try reader(at: rep)
             return .number(try r.f64())
+        case .pathExpression:
+            // Stored, not inlined: a string index at the payload offset.
+            var r = try reader(at: rep)
+            return .string(try string(try r.u32()))
         case .referenceListOp, .payloadListOp, .payload, .timeSamples, .layerOffsetVector, .unregisteredValueListOp,
              .relocates, .spline, .animationBlock, .invalid:
             // Composition arcs and samples are read by their own functions; the rest is not

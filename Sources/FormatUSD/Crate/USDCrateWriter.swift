@@ -46,6 +46,12 @@ struct CrateLayerEncoder {
         try metadata(layer.metadata, known: USDCrateWriter.layerFields, at: "/", into: &fields)
         if !layer.subLayers.isEmpty {
             fields.append(("subLayers", stringVector(layer.subLayers)))
+            // Sdf expects one offset per sublayer; assetc keeps none, so each is the identity.
+            file.align(8)
+            let offsets = file.position
+            file.u64(UInt64(layer.subLayers.count))
+            for _ in layer.subLayers { file.f64(0); file.f64(1) }
+            fields.append(("subLayerOffsets", ValueRep(type: .layerOffsetVector, payload: offsets)))
         }
         if !layer.rootPrims.isEmpty { fields.append(("primChildren", tokenVector(layer.rootPrims.map(\.name)))) }
         file.addSpec(path: 0, type: .pseudoRoot, fields: fields)
