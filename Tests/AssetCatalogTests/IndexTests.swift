@@ -11,6 +11,9 @@ import Testing
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-index-\(UUID().uuidString)/Art")
         try FileManager.default.createDirectory(at: work.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets"), to: work)
+        // A catalog left in Assets/ by `Scripts/run` is not part of the samples.
+        let leftover = work.appendingPathComponent(".assetc")
+        if FileManager.default.fileExists(atPath: leftover.path) { try FileManager.default.removeItem(at: leftover) }
         return work
     }
 

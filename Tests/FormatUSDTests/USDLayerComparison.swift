@@ -76,8 +76,9 @@ enum USDLayerComparison {
             return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.asset(let x), .asset(let y)), (.path(let x), .path(let y)):
             return x == y
-        case (.bool(let x), _), (_, .bool(let x)):
-            return x == (a.boolValue ?? !x) && x == (b.boolValue ?? !x)
+        case (.bool, _), (_, .bool):
+            // usda writes bools as true/false or 1/0; crate stores bools.
+            return a.boolValue != nil && a.boolValue == b.boolValue
         default:
             if let x = a.flatNumbers, let y = b.flatNumbers, !(a.stringValue != nil) {
                 return x.count == y.count && zip(x, y).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) || abs($0 - $1) <= 1e-6 * max(1, abs($0)) }

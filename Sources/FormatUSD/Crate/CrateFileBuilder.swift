@@ -182,7 +182,8 @@ struct CrateFileBuilder {
             elements.append(paths[p].isProperty ? -t : t)
             let hasChild = !children[p].isEmpty
             let hasSibling = !siblings.isEmpty
-            jumps.append(hasChild && hasSibling ? 0 : hasSibling ? 0 : hasChild ? -1 : -2)
+            // With both a child and a sibling, the 0 is replaced by the sibling's distance below.
+            jumps.append(hasSibling ? 0 : hasChild ? -1 : -2)
             if let next = siblings.first {
                 if hasChild { pendingJump[next] = position }
                 stack.append((next, siblings.dropFirst()))

@@ -7,7 +7,6 @@ enum CrateFormat {
     static let bootstrapSize = 88
     /// Section names are at most 15 bytes, stored NUL-padded in 16.
     static let sectionNameSize = 16
-    static let sectionNames = ["TOKENS", "STRINGS", "FIELDS", "FIELDSETS", "PATHS", "SPECS"]
     /// Arrays shorter than this are never stored compressed.
     static let minCompressedArraySize = 16
 

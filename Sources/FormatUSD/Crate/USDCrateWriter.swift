@@ -136,21 +136,20 @@ struct CrateLayerEncoder {
     // MARK: Structured values
 
     mutating func tokenVector(_ names: [String]) -> ValueRep {
-        let indexes = names.map { file.token($0) }
-        file.align(8)
-        let offset = file.position
-        file.u64(UInt64(indexes.count))
-        for i in indexes { file.u32(i) }
-        return ValueRep(type: .tokenVector, payload: offset)
+        indexVector(.tokenVector, names.map { file.token($0) })
     }
 
     mutating func stringVector(_ items: [String]) -> ValueRep {
-        let indexes = items.map { file.string($0) }
+        indexVector(.stringVector, items.map { file.string($0) })
+    }
+
+    /// `[u64 count][u32 index]...`: the layout of token and string vectors.
+    mutating func indexVector(_ type: CrateType, _ indexes: [UInt32]) -> ValueRep {
         file.align(8)
         let offset = file.position
         file.u64(UInt64(indexes.count))
         for i in indexes { file.u32(i) }
-        return ValueRep(type: .stringVector, payload: offset)
+        return ValueRep(type: type, payload: offset)
     }
 
     /// List op header bits: 0 explicit; 1 explicit items; 5 prepended items.
