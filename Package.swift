@@ -6,7 +6,8 @@ import PackageDescription
 
 let package = Package(
     name: "assetc",
-    platforms: [.macOS(.v14)],
+    // macOS 15 for the standard library's Synchronization.Mutex (on Linux it is always there).
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "assetc", targets: ["assetc"]),
         .library(name: "AssetKit", targets: ["AssetKit"]),
@@ -15,7 +16,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
+        // swift-crypto compiled a second BoringSSL.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
         .target(name: "AssetCore"),
@@ -38,7 +41,7 @@ let package = Package(
         // Collada: libxml2 SAX into a Collada-shaped document, then scene building.
         .target(name: "FormatCollada", dependencies: ["AssetCore", "CLibXML2"]),
 
-        // Writers of formats assetc does not read: each its own module.
+        // glTF/GLB, OBJ, STL and PLY: writers (their readers are to come), each its own module.
         .target(name: "FormatGLTF", dependencies: ["AssetCore"]),
         .target(name: "FormatOBJ", dependencies: ["AssetCore"]),
         .target(name: "FormatSTL", dependencies: ["AssetCore"]),
@@ -58,41 +61,46 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
-        // Use cases shared by the CLI and (later) the service.
-        .target(name: "AssetKit", dependencies: [
-            "AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        // Use cases shared by the CLI and the service: the only way either reaches the pipeline.
+        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog", "CLibCrypto"]),
 
         // The HTTP catalog: JSON API and HTML gallery on Hummingbird.
+        // AssetRender only for RenderView, the named views a thumbnail request takes.
         .target(name: "AssetService", dependencies: [
-            "AssetKit", "AssetCatalog", "AssetCore",
+            "AssetKit", "AssetCatalog", "AssetCore", "AssetRender",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The CLI: use cases through AssetKit; AssetCore, AssetRender and AssetCatalog only for the
+        // value types its options and results are made of.
         .executableTarget(
             name: "assetc",
             dependencies: [
-                "AssetKit", "AssetRender", "AssetCatalog", "AssetService",
+                "AssetKit", "AssetCore", "AssetRender", "AssetCatalog", "AssetService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
+        // Helpers every test target shares (temporary folders that clean up after themselves).
+        .target(name: "AssetTestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore"]),
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
         .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore"]),
-        .testTarget(name: "FormatColladaTests", dependencies: ["FormatCollada", "AssetCore"]),
-        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF"]),
-        .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore"]),
-        .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit"]),
-        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit"]),
+        .testTarget(name: "FormatColladaTests", dependencies: ["FormatCollada", "AssetCore", "AssetTestSupport"]),
+        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
+        .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
+        .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport"]),
+        // Against a live server on loopback through Foundation's URLSession: HummingbirdTesting
+        // would bring AsyncHTTPClient and a second BoringSSL into every test build.
         .testTarget(name: "AssetServiceTests", dependencies: [
-            "AssetService", "AssetCatalog", "AssetKit",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "AssetService", "AssetCatalog", "AssetKit", "AssetCore", "AssetTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.
-        .testTarget(name: "AssetcCLITests", dependencies: ["assetc"]),
+        .testTarget(name: "AssetcCLITests", dependencies: ["assetc", "AssetTestSupport"]),
     ]
 )
 

@@ -1,21 +1,43 @@
 import AssetCore
-import Crypto
+import CLibCrypto
 import Foundation
 
-/// SHA-256 of a file's bytes, read in chunks (swift-crypto), as lowercase hex.
+/// SHA-256 of a file's bytes, read in 1 MiB chunks, as lowercase hex. OpenSSL's libcrypto does the
+/// hashing: the system library every Debian machine has, at no build cost.
 public enum ContentHash {
     public static func file(_ path: String) throws(AssetError) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw AssetError(.fileNotFound, at: SourceLocation(file: path)) }
-        defer { try? handle.close() }  // nothing to flush on a read-only handle
-        var hasher = SHA256()
-        while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw AssetError(.io("cannot read: \(error.localizedDescription)"), at: SourceLocation(file: path))
-            }
-            if chunk.isEmpty { break }
-            hasher.update(data: chunk)
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw AssetError.openFailed(path: path, errno: errno) }
+        defer { close(fd) }
+        guard let context = EVP_MD_CTX_new() else { throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: path)) }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: path))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AssetError(.io("cannot read: \(String(cString: strerror(errno)))"), at: SourceLocation(file: path))
+            }
+            if n == 0 { break }
+            _ = chunk.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, n) }
+        }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else {
+            throw AssetError(.io("cannot finish a SHA-256 hash"), at: SourceLocation(file: path))
+        }
+        return hex(digest.prefix(Int(length)))
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,14 +1,14 @@
 import AssetCore
 import AssetPipeline
+import Foundation
 
-@_exported import struct AssetPipeline.ConvertOptions
-
-/// `assetc convert`: read, run the passes the target needs, write atomically.
+/// `assetc convert`, and the service's conversions: read, run the passes the target needs, write
+/// atomically.
 public struct ConvertUseCase: Sendable {
-    public var converter: Converter
+    let converter: Converter
 
-    public init(converter: Converter = Converter()) {
-        self.converter = converter
+    public init() {
+        converter = Converter()
     }
 
     public struct Report: Sendable {
@@ -17,8 +17,27 @@ public struct ConvertUseCase: Sendable {
         public var diagnostics: [Diagnostic]
     }
 
+    /// The names of the formats assetc writes, as `--to` and the service's `to=` take them.
+    public static var outputFormats: [String] { FormatRegistry.standard.writers.map(\.format.name) }
+
     public func run(input: String, output: String, options: ConvertOptions) throws(AssetError) -> Report {
         let report = try converter.convert(input: input, output: output, options: options)
         return Report(format: report.format, writtenFiles: report.writtenFiles, diagnostics: report.diagnostics)
+    }
+
+    /// The bytes of `input` converted to `format` (the main file; sidecars stay beside it), kept
+    /// under `folder/<contentHash>/` so an unchanged asset is converted once.
+    public func convertedBytes(of input: String, contentHash: String, format: String, fileName: String,
+                               cacheFolder folder: String) throws(AssetError) -> [UInt8] {
+        let output = ((folder as NSString).appendingPathComponent(contentHash) as NSString).appendingPathComponent(fileName)
+        if let data = FileManager.default.contents(atPath: output) { return Array(data) }
+        var options = ConvertOptions()
+        options.format = format
+        options.force = true
+        _ = try run(input: input, output: output, options: options)
+        guard let data = FileManager.default.contents(atPath: output) else {
+            throw AssetError(.io("the converted file vanished before it could be read"), at: SourceLocation(file: output))
+        }
+        return Array(data)
     }
 }

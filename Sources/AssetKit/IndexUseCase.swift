@@ -10,16 +10,16 @@ import Foundation
 /// error. Writes go in transactions of a few dozen assets, so stopping at any moment leaves a
 /// consistent catalog that the next run completes.
 public struct IndexUseCase: Sendable {
-    public var registry: FormatRegistry
+    /// Every format assetc reads; tests substitute their own.
+    package var registry: FormatRegistry = .standard
     public var readOptions: ReadOptions
     /// Render and cache a thumbnail per model (by content hash, under the catalog's folder).
     public var thumbnails: Bool
     public var render: RenderOptions
     public var batchSize = 32
 
-    public init(registry: FormatRegistry = .standard, readOptions: ReadOptions = ReadOptions(), thumbnails: Bool = false,
+    public init(readOptions: ReadOptions = ReadOptions(), thumbnails: Bool = false,
                 render: RenderOptions = RenderOptions()) {
-        self.registry = registry
         self.readOptions = readOptions
         self.thumbnails = thumbnails
         self.render = render
@@ -31,6 +31,8 @@ public struct IndexUseCase: Sendable {
         public var unchanged = 0
         public var removed = 0
         public var failed = 0
+        /// Models read but not rendered; each carries the renderer's error among its warnings.
+        public var thumbnailsFailed = 0
         public var models = 0
         public var textures = 0
     }
@@ -84,15 +86,17 @@ public struct IndexUseCase: Sendable {
         if !touched.isEmpty { try catalog.touch(touched) }
         for start in stride(from: 0, to: changed.count, by: batchSize) {
             let batch = Array(changed[start..<min(start + batchSize, changed.count)])
-            let entries = EntriesBox(count: batch.count)
+            let entries = Locked([CatalogEntry?](repeating: nil, count: batch.count))
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
-                entries.set(k, entry(for: batch[k], root: root, catalogFolder: catalog.folder))
+                let built = entry(for: batch[k], root: root, catalogFolder: catalog.folder)
+                entries.withLock { $0[k] = built }
             }
-            let built = entries.values
+            let built = entries.value.map { $0! }
             try catalog.store(built)
             for entry in built {
                 if known[entry.record.id] == nil { report.added += 1 } else { report.updated += 1 }
                 if entry.record.error != nil { report.failed += 1 }
+                if thumbnails, entry.record.kind == .model, entry.record.error == nil, entry.record.thumbnail == nil { report.thumbnailsFailed += 1 }
                 progress(entry.record.id)
             }
         }
@@ -102,43 +106,26 @@ public struct IndexUseCase: Sendable {
         report.removed += gone.count
     }
 
-    /// Models (what a reader recognises) and textures (PNG and JPEG, loose or in .xcassets image
-    /// sets) under `root`, hidden entries and the catalog's own folder left out.
+    /// Models and textures under `root` (see `AssetFolder`), the catalog's own folder left out.
     func walk(root: String, skipping: String) -> [Candidate] {
-        let rootURL = URL(fileURLWithPath: root)
-        let base = rootURL.lastPathComponent
-        let skip = URL(fileURLWithPath: skipping).standardizedFileURL.path
-        let walker = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey],
-                                                    options: [.skipsHiddenFiles])
-        var found: [Candidate] = []
-        while let url = walker?.nextObject() as? URL {
-            let path = url.standardizedFileURL.path
-            if path == skip { walker?.skipDescendants(); continue }
-            guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]),
-                  values.isRegularFile == true else { continue }  // entries that vanish or cannot be read are not assets
-            let relative = String(path.dropFirst(root.count + 1))
-            let ext = url.pathExtension.lowercased()
-            let kind: CatalogRecord.Kind
-            if ["png", "jpg", "jpeg"].contains(ext) {
-                kind = .texture
-            } else if (try? registry.reader(for: url)) != nil || registry.readers.contains(where: { r in r.formats.contains { $0.fileExtensions.contains(ext) } }) {
-                kind = .model  // recognised by content, or claimed by extension (recorded with its error if it fails)
-            } else {
-                continue
-            }
-            found.append(Candidate(id: base + "/" + relative, path: path, kind: kind, byteSize: Int64(values.fileSize ?? 0),
-                                   modifiedAt: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
+        let base = URL(fileURLWithPath: root).lastPathComponent
+        return AssetFolder.files(under: root, registry: registry, skipping: skipping, includeTextures: true).map { file in
+            Candidate(id: base + "/" + file.relativePath, path: file.path, kind: file.kind, byteSize: file.byteSize, modifiedAt: file.modifiedAt)
         }
-        return found.sorted { $0.id < $1.id }
     }
 
     /// Reads one file into its catalog entry; a failure becomes the entry's error.
     func entry(for candidate: Candidate, root: String, catalogFolder: String) -> CatalogEntry {
         let now = Date().timeIntervalSince1970
-        let hash = (try? ContentHash.file(candidate.path)) ?? "unreadable"  // the read below reports why
         let ext = (candidate.path as NSString).pathExtension.lowercased()
         var record = CatalogRecord(id: candidate.id, root: root, kind: candidate.kind, format: ext == "jpg" ? "jpeg" : ext,
-                                   byteSize: candidate.byteSize, contentHash: hash, modifiedAt: candidate.modifiedAt, indexedAt: now)
+                                   byteSize: candidate.byteSize, contentHash: "", modifiedAt: candidate.modifiedAt, indexedAt: now)
+        let hash: String
+        do throws(AssetError) { hash = try ContentHash.file(candidate.path) } catch {
+            record.error = error.description
+            return CatalogEntry(record: record)
+        }
+        record.contentHash = hash
         guard candidate.kind == .model else { return CatalogEntry(record: record) }
         let result: ReadResult
         do throws(AssetError) {
@@ -165,45 +152,21 @@ public struct IndexUseCase: Sendable {
             return TextureReferenceRow(path: texture.authoredPath, resolves: texture.resolves, resolvedID: resolvedID)
         }
         record.missingTextures = references.filter { !$0.resolves }.count
-        let warnings = result.warnings.prefix(200).map(\.description)
-        record.warningCount = result.warnings.count
+        var warnings = result.warnings.map(\.description)
         if thumbnails {
-            record.thumbnail = thumbnail(scene, hash: hash, catalogFolder: catalogFolder)
+            do throws(AssetError) {
+                let cache = ThumbnailCache(catalogFolder: catalogFolder)
+                var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
+                renderer.registry = registry
+                _ = try cache.png(contentHash: hash, size: render.size, view: render.view, renderer: renderer) { scene }
+                record.thumbnail = ThumbnailCache.relativePath(contentHash: hash, size: render.size, view: render.view)
+            } catch {
+                // The asset stays indexed; the catalog says why it has no picture.
+                warnings.append("thumbnail not rendered: \(error)")
+            }
         }
+        record.warningCount = warnings.count
         return CatalogEntry(record: record, nodeNames: nodeNames, materialNames: scene.materials.map(\.name),
-                            textureReferences: references, warnings: Array(warnings))
-    }
-
-    /// `thumbnails/<hash>.png` under the catalog folder, rendered only when not cached yet.
-    private func thumbnail(_ scene: Scene, hash: String, catalogFolder: String) -> String? {
-        let relative = "thumbnails/\(hash).png"
-        let path = (catalogFolder as NSString).appendingPathComponent(relative)
-        if FileManager.default.fileExists(atPath: path) { return relative }
-        let renderer = ThumbnailUseCase(registry: registry, render: render, readOptions: readOptions)
-        guard let png = try? renderer.png(for: scene).bytes,  // the asset stays indexed without one
-              (try? AtomicOutput.write([OutputFile(relativePath: relative, bytes: png)], mainPath: path, force: true)) != nil else {
-            return nil
-        }
-        return relative
-    }
-}
-
-/// Entries built by worker threads, each into its own slot, under a lock.
-private final class EntriesBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [CatalogEntry?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ entry: CatalogEntry) {
-        lock.lock()
-        slots[index] = entry
-        lock.unlock()
-    }
-
-    var values: [CatalogEntry] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
+                            textureReferences: references, warnings: Array(warnings.prefix(200)))
     }
 }

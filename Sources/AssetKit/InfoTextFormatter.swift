@@ -7,7 +7,7 @@ public enum InfoTextFormatter {
         func row(_ label: String, _ value: String) {
             lines.append("  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
         }
-        row("up axis", "\(info.upAxis.rawValue), \(number(info.metersPerUnit)) m per unit")
+        row("up axis", "\(info.upAxis.rawValue), \(NumberText.display(info.metersPerUnit)) m per unit")
         if let generator = info.generator { row("generator", generator) }
         if let defaultPrim = info.defaultPrim { row("default", defaultPrim) }
         row("nodes", grouped(info.nodes))
@@ -18,7 +18,7 @@ public enum InfoTextFormatter {
         if let b = info.bounds {
             row("bounds", "min \(vector(b.min))  max \(vector(b.max))")
             let size = zip(b.max, b.min).map { $0 - $1 }
-            row("size", size.map(number).joined(separator: " x ") + " units")
+            row("size", size.map(NumberText.display).joined(separator: " x ") + " units")
         } else {
             row("bounds", "none (no geometry)")
         }
@@ -27,13 +27,7 @@ public enum InfoTextFormatter {
         return lines.joined(separator: "\n")
     }
 
-    static func number(_ x: Double) -> String {
-        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
-        let text = String(format: "%.6g", x)
-        return text
-    }
-
-    static func vector(_ v: [Double]) -> String { "(" + v.map(number).joined(separator: ", ") + ")" }
+    static func vector(_ v: [Double]) -> String { "(" + v.map(NumberText.display).joined(separator: ", ") + ")" }
 
     static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)

@@ -4,11 +4,11 @@ import Foundation
 
 /// `assetc info`: read an asset and report its figures.
 public struct InfoUseCase: Sendable {
-    public var registry: FormatRegistry
+    /// Every format assetc reads; tests substitute their own.
+    package var registry: FormatRegistry = .standard
     public var options: ReadOptions
 
-    public init(registry: FormatRegistry = .standard, options: ReadOptions = ReadOptions()) {
-        self.registry = registry
+    public init(options: ReadOptions = ReadOptions()) {
         self.options = options
     }
 

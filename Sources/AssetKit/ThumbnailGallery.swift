@@ -4,16 +4,13 @@ import Foundation
 /// files that failed with their errors. Plain HTML and CSS, to keep as a CI artifact.
 public enum ThumbnailGallery {
     public static func html(_ outcomes: [ThumbnailUseCase.Outcome], title: String = "assetc thumbnails") -> String {
-        func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let escape = HTMLPage.escape
         var cards = ""
         for outcome in outcomes {
             guard let info = outcome.info else { continue }
             let warnings = outcome.warnings.isEmpty ? "" : " · \(outcome.warnings.count) warning\(outcome.warnings.count == 1 ? "" : "s")"
             cards += """
-                <figure><img src="\(escape(outcome.job.output))" alt="\(escape(outcome.job.input))" width="256" height="256">
+                <figure><img class="thumbnail" src="\(escape(outcome.job.output))" alt="\(escape(outcome.job.input))" width="256" height="256">
                 <figcaption><b>\(escape(outcome.job.input))</b><br>\(escape(info.format)) · \(info.triangles) triangles · \(info.meshes) meshes · \(info.upAxis.rawValue)-up\(warnings)</figcaption></figure>
 
                 """
@@ -24,10 +21,11 @@ public enum ThumbnailGallery {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
             <style>
-            body { font: 14px system-ui, sans-serif; margin: 2em; background: #f4f4f2; color: #222 }
+            \(HTMLPage.baseStyle)
+            body { margin: 2em }
             main { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 1em }
             figure { margin: 0; padding: 7px; background: #fff; border: 1px solid #ddd; border-radius: 6px }
-            img { display: block; width: 256px; height: 256px; background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px }
+            img.thumbnail { width: 256px; height: 256px }
             figcaption { margin-top: .5em; word-break: break-all }
             </style></head>
             <body><h1>\(escape(title))</h1><p>\(outcomes.count) assets, \(failures.count) failed.</p>

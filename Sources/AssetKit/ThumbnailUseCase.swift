@@ -7,12 +7,12 @@ import Foundation
 /// all cores, write them atomically under the output folder mirroring the input paths, and
 /// optionally an HTML gallery. One failed file never stops the rest.
 public struct ThumbnailUseCase: Sendable {
-    public var registry: FormatRegistry
+    /// Every format assetc reads; tests substitute their own.
+    package var registry: FormatRegistry = .standard
     public var render: RenderOptions
     public var readOptions: ReadOptions
 
-    public init(registry: FormatRegistry = .standard, render: RenderOptions = RenderOptions(), readOptions: ReadOptions = ReadOptions()) {
-        self.registry = registry
+    public init(render: RenderOptions = RenderOptions(), readOptions: ReadOptions = ReadOptions()) {
         self.render = render
         self.readOptions = readOptions
     }
@@ -34,7 +34,6 @@ public struct ThumbnailUseCase: Sendable {
     /// `skipping` left out), keeping files a reader recognises.
     public func jobs(for paths: [String], skipping: String? = nil) throws(AssetError) -> [Job] {
         var jobs: [Job] = []
-        let skip = skipping.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -44,19 +43,9 @@ public struct ThumbnailUseCase: Sendable {
                 jobs.append(Job(input: path, output: (path as NSString).lastPathComponent + ".png"))
                 continue
             }
-            let root = URL(fileURLWithPath: path).standardizedFileURL
-            let base = root.lastPathComponent
-            let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                        options: [.skipsHiddenFiles])
-            var found: [String] = []
-            while let url = walker?.nextObject() as? URL {
-                if let skip, url.standardizedFileURL.path == skip { walker?.skipDescendants(); continue }
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }  // unreadable entries are not assets
-                let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count + 1))
-                if (try? registry.reader(for: url)) != nil { found.append(relative) }  // files no reader recognises are not assets
-            }
-            for relative in found.sorted() {
-                jobs.append(Job(input: (path as NSString).appendingPathComponent(relative), output: base + "/" + relative + ".png"))
+            let base = URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent
+            for file in AssetFolder.files(under: path, registry: registry, skipping: skipping, includeTextures: false) {
+                jobs.append(Job(input: (path as NSString).appendingPathComponent(file.relativePath), output: base + "/" + file.relativePath + ".png"))
             }
         }
         return jobs
@@ -65,18 +54,30 @@ public struct ThumbnailUseCase: Sendable {
     /// Renders every job, `progress` told of each as it finishes (from worker threads, one at a time).
     public func run(_ jobs: [Job], outputFolder: String, force: Bool = true,
                     progress: @Sendable (Outcome, Int) -> Void = { _, _ in }) -> [Outcome] {
-        let results = ResultsBox(count: jobs.count)
+        let results = Locked((slots: [Outcome?](repeating: nil, count: jobs.count), done: 0))
         DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
             let outcome = renderOne(jobs[k], outputFolder: outputFolder, force: force)
-            let done = results.store(outcome, at: k)
+            let done = results.withLock { state in
+                state.slots[k] = outcome
+                state.done += 1
+                return state.done
+            }
             progress(outcome, done)
         }
-        return results.outcomes.map { $0! }
+        return results.value.slots.map { $0! }
     }
 
-    /// The PNG of one asset file, for callers that keep it themselves (the service's cache).
-    public func png(for path: String) throws(AssetError) -> [UInt8] {
-        try png(for: try registry.read(URL(fileURLWithPath: path), options: readOptions).scene).bytes
+    /// `index.html` in the output folder: a gallery of the outcomes, written atomically.
+    public func writeGallery(_ outcomes: [Outcome], outputFolder: String) throws(AssetError) -> String {
+        let path = (outputFolder as NSString).appendingPathComponent("index.html")
+        let page = OutputFile(relativePath: "index.html", bytes: Array(ThumbnailGallery.html(outcomes).utf8))
+        _ = try AtomicOutput.write([page], mainPath: path, force: true)
+        return path
+    }
+
+    /// The scene of one asset file, read with this use case's options.
+    public func scene(at path: String) throws(AssetError) -> Scene {
+        try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
     }
 
     /// Renders a scene with this use case's options, textures loaded from wherever they live,
@@ -101,22 +102,5 @@ public struct ThumbnailUseCase: Sendable {
         } catch {
             return Outcome(job: job, info: nil, error: error, warnings: [])
         }
-    }
-}
-
-/// Outcomes written by the worker threads, each into its own slot, under a lock.
-private final class ResultsBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var outcomes: [ThumbnailUseCase.Outcome?]
-    private var done = 0
-
-    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-
-    func store(_ outcome: ThumbnailUseCase.Outcome, at index: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        outcomes[index] = outcome
-        done += 1
-        return done
     }
 }

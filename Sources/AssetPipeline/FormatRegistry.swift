@@ -25,18 +25,26 @@ public struct FormatRegistry: Sendable {
 
     public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }
 
-    /// How many leading bytes sniffing looks at; enough for XML prologues, zip headers and BOMs.
-    static let sniffLength = 4096
+    /// The reader for a file and the format it is in.
+    public struct Match: Sendable {
+        public var reader: any SceneReader
+        public var file: SniffedFile
+        public var format: FormatDescription { file.format }
+    }
 
-    public func reader(for url: URL) throws(AssetError) -> (reader: any SceneReader, format: FormatDescription) {
-        let prefix = try Self.readPrefix(of: url)
+    public func reader(for url: URL) throws(AssetError) -> Match {
+        let prefix = try SniffedFile.prefix(of: url)
         let ext = url.pathExtension.lowercased()
         for reader in readers {
-            if let format = reader.sniff(prefix: prefix, pathExtension: ext) { return (reader, format) }
+            if let format = reader.sniff(prefix: prefix, pathExtension: ext) {
+                return Match(reader: reader, file: SniffedFile(url: url, format: format, prefix: prefix))
+            }
         }
         // Content first; then the extension, so a damaged file gets its own reader's specific error.
         for reader in readers {
-            if let format = reader.formats.first(where: { $0.fileExtensions.contains(ext) }) { return (reader, format) }
+            if let format = reader.formats.first(where: { $0.fileExtensions.contains(ext) }) {
+                return Match(reader: reader, file: SniffedFile(url: url, format: format, prefix: prefix))
+            }
         }
         let supported = supportedFormats.map(\.name)
         if let foreign = ForeignFormat.recognise(prefix: prefix) {
@@ -47,32 +55,21 @@ public struct FormatRegistry: Sendable {
         throw AssetError(.unsupportedFormat(what, supported: supported), at: SourceLocation(file: url.relativePath))
     }
 
+    /// Whether a reader claims the file, by content or by extension, without reading it.
+    public func recognises(_ url: URL) -> Bool {
+        let ext = url.pathExtension.lowercased()
+        if readers.contains(where: { $0.formats.contains { $0.fileExtensions.contains(ext) } }) { return true }
+        guard let prefix = try? SniffedFile.prefix(of: url) else { return false }  // unreadable: judged by extension only
+        return readers.contains { $0.sniff(prefix: prefix, pathExtension: ext) != nil }
+    }
+
     /// Reads a scene; with `options.isStrict` the first warning fails the read.
     public func read(_ url: URL, options: ReadOptions = ReadOptions()) throws(AssetError) -> ReadResult {
-        let (reader, _) = try reader(for: url)
-        let result = try reader.read(from: url, options: options)
+        let match = try reader(for: url)
+        let result = try match.reader.read(match.file, options: options)
         if options.isStrict, let first = result.warnings.first {
             throw AssetError(.strict(first.message), at: first.location.inFile(url.relativePath))
         }
         return result
-    }
-
-    static func readPrefix(of url: URL) throws(AssetError) -> [UInt8] {
-        let location = SourceLocation(file: url.relativePath)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw AssetError(.fileNotFound, at: location)
-        }
-        if isDirectory.boolValue { throw AssetError(.io("is a folder, not a file"), at: location) }
-        let handle: FileHandle
-        do { handle = try FileHandle(forReadingFrom: url) } catch {
-            throw AssetError(.io("cannot open: \(error.localizedDescription)"), at: location)
-        }
-        defer { try? handle.close() }  // closing a read-only handle has nothing to report
-        do {
-            return Array(try handle.read(upToCount: sniffLength) ?? Data())
-        } catch {
-            throw AssetError(.io("cannot read: \(error.localizedDescription)"), at: location)
-        }
     }
 }

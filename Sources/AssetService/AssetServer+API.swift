@@ -1,7 +1,6 @@
 import AssetCatalog
 import AssetCore
 import AssetKit
-import AssetPipeline
 import AssetRender
 import Foundation
 import Hummingbird
@@ -29,7 +28,7 @@ extension AssetServer {
         var parts: [String] = []
         if let whereText = params.get("where"), !whereText.isEmpty {
             // Compiled alone first, so an error's column is one of the user's own text.
-            do throws(AssetError) { _ = try CatalogQuery.compile(whereText) } catch { throw Self.httpError(error) }
+            _ = try CatalogQuery.compile(whereText)
             parts.append("(\(whereText))")
         }
         if let q = params.get("q"), !q.isEmpty { parts.append("name ~ \(quoted(Substring(q)))") }
@@ -53,12 +52,7 @@ extension AssetServer {
             offset = n
         }
         let condition = try expression(request)
-        let records: [CatalogRecord]
-        do throws(AssetError) {
-            records = try catalog.query(condition, sort: params.get("sort"), limit: limit + 1, offset: offset)
-        } catch {
-            throw Self.httpError(error)
-        }
+        let records = try catalog.query(condition, sort: params.get("sort"), limit: limit + 1, offset: offset)
         let more = records.count > limit
         return Self.json(Page(items: Array(records.prefix(limit)), nextCursor: more ? String(offset + limit) : nil))
     }
@@ -116,16 +110,13 @@ extension AssetServer {
         let headers: HTTPFields = [.contentType: "image/png", .eTag: etag, .cacheControl: "public, max-age=86400"]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
-        let file = (catalog.folder as NSString).appendingPathComponent("thumbnails/\(key).png")
         let path = try AssetPath.file(of: record)
+        let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
         let png: [UInt8] = try await Blocking.run {
-            if let data = FileManager.default.contents(atPath: file) { return Array(data) }
-            var use = ThumbnailUseCase()
-            use.render.size = size
-            use.render.view = view
-            let bytes = try use.png(for: path)
-            _ = try AtomicOutput.write([OutputFile(relativePath: (file as NSString).lastPathComponent, bytes: bytes)], mainPath: file, force: true)
-            return bytes
+            let renderer = ThumbnailUseCase()
+            return try thumbnails.png(contentHash: record.contentHash, size: size, view: view, renderer: renderer) { () throws(AssetError) in
+                try renderer.scene(at: path)
+            }
         }
         let buffer = ByteBuffer(bytes: png)
         cache.put(key, buffer)
@@ -134,7 +125,7 @@ extension AssetServer {
 
     func convert(_ record: CatalogSummary, request: Request) async throws -> Response {
         let target = request.uri.queryParameters["to"].map { $0.lowercased() } ?? ""
-        let formats = ["glb", "usdz", "usda", "usdc", "dae", "obj", "stl", "ply"]
+        let formats = Self.conversionFormats
         guard formats.contains(target) else { throw HTTPError(.badRequest, message: "to takes one of \(formats.joined(separator: ", "))") }
         guard record.kind == .model, record.error == nil else { throw HTTPError(.notFound, message: "\(record.id) is not a readable model") }
         guard record.byteSize <= configuration.maxConvertBytes else {
@@ -146,23 +137,19 @@ extension AssetServer {
                                    .contentDisposition: "attachment; filename=\"\(name)\"", .cacheControl: "public, max-age=86400"]
         if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
-        let folder = (catalog.folder as NSString).appendingPathComponent("converted/\(record.contentHash)")
-        let output = (folder as NSString).appendingPathComponent(name)
+        let folder = (catalog.folder as NSString).appendingPathComponent("converted")
         let path = try AssetPath.file(of: record)
-        let bytes: Data = try await Blocking.run {
-            if !FileManager.default.fileExists(atPath: output) {
-                var options = ConvertOptions()
-                options.force = true
-                do throws(AssetError) { _ = try Converter().convert(input: path, output: output, options: options) } catch {
-                    throw AssetServer.httpError(error)
-                }
-            }
-            return try Data(contentsOf: URL(fileURLWithPath: output))
+        let bytes: [UInt8] = try await Blocking.run {
+            try ConvertUseCase().convertedBytes(of: path, contentHash: record.contentHash, format: target, fileName: name, cacheFolder: folder)
         }
         let buffer = ByteBuffer(bytes: bytes)
         cache.put(key, buffer)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
+
+    /// What `convert?to=` offers: the formats that fit in one file (glTF's .bin and the sidecar
+    /// textures of usda, dae and obj would not reach the client).
+    static let conversionFormats = ["glb", "usdz", "usda", "usdc", "dae", "obj", "stl", "ply"].filter(ConvertUseCase.outputFormats.contains)
 
     func reindex(_ request: Request) async throws -> Response {
         guard let token = configuration.token else {

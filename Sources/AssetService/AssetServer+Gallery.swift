@@ -1,5 +1,6 @@
 import AssetCatalog
 import AssetCore
+import AssetKit
 import Foundation
 import Hummingbird
 
@@ -9,9 +10,10 @@ extension AssetServer {
         let page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <title>\(escape(title))</title>
+            <title>\(HTMLPage.escape(title))</title>
             <style>
-            body { font: 14px system-ui, sans-serif; margin: 0; background: #f4f4f2; color: #222 }
+            \(HTMLPage.baseStyle)
+            body { margin: 0 }
             header { background: #1f2a36; color: #fff; padding: .8em 1.5em; display: flex; gap: 1.5em; align-items: center }
             header a { color: #fff; text-decoration: none; font-weight: 600 }
             header form { flex: 1; display: flex; gap: .5em }
@@ -19,10 +21,8 @@ extension AssetServer {
             main { padding: 1.5em }
             .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 1em }
             .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px; color: inherit; text-decoration: none }
-            .card img, .views img { display: block; width: 100%; aspect-ratio: 1; background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px }
+            .card img, .views img { width: 100% }
             .card b { display: block; margin-top: .4em; word-break: break-all }
-            .muted { color: #666 }
-            .error { color: #a11 }
             .views { display: grid; grid-template-columns: repeat(4, minmax(0, 256px)); gap: .8em }
             table { border-collapse: collapse } td { padding: .2em 1em .2em 0; vertical-align: top }
             pre { background: #fff; border: 1px solid #ddd; padding: .8em; overflow: auto }
@@ -37,11 +37,6 @@ extension AssetServer {
                         body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
     func galleryPage(_ request: Request) throws -> Response {
         let params = request.uri.queryParameters
         let offset = max(Int(params["cursor"] ?? "0") ?? 0, 0)
@@ -51,22 +46,23 @@ extension AssetServer {
         do throws(AssetError) {
             records = try catalog.query(expression, sort: params.get("sort"), limit: pageSize + 1, offset: offset)
         } catch {
-            let message = "<p class=error>\(Self.escape(error.description))</p><p>Fields: \(CatalogQuery.fieldNames.joined(separator: ", ")).</p>"
+            // A page, not JSON: the person who typed the query reads the error where they typed it.
+            let message = "<p class=error>\(HTMLPage.escape(error.description))</p><p>Fields: \(CatalogQuery.fieldNames.joined(separator: ", ")).</p>"
             return Self.html(message, title: "assetc: bad query", status: .badRequest)
         }
-        var body = expression.isEmpty ? "<h1>All assets</h1>" : "<h1>Assets where <code>\(Self.escape(expression))</code></h1>"
+        var body = expression.isEmpty ? "<h1>All assets</h1>" : "<h1>Assets where <code>\(HTMLPage.escape(expression))</code></h1>"
         body += "<div class=grid>"
         for r in records.prefix(pageSize) {
             let link = "/assets/" + AssetPath.encode(r.id)
             let image: String
             switch (r.kind, r.error) {
-            case (.model, nil): image = "<img src=\"/api/assets/\(AssetPath.encode(r.id))/thumbnail.png?size=256\" alt=\"\" loading=lazy>"
-            case (.texture, _): image = "<img src=\"/api/assets/\(AssetPath.encode(r.id))/file\" alt=\"\" loading=lazy style=\"object-fit: contain\">"
+            case (.model, nil): image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/thumbnail.png?size=256\" alt=\"\" loading=lazy>"
+            case (.texture, _): image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/file\" alt=\"\" loading=lazy style=\"object-fit: contain\">"
             default: image = "<div class=muted>unreadable</div>"
             }
-            let figures = r.error.map { "<span class=error>\(Self.escape($0))</span>" }
+            let figures = r.error.map { "<span class=error>\(HTMLPage.escape($0))</span>" }
                 ?? "\(r.format) · \(r.triangles.map { "\($0) triangles" } ?? r.kind.rawValue)"
-            body += "<a class=card href=\"\(link)\">\(image)<b>\(Self.escape(r.id))</b><span class=muted>\(figures)</span></a>"
+            body += "<a class=card href=\"\(link)\">\(image)<b>\(HTMLPage.escape(r.id))</b><span class=muted>\(figures)</span></a>"
         }
         body += "</div>"
         if records.isEmpty { body += "<p class=muted>No assets match.</p>" }
@@ -74,7 +70,7 @@ extension AssetServer {
             var next = request.uri.queryParameters
             next["cursor"] = Substring(String(offset + pageSize))
             let query = next.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))) ?? "")" }.joined(separator: "&")
-            body += "<p><a href=\"/?\(Self.escape(query))\">Next page</a></p>"
+            body += "<p><a href=\"/?\(HTMLPage.escape(query))\">Next page</a></p>"
         }
         return Self.html(body, title: "assetc catalog")
     }
@@ -84,20 +80,20 @@ extension AssetServer {
         let entry = try record(id)
         let r = entry.record
         let api = "/api/assets/" + AssetPath.encode(id)
-        var body = "<h1>\(Self.escape(id))</h1>"
+        var body = "<h1>\(HTMLPage.escape(id))</h1>"
         if r.kind == .model && r.error == nil {
             body += "<div class=views>" + ["iso", "front", "right", "top"].map {
-                "<figure><img src=\"\(api)/thumbnail.png?size=256&amp;view=\($0)\" alt=\"\($0) view\"><figcaption>\($0)</figcaption></figure>"
+                "<figure><img class=thumbnail src=\"\(api)/thumbnail.png?size=256&amp;view=\($0)\" alt=\"\($0) view\"><figcaption>\($0)</figcaption></figure>"
             }.joined() + "</div>"
         }
         // Cells are HTML: plain values are escaped here, where they are made.
-        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", Self.escape(r.format)), ("size", "\(r.byteSize) bytes"),
-                                        ("hash", Self.escape(r.contentHash))]
-        if let e = r.error { rows.append(("error", "<span class=error>\(Self.escape(e))</span>")) }
+        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", HTMLPage.escape(r.format)), ("size", "\(r.byteSize) bytes"),
+                                        ("hash", HTMLPage.escape(r.contentHash))]
+        if let e = r.error { rows.append(("error", "<span class=error>\(HTMLPage.escape(e))</span>")) }
         if r.kind == .model && r.error == nil {
             rows += [("nodes", "\(r.nodes ?? 0)"), ("meshes", "\(r.meshes ?? 0)"), ("points", "\(r.points ?? 0)"),
                      ("faces", "\(r.faces ?? 0)"), ("triangles", "\(r.triangles ?? 0)"), ("materials", "\(r.materials ?? 0)"),
-                     ("up axis", Self.escape(r.upAxis ?? "-")), ("metres per unit", r.metersPerUnit.map { "\($0)" } ?? "-")]
+                     ("up axis", HTMLPage.escape(r.upAxis ?? "-")), ("metres per unit", r.metersPerUnit.map { "\($0)" } ?? "-")]
             if let b = r.bounds { rows.append(("bounds", "min (\(b.min.x), \(b.min.y), \(b.min.z))<br>max (\(b.max.x), \(b.max.y), \(b.max.z))")) }
         }
         body += "<table>" + rows.map { "<tr><td class=muted>\($0.0)</td><td>\($0.1)</td></tr>" }.joined() + "</table>"
@@ -111,16 +107,16 @@ extension AssetServer {
                 let depth = path.split(separator: "/").count - 1
                 return String(repeating: "  ", count: depth) + (path.split(separator: "/").last.map(String.init) ?? path)
             }
-            body += "<h2>Nodes</h2><pre>\(Self.escape(tree.joined(separator: "\n")))</pre>"
+            body += "<h2>Nodes</h2><pre>\(HTMLPage.escape(tree.joined(separator: "\n")))</pre>"
         }
-        if !entry.materialNames.isEmpty { body += "<h2>Materials</h2><p>\(Self.escape(entry.materialNames.joined(separator: ", ")))</p>" }
+        if !entry.materialNames.isEmpty { body += "<h2>Materials</h2><p>\(HTMLPage.escape(entry.materialNames.joined(separator: ", ")))</p>" }
         if !entry.textureReferences.isEmpty {
             body += "<h2>Textures</h2><ul>" + entry.textureReferences.map { t in
-                let target = t.resolvedID.map { " → <a href=\"/assets/\(AssetPath.encode($0))\">\(Self.escape($0))</a>" } ?? ""
-                return "<li>\(Self.escape(t.path)) \(t.resolves ? "ok" : "<span class=error>missing</span>")\(target)</li>"
+                let target = t.resolvedID.map { " → <a href=\"/assets/\(AssetPath.encode($0))\">\(HTMLPage.escape($0))</a>" } ?? ""
+                return "<li>\(HTMLPage.escape(t.path)) \(t.resolves ? "ok" : "<span class=error>missing</span>")\(target)</li>"
             }.joined() + "</ul>"
         }
-        if !entry.warnings.isEmpty { body += "<h2>Warnings</h2><ul>" + entry.warnings.map { "<li>\(Self.escape($0))</li>" }.joined() + "</ul>" }
+        if !entry.warnings.isEmpty { body += "<h2>Warnings</h2><ul>" + entry.warnings.map { "<li>\(HTMLPage.escape($0))</li>" }.joined() + "</ul>" }
         return Self.html(body, title: "assetc: \(id)")
     }
 }

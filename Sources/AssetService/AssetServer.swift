@@ -22,7 +22,7 @@ public struct AssetServer: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: LogRequestsMiddleware(configuration.requestLogLevel))
+        router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: RequestSizeLimitMiddleware(maxBytes: configuration.maxRequestBytes))
         router.get("/health") { _, _ in try self.health() }
         router.get("/api/assets") { request, _ in try self.list(request) }
@@ -33,10 +33,18 @@ public struct AssetServer: Sendable {
         return router
     }
 
-    public func application(logger: Logger = Logger(label: "assetc.serve")) -> some ApplicationProtocol {
-        Application(router: router(),
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "assetc"),
-                    logger: logger)
+    func application(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
+        var logger = Logger(label: "assetc.serve")
+        logger.logLevel = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
+        return Application(router: router(),
+                           configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "assetc"),
+                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
+                           logger: logger)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then shuts down gracefully.
+    public func run() async throws {
+        try await application().runService()
     }
 
     // MARK: JSON helpers
@@ -49,38 +57,18 @@ public struct AssetServer: Sendable {
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// Maps assetc's errors onto HTTP statuses; the message becomes `{"error":{"message":...}}`.
-    static func httpError(_ error: AssetError) -> HTTPError {
-        let status: HTTPResponse.Status
-        switch error.kind {
-        case .fileNotFound, .unresolvedReference: status = .notFound
-        case .malformed, .unsupportedFormat, .strict: status = .badRequest
-        case .limitExceeded: status = .contentTooLarge
-        case .refusedPath: status = .forbidden
-        case .unsupportedFeature: status = .unprocessableContent
-        case .io: status = .internalServerError
-        }
-        return HTTPError(status, message: error.description)
-    }
-
     func row(_ id: String) throws -> CatalogSummary {
-        let record: CatalogSummary?
-        do throws(AssetError) { record = try catalog.summary(id: id) } catch { throw Self.httpError(error) }
-        guard let record else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
+        guard let record = try catalog.summary(id: id) else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
         return record
     }
 
     func record(_ id: String) throws -> CatalogEntry {
-        let entry: CatalogEntry?
-        do throws(AssetError) { entry = try catalog.record(id: id) } catch { throw Self.httpError(error) }
-        guard let entry else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
+        guard let entry = try catalog.record(id: id) else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
         return entry
     }
 
     func health() throws -> Response {
-        let count: Int
-        do throws(AssetError) { count = try catalog.count() } catch { throw Self.httpError(error) }
-        return Self.json(["status": "ok", "assets": String(count)])
+        Self.json(["status": "ok", "assets": String(try catalog.count())])
     }
 }
 

@@ -9,7 +9,6 @@ actor Reindexer {
     let catalog: Catalog
     let roots: [String]
     private(set) var running = false
-    private(set) var lastReport: IndexUseCase.Report?
     private let logger = Logger(label: "assetc.serve.reindex")
 
     init(catalog: Catalog, roots: [String]) {
@@ -26,17 +25,15 @@ actor Reindexer {
             do throws(AssetError) {
                 let report = try IndexUseCase(thumbnails: false).run(roots: roots, catalog: catalog)
                 logger.info("reindex done", metadata: ["added": "\(report.added)", "updated": "\(report.updated)", "removed": "\(report.removed)"])
-                await self.finish(report)
             } catch {
                 logger.error("reindex failed", metadata: ["error": "\(error)"])
-                await self.finish(nil)
             }
+            await self.finish()
         }
         return true
     }
 
-    private func finish(_ report: IndexUseCase.Report?) {
+    private func finish() {
         running = false
-        lastReport = report
     }
 }

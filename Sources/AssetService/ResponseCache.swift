@@ -1,28 +1,25 @@
+import AssetCore
 import Foundation
 import Hummingbird
 
 /// Rendered thumbnails and conversions kept in memory by key, so repeat requests cost no disk or
 /// CPU. Bounded: when full, the oldest entries go.
-final class ResponseCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: ByteBuffer] = [:]
-    private var order: [String] = []
+struct ResponseCache: Sendable {
+    private let state = Locked((entries: [String: ByteBuffer](), order: [String]()))
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
     func get(_ key: String) -> ByteBuffer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries[key]
+        state.withLock { $0.entries[key] }
     }
 
     func put(_ key: String, _ value: ByteBuffer) {
-        lock.lock()
-        defer { lock.unlock() }
-        if entries[key] == nil { order.append(key) }
-        entries[key] = value
-        while order.count > capacity { entries[order.removeFirst()] = nil }
+        state.withLock { state in
+            if state.entries[key] == nil { state.order.append(key) }
+            state.entries[key] = value
+            while state.order.count > capacity { state.entries[state.order.removeFirst()] = nil }
+        }
     }
 }
 

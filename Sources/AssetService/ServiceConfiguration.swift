@@ -1,9 +1,7 @@
-import Logging
-
 /// How `assetc serve` runs.
 public struct ServiceConfiguration: Sendable {
-    /// The level request logs are written at (they show when the logger's level admits it).
-    public var requestLogLevel: Logger.Level = .info
+    /// The least severe log line printed; request logs are written at `info`.
+    public var logLevel: LogLevel = .info
     public var host = "127.0.0.1"
     public var port = 8080
     /// Mutations (`POST /api/reindex`) need `Authorization: Bearer <token>`; nil turns them off.
@@ -19,4 +17,9 @@ public struct ServiceConfiguration: Sendable {
     public var memoryCacheEntries = 512
 
     public init() {}
+
+    /// swift-log's levels, named here so callers need not import it.
+    public enum LogLevel: String, CaseIterable, Sendable {
+        case trace, debug, info, notice, warning, error, critical
+    }
 }

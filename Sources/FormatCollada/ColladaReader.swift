@@ -28,17 +28,13 @@ public struct ColladaReader: SceneReader {
         return (String(decoding: prefix, as: UTF8.self), false)
     }
 
-    public func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let display = url.relativePath
-        let path = url.path
+    public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
+        let display = file.url.relativePath
+        let path = file.url.path
         var warnings: [Diagnostic] = []
-        if let handle = FileHandle(forReadingAtPath: path) {
-            let prefix = Array((try? handle.read(upToCount: 64)) ?? Data())  // only to name the encoding; the SAX read reports I/O errors
-            try? handle.close()
-            if Self.decodedPrefix(prefix).isUTF16 {
-                warnings.append(.warning("the document is UTF-16; it was converted to UTF-8 while reading (most tools expect UTF-8)",
-                                         at: SourceLocation(file: display, line: 1)))
-            }
+        if Self.decodedPrefix(file.prefix).isUTF16 {
+            warnings.append(.warning("the document is UTF-16; it was converted to UTF-8 while reading (most tools expect UTF-8)",
+                                     at: SourceLocation(file: display, line: 1)))
         }
         let collected = warnings
         return try LargeStack.run { () throws(AssetError) -> ReadResult in

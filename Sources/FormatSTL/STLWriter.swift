@@ -21,7 +21,7 @@ public struct STLWriter: SceneWriter {
                 mesh.faceVertexIndices.withUnsafeBufferPointer { fvi in
                     for t in stride(from: 0, to: fvi.count, by: 3) {
                         let a = points[Int(fvi[t])], b = points[Int(fvi[t + 1])], c = points[Int(fvi[t + 2])]
-                        let n = normalize(cross(b.double - a.double, c.double - a.double))
+                        let n = Vector.normalize(Vector.cross(b.double - a.double, c.double - a.double))
                         for v in [SIMD3(Float(n.x), Float(n.y), Float(n.z)), a, b, c] { out.f32(v.x); out.f32(v.y); out.f32(v.z) }
                         out.u16(0)
                     }

@@ -25,8 +25,6 @@ public struct USDReader: SceneReader {
         return nil
     }
 
-    static let byExtension = ["usdz": usdz, "usdc": usdc]
-
     /// The name in a zip's first local file header (offset 30, length at 26).
     static func firstZipEntryName(_ prefix: [UInt8]) -> String? {
         guard prefix.count >= 30 else { return nil }
@@ -35,20 +33,9 @@ public struct USDReader: SceneReader {
         return String(decoding: prefix[30..<(30 + length)], as: UTF8.self)
     }
 
-    public func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let path = url.relativePath
-        let prefix: [UInt8]
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }  // a read-only handle has nothing to flush
-            prefix = Array(try handle.read(upToCount: 4096) ?? Data())
-        } catch {
-            throw AssetError(.fileNotFound, at: SourceLocation(file: path))
-        }
-        // Content that does not sniff as USD is still read by extension, so the parser or libzip
-        // can say precisely what is wrong with it.
-        let format = sniff(prefix: prefix, pathExtension: url.pathExtension.lowercased())
-            ?? Self.byExtension[url.pathExtension.lowercased()] ?? Self.usda
+    public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
+        let path = file.url.relativePath
+        let format = file.format
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
             let resolver = USDAssetResolver(rootFile: path, options: options)
             let cache = USDLayerCache(resolver: resolver)

@@ -20,10 +20,10 @@ struct ConvertCommand: ParsableCommand {
     var output: String
 
     @Option(name: .customLong("to"), help: "Output format, when OUT's extension does not say.")
-    var format: String?
+    var format: OutputFormatArgument?
 
-    @Option(help: "Up axis of the output: y or z.")
-    var upAxis: String?
+    @Option(help: "Up axis of the output.")
+    var upAxis: UpAxisArgument?
 
     @Option(help: "Units of the output, in metres per unit (0.01 for centimetres).")
     var metersPerUnit: Double?
@@ -46,9 +46,6 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
 
     func validate() throws {
-        if let upAxis, !["y", "z"].contains(upAxis.lowercased()) {
-            throw ValidationError("--up-axis takes y or z, not '\(upAxis)'")
-        }
         if let metersPerUnit, !(metersPerUnit.isFinite && metersPerUnit > 0) {
             throw ValidationError("--meters-per-unit takes a positive number")
         }
@@ -56,21 +53,15 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         var options = ConvertOptions()
-        options.format = format
-        options.upAxis = upAxis.flatMap { UpAxis(rawValue: $0.uppercased()) }
+        options.format = format?.name
+        options.upAxis = upAxis?.upAxis
         options.metersPerUnit = metersPerUnit
         options.triangulate = triangulate
         options.flatten = flatten
         options.force = force
         options.textRootLayer = usdaRoot
         options.readOptions = reading.readOptions
-        let report: ConvertUseCase.Report
-        do throws(AssetError) {
-            report = try ConvertUseCase().run(input: input, output: output, options: options)
-        } catch {
-            ErrorReporter.report(error)
-            throw ExitCode(ExitStatus.code(for: error))
-        }
+        let report = try ExitStatus.orExit { try ConvertUseCase().run(input: input, output: output, options: options) }
         var stderr = StandardError()
         for diagnostic in report.diagnostics { print("assetc: warning: \(diagnostic)", to: &stderr) }
         if !quiet {

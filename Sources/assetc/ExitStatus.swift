@@ -11,13 +11,21 @@ enum ExitStatus {
         case .malformed, .unresolvedReference, .limitExceeded, .refusedPath, .unsupportedFeature, .strict: return 1
         }
     }
-}
 
-/// Prints `assetc: error: <location>: <message>` on standard error.
-enum ErrorReporter {
-    static func report(_ error: AssetError) {
+    /// Prints `assetc: error: <location>: <message>` on standard error and gives the exit code
+    /// for its kind: the one way every command reports a failure.
+    static func fail(_ error: AssetError) -> ExitCode {
         var stderr = StandardError()
         print("assetc: error: \(error)", to: &stderr)
+        return ExitCode(code(for: error))
+    }
+
+    /// Runs `body`; a failure is reported and ends the command with its exit status. Closures do not
+    /// infer typed throws, so this takes any error; everything below the CLI throws `AssetError`.
+    static func orExit<T>(_ body: () throws -> T) throws(ExitCode) -> T {
+        do { return try body() } catch let error as AssetError { throw fail(error) } catch {
+            throw fail(AssetError(.io("\(error)")))
+        }
     }
 }
 

@@ -28,8 +28,8 @@ struct InfoCommand: ParsableCommand {
             do throws(AssetError) {
                 reports.append(try useCase.run(path: file))
             } catch {
-                ErrorReporter.report(error)
-                if status == 0 { status = ExitStatus.code(for: error) }
+                let exit = ExitStatus.fail(error)
+                if status == 0 { status = exit.rawValue }
             }
         }
         if json {

@@ -1,11 +1,7 @@
 import ArgumentParser
 import AssetCatalog
-import AssetCore
 import AssetKit
 import AssetService
-import Foundation
-import Hummingbird
-import Logging
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,36 +28,30 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Allow POST /api/reindex with Authorization: Bearer TOKEN.")
     var token: String?
 
-    @Option(help: "Log level: trace, debug, info (one line per request), notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(help: "The least severe log line printed; info logs one line per request.")
+    var logLevel: ServiceConfiguration.LogLevel = .info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level takes trace, debug, info, notice, warning, error or critical") }
         if let token, token.count < 8 { throw ValidationError("--token needs at least 8 characters") }
     }
 
     func run() async throws {
         let path = db ?? (paths.isEmpty ? ".assetc/catalog.sqlite" : IndexUseCase.defaultDatabase(for: paths))
-        let catalog: Catalog
-        do throws(AssetError) { catalog = try Catalog(path: path) } catch { throw fail(error) }
+        let catalog = try ExitStatus.orExit { try Catalog(path: path) }
         if !paths.isEmpty {
-            do throws(AssetError) {
-                let report = try IndexUseCase(thumbnails: true).run(roots: paths, catalog: catalog)
-                print("indexed \(report.models) models and \(report.textures) textures into \(path)")
-            } catch {
-                throw fail(error)
-            }
+            let report = try ExitStatus.orExit { try IndexUseCase(thumbnails: true).run(roots: paths, catalog: catalog) }
+            print("indexed \(report.models) models and \(report.textures) textures into \(path)")
         }
         var configuration = ServiceConfiguration()
         configuration.host = host
         configuration.port = port
         configuration.token = token
         configuration.roots = paths
-        var logger = Logger(label: "assetc.serve")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        configuration.logLevel = logLevel
         let server = AssetServer(catalog: catalog, configuration: configuration)
-        print("serving \((try? catalog.count()) ?? 0) assets at http://\(host):\(port)/  (Ctrl-C to stop)")  // the count is for the banner only
-        try await server.application(logger: logger).runService()
+        let count = try ExitStatus.orExit { try catalog.count() }
+        print("serving \(count) assets at http://\(host):\(port)/  (Ctrl-C to stop)")
+        try await server.run()
     }
 }

@@ -23,8 +23,8 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Width and height in pixels.")
     var size = 256
 
-    @Option(help: "Named view: \(RenderView.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var view = "iso"
+    @Option(help: "Named view.")
+    var view: RenderView = .iso
 
     @Option(help: "Samples per pixel along each axis (2 gives 2x2).")
     var supersample = 2
@@ -49,23 +49,12 @@ struct ThumbnailCommand: ParsableCommand {
     func validate() throws {
         guard (1...Renderer.maxSize).contains(size) else { throw ValidationError("--size takes 1 to \(Renderer.maxSize)") }
         guard (1...Renderer.maxSupersample).contains(supersample) else { throw ValidationError("--supersample takes 1 to \(Renderer.maxSupersample)") }
-        guard RenderView(rawValue: view) != nil else {
-            throw ValidationError("--view takes one of \(RenderView.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        if let background, Self.color(background) == nil { throw ValidationError("--background takes #RRGGBB, not '\(background)'") }
+        if let background, RenderOptions.color(hex: background) == nil { throw ValidationError("--background takes #RRGGBB, not '\(background)'") }
         if (cameraPosition == nil) != (cameraTarget == nil) { throw ValidationError("--camera-position and --camera-target go together") }
         for text in [cameraPosition, cameraTarget].compactMap({ $0 }) where Self.vector(text) == nil {
             throw ValidationError("camera vectors take x,y,z, not '\(text)'")
         }
         guard fov > 0, fov < 180 else { throw ValidationError("--fov takes degrees between 0 and 180") }
-    }
-
-    static func color(_ text: String) -> SIMD3<Float>? {
-        let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
-        // Given in sRGB, as colours are written; the renderer composites in linear light.
-        func linear(_ c: UInt32) -> Float { let x = Float(c) / 255; return x <= 0.04045 ? x / 12.92 : Float(pow(Double((x + 0.055) / 1.055), 2.4)) }
-        return SIMD3(linear(value >> 16 & 0xFF), linear(value >> 8 & 0xFF), linear(value & 0xFF))
     }
 
     static func vector(_ text: String) -> SIMD3<Double>? {
@@ -76,19 +65,15 @@ struct ThumbnailCommand: ParsableCommand {
     func run() throws {
         var render = RenderOptions()
         render.size = size
-        render.view = RenderView(rawValue: view)!
+        render.view = view
         render.supersample = supersample
-        render.background = background.flatMap(Self.color)
+        render.background = background.flatMap { RenderOptions.color(hex: $0) }
         if let p = cameraPosition.flatMap(Self.vector), let t = cameraTarget.flatMap(Self.vector) {
-            render.camera = RenderCamera(position: p, target: t, verticalFieldOfView: fov, near: 0.001 * max(length(t - p), 1e-6),
-                                         far: 1000 * max(length(t - p), 1e-6))
+            render.camera = RenderCamera(position: p, target: t, verticalFieldOfView: fov, near: 0.001 * max(Vector.length(t - p), 1e-6),
+                                         far: 1000 * max(Vector.length(t - p), 1e-6))
         }
         let useCase = ThumbnailUseCase(render: render, readOptions: reading.readOptions)
-        let jobs: [ThumbnailUseCase.Job]
-        do throws(AssetError) { jobs = try useCase.jobs(for: paths, skipping: out) } catch {
-            ErrorReporter.report(error)
-            throw ExitCode(ExitStatus.code(for: error))
-        }
+        let jobs = try ExitStatus.orExit { try useCase.jobs(for: paths, skipping: out) }
         let terminal = isatty(STDERR_FILENO) != 0
         let total = jobs.count
         let outcomes = useCase.run(jobs, outputFolder: out) { outcome, done in
@@ -104,21 +89,12 @@ struct ThumbnailCommand: ParsableCommand {
                 print("thumbnail \(done)/\(total): \(outcome.job.input) -> \((out as NSString).appendingPathComponent(outcome.job.output))", to: &stderr)
             }
         }
-        if html {
-            let page = ThumbnailGallery.html(outcomes)
-            do throws(AssetError) {
-                _ = try AssetPipelineBridge.writeFile(page, path: (out as NSString).appendingPathComponent("index.html"))
-            } catch {
-                ErrorReporter.report(error)
-                throw ExitCode(ExitStatus.code(for: error))
-            }
-        }
+        if html { _ = try ExitStatus.orExit { try useCase.writeGallery(outcomes, outputFolder: out) } }
         let failures = outcomes.filter { $0.error != nil }
         print("\(outcomes.count - failures.count) thumbnails written to \(out), \(failures.count) failed")
         if let first = failures.first?.error { throw ExitCode(ExitStatus.code(for: first)) }
         if jobs.isEmpty {
-            ErrorReporter.report(AssetError(.unsupportedFormat("no assets found", supported: []), at: SourceLocation(file: paths.joined(separator: " "))))
-            throw ExitCode(2)
+            throw ExitStatus.fail(AssetError(.unsupportedFormat("no assets found", supported: []), at: SourceLocation(file: paths.joined(separator: " "))))
         }
     }
 }

@@ -1,11 +1,12 @@
+import AssetTestSupport
 import AssetCore
 import Foundation
 import Testing
 @testable import AssetCatalog
 
 /// A catalog of made-up records whose expected query answers can be read off the table below.
-func makeCatalog() throws -> Catalog {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-catalog-\(UUID().uuidString)/catalog.sqlite").path
+func makeCatalog(in folder: TemporaryFolder) throws -> Catalog {
+    let path = folder.appendingPathComponent("catalog.sqlite").path
     let catalog = try Catalog(path: path)
     func record(_ id: String, _ format: String, triangles: Int, upAxis: String, missing: Int = 0, error: String? = nil) -> CatalogRecord {
         var r = CatalogRecord(id: id, root: "/r", kind: .model, format: format, byteSize: Int64(triangles * 10), contentHash: id,
@@ -26,12 +27,14 @@ func makeCatalog() throws -> Catalog {
 }
 
 @Suite struct CatalogQueryTests {
+    let temporary = TemporaryFolder("assetc-catalog")
+
     func ids(_ catalog: Catalog, _ expression: String, sort: String? = nil) throws -> [String] {
         try catalog.query(expression, sort: sort).map(\.id)
     }
 
     @Test func everyOperatorReturnsTheRightRows() throws {
-        let c = try makeCatalog()
+        let c = try makeCatalog(in: temporary)
         #expect(try ids(c, "triangles > 10000 and format = usdz") == ["r/head.usdz"])
         #expect(try ids(c, "triangles >= 20000") == ["r/head.usdz", "r/tower.usda"])
         #expect(try ids(c, "triangles < 148") == ["r/broken_50%.usda"])
@@ -51,7 +54,7 @@ func makeCatalog() throws -> Catalog {
     }
 
     @Test func injectionAttemptsArePlainValues() throws {
-        let c = try makeCatalog()
+        let c = try makeCatalog(in: temporary)
         #expect(try ids(c, "format = \"usdz' OR 1=1 --\"").isEmpty)
         #expect(try ids(c, "id = 'x''); DROP TABLE asset; --'").isEmpty)
         #expect(try ids(c, "name ~ \"%' OR '1'='1\"").isEmpty)
@@ -59,7 +62,7 @@ func makeCatalog() throws -> Catalog {
     }
 
     @Test func errorsNameTheProblemAndItsColumn() throws {
-        let c = try makeCatalog()
+        let c = try makeCatalog(in: temporary)
         func message(_ e: String) -> String? {
             do { _ = try c.query(e); return nil } catch { return error.description }
         }
@@ -74,7 +77,7 @@ func makeCatalog() throws -> Catalog {
     }
 
     @Test func searchRanksNameMatches() throws {
-        let c = try makeCatalog()
+        let c = try makeCatalog(in: temporary)
         #expect(try c.search("mast").map(\.id) == ["r/ship.dae"])
         #expect(try c.search("loomis").map(\.id) == ["r/head.usdz"], "camel-cased names split into words")
         #expect(try c.search("nothing here").isEmpty)

@@ -1,3 +1,4 @@
+import AssetTestSupport
 import AssetCatalog
 import AssetCore
 import Foundation
@@ -7,8 +8,10 @@ import Testing
 @Suite struct IndexTests {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    let temporary = TemporaryFolder("assetc-index")
+
     func copyOfSamples() throws -> URL {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-index-\(UUID().uuidString)/Art")
+        let work = temporary.appendingPathComponent("Art")
         try FileManager.default.createDirectory(at: work.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets"), to: work)
         // A catalog left in Assets/ by `Scripts/run` is not part of the samples.
@@ -57,10 +60,12 @@ import Testing
         let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
         var useCase = IndexUseCase(thumbnails: true)
         useCase.render.size = 32
-        _ = try useCase.run(roots: [art.path], catalog: catalog)
+        let report = try useCase.run(roots: [art.path], catalog: catalog)
+        #expect(report.thumbnailsFailed == 0)
         let usda = try #require(try catalog.record(id: "Art/LoomisHead/LoomisHead.usda")?.record)
         let thumbnail = try #require(usda.thumbnail)
-        #expect(thumbnail == "thumbnails/\(usda.contentHash).png")
+        // The service's naming: the same file answers GET .../thumbnail.png?size=32&view=iso.
+        #expect(thumbnail == "thumbnails/\(usda.contentHash)-32-iso.png")
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: catalog.folder).appendingPathComponent(thumbnail)))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(try catalog.record(id: "Art/Ship/textures/planks.png")?.record.thumbnail == nil, "textures get none")

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import AssetCore
 
 @Suite struct DiagnosticsTests {
@@ -20,5 +23,13 @@ import Testing
     @Test func unsupportedFormatListsWhatIsSupported() {
         let error = AssetError(.unsupportedFormat("'.fbx' content is not a format assetc reads", supported: ["usda", "dae"]))
         #expect(error.description == "'.fbx' content is not a format assetc reads; supported formats: usda, dae")
+    }
+
+    @Test func openFailuresAreNotFoundOnlyWhenTheFileIsAbsent() {
+        #expect(AssetError.openFailed(path: "a.usda", errno: ENOENT).kind == .fileNotFound)
+        #expect(AssetError.openFailed(path: "a/b.usda", errno: ENOTDIR).kind == .fileNotFound)
+        let denied = AssetError.openFailed(path: "a.usda", errno: EACCES)
+        #expect(denied.kind == .io("cannot open: Permission denied"))
+        #expect(denied.description == "a.usda: cannot open: Permission denied")
     }
 }

@@ -1,5 +1,10 @@
 import Testing
 @testable import AssetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @Suite struct Matrix4x4Tests {
     @Test func rowMajorAndColumnMajorAreTransposes() {
@@ -25,7 +30,7 @@ import Testing
 
     @Test func quaternionMatchesAxisAngle() {
         let half = 30.0 * .pi / 180  // 60 degrees about (1,1,0)/sqrt(2)
-        let axis = normalize(SIMD3<Double>(1, 1, 0))
+        let axis = Vector.normalize(SIMD3<Double>(1, 1, 0))
         let q = Quaternion(real: cos(half), imaginary: axis * sin(half))
         let fromQuaternion = Matrix4x4.rotation(q)
         let fromAxis = Matrix4x4.rotation(axis: [1, 1, 0], degrees: 60)

@@ -24,7 +24,7 @@ enum TestScenes {
 
 /// Area of a triangle from three points.
 func triangleArea(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>) -> Double {
-    length(cross(b.double - a.double, c.double - a.double)) / 2
+    Vector.length(Vector.cross(b.double - a.double, c.double - a.double)) / 2
 }
 
 /// The triangles of a triangulation as point triples.

@@ -18,7 +18,7 @@ import Testing
         #expect(abs(area - 3) < 1e-9, "a fan from vertex 0 would cover area outside the L")
         // Winding kept: every triangle faces +Z like the polygon.
         for (a, b, c) in triangles {
-            #expect(cross(b.double - a.double, c.double - a.double).z > 0)
+            #expect(Vector.cross(b.double - a.double, c.double - a.double).z > 0)
         }
     }
 
@@ -30,7 +30,7 @@ import Testing
         #expect(t.triangleCount == 4)
         #expect(abs(triangles.map { triangleArea($0.0, $0.1, $0.2) }.reduce(0, +) - 3) < 1e-9)
         for (a, b, c) in triangles {
-            #expect(cross(b.double - a.double, c.double - a.double).z < 0)
+            #expect(Vector.cross(b.double - a.double, c.double - a.double).z < 0)
         }
     }
 

@@ -1,17 +1,18 @@
+import AssetTestSupport
 import AssetCore
 import Foundation
 import Testing
 @testable import AssetPipeline
 
 @Suite struct ConverterTests {
-    let folder: URL
+    let temporary = TemporaryFolder("assetc-convert")
+    var folder: URL { temporary.url }
     let source: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-convert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/usd/subsets_materials.usda")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
     func convert(_ name: String, force: Bool = false, textRootLayer: Bool = false) throws(AssetError) -> ConvertReport {

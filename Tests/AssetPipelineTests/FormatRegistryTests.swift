@@ -1,3 +1,4 @@
+import AssetTestSupport
 import AssetCore
 import Foundation
 import Testing
@@ -12,7 +13,7 @@ struct MagicReader: SceneReader {
         prefix.starts(with: Array("TESTSCENE".utf8)) ? format : nil
     }
 
-    func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
+    func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
         var scene = Scene()
         scene.metadata.sourceFormat = "test"
         return ReadResult(scene: scene, diagnostics: [.warning("unknown thing skipped", at: SourceLocation(line: 2))])
@@ -20,10 +21,10 @@ struct MagicReader: SceneReader {
 }
 
 @Suite struct FormatRegistryTests {
-    let folder: URL
+    let temporary = TemporaryFolder("assetc-registry")
+    var folder: URL { temporary.url }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-registry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
@@ -56,6 +57,26 @@ struct MagicReader: SceneReader {
         } catch {
             #expect(error.message.hasPrefix("this is binary glTF (.glb)"))
         }
+    }
+
+    @Test func aFileThatExistsButCannotBeOpenedIsAnIOErrorNotNotFound() throws {
+        // A symbolic link to itself exists as a name, but open(2) fails with ELOOP.
+        let loop = folder.appendingPathComponent("loop.tst")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+        do {
+            _ = try FormatRegistry(readers: [MagicReader()]).read(loop)
+            Issue.record("a link to itself was read")
+        } catch {
+            guard case .io(let why) = error.kind else { Issue.record("expected an I/O error, got \(error)"); return }
+            #expect(why.hasPrefix("cannot open: "), "\(why)")
+        }
+    }
+
+    @Test func theSniffedFormatIsHandedToTheReader() throws {
+        let url = try write("scene.tst", "TESTSCENE\n")
+        let match = try FormatRegistry(readers: [MagicReader()]).reader(for: url)
+        #expect(match.file.format.name == "test")
+        #expect(match.file.prefix == Array("TESTSCENE\n".utf8), "the reader gets the bytes the registry already read")
     }
 
     @Test func missingFileAndFolderAreIOErrors() throws {

@@ -1,15 +1,15 @@
 import AssetCatalog
 import AssetKit
+import AssetTestSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import AssetService
 
-/// A copy of the sample assets, indexed, served with a token.
-func makeServer(token: String? = "test-token-123", port: Int = 0) throws -> (AssetServer, URL) {
+/// A copy of the sample assets in `folder`, indexed, served with a token.
+func makeServer(in folder: TemporaryFolder, token: String? = "test-token-123", port: Int = 0) throws -> (AssetServer, URL) {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-serve-\(UUID().uuidString)")
+    let work = folder.appendingPathComponent(token == nil ? "read-only" : "with-token")
     let art = work.appendingPathComponent("Art")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets"), to: art)
@@ -27,9 +27,11 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
 }
 
 @Suite struct AssetServerTests {
+    let temporary = TemporaryFolder("assetc-serve")
+
     @Test func listingFiltersAndPages() async throws {
-        let (server, _) = try makeServer()
-        try await server.application().test(.live) { client in
+        let (server, _) = try makeServer(in: temporary)
+        try await withLiveServer(server) { client in
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/assets?limit=2", method: .get) { response in
                 let page = try json(response.body)
@@ -59,8 +61,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
     }
 
     @Test func assetEndpointsServeRecordFileThumbnailAndConversion() async throws {
-        let (server, art) = try makeServer()
-        try await server.application().test(.live) { client in
+        let (server, art) = try makeServer(in: temporary)
+        try await withLiveServer(server) { client in
             try await client.execute(uri: "/api/assets/Art/Ship/ship.dae", method: .get) { response in
                 let detail = try json(response.body)
                 #expect((detail["nodes"] as? [String])?.contains("/Ship/Mast/Sail") == true)
@@ -97,7 +99,7 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
     }
 
     @Test func errorsHaveTheirStatusesAndJSONBodies() async throws {
-        let (server, art) = try makeServer()
+        let (server, art) = try makeServer(in: temporary)
         // A link pointing outside the folder is neither indexed nor served.
         try FileManager.default.createSymbolicLink(atPath: art.appendingPathComponent("escape.dae").path, withDestinationPath: "/etc/hostname")
         _ = try IndexUseCase().run(roots: [art.path], catalog: server.catalog)
@@ -113,7 +115,7 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
             ("/api/reindex", .post, [:], .unauthorized),
             ("/api/reindex", .post, [.authorization: "Bearer wrong-token"], .unauthorized),
         ]
-        try await server.application().test(.live) { client in
+        try await withLiveServer(server) { client in
             for (uri, method, headers, status) in expectations {
                 try await client.execute(uri: uri, method: method, headers: headers) { response in
                     #expect(response.status == status, "\(method) \(uri)")
@@ -122,8 +124,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
                 }
             }
         }
-        let (readOnly, _) = try makeServer(token: nil)
-        try await readOnly.application().test(.live) { client in
+        let (readOnly, _) = try makeServer(in: temporary, token: nil)
+        try await withLiveServer(readOnly) { client in
             try await client.execute(uri: "/api/reindex", method: .post, headers: [.authorization: "Bearer anything-at-all"]) {
                 #expect($0.status == .forbidden, "mutations are off without --token")
             }
@@ -131,10 +133,10 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
     }
 
     @Test func liveServerAnswersWhileAReindexRuns() async throws {
-        let (server, art) = try makeServer()
+        let (server, art) = try makeServer(in: temporary)
         // Something for the reindex to do.
         try FileManager.default.copyItem(at: art.appendingPathComponent("Ship/ship.dae"), to: art.appendingPathComponent("copy.dae"))
-        try await server.application().test(.live) { client in
+        try await withLiveServer(server) { client in
             try await client.execute(uri: "/api/reindex", method: .post, headers: [.authorization: "Bearer test-token-123"]) {
                 #expect($0.status == .accepted)
             }

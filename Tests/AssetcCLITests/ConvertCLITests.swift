@@ -1,8 +1,10 @@
+import AssetTestSupport
 import Foundation
 import Testing
 
 @Suite struct ConvertCLITests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-cli-convert-\(UUID().uuidString)")
+    let temporary = TemporaryFolder("assetc-cli-convert")
+    var folder: URL { temporary.url }
     let ship = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Assets/Ship/ship.dae")
 
@@ -49,7 +51,9 @@ import Testing
     @Test func formatsThatNeedTrianglesSayWhatTheySplit() throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/usd/ngons_concave.usda").path
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-ngons-\(UUID().uuidString).glb").path
+        let temporary = TemporaryFolder("assetc-ngons")
+        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
+        let out = temporary.appendingPathComponent("ngons.glb").path
         let run = try AssetcBinary.run(["convert", source, out])
         #expect(run.status == 0)
         #expect(run.stderr == "assetc: warning: glb holds triangles only: 2 polygons with more than 3 vertices were triangulated\n")

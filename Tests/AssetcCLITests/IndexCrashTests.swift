@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,8 @@ import Testing
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func killedIndexerLeavesACatalogThatOpensAndCompletes() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-crash-\(UUID().uuidString)")
+        let temporary = TemporaryFolder("assetc-crash")
+        let work = temporary.url
         let art = work.appendingPathComponent("Art")
         try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
         let ship = try Data(contentsOf: repository.appendingPathComponent("Assets/Ship/ship.dae"))

@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,8 @@ import Testing
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func foldersRenderMirroredWithAGalleryAndFailuresDoNotStopTheRest() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-thumbs-\(UUID().uuidString)")
+        let temporary = TemporaryFolder("assetc-thumbs")
+        let work = temporary.url
         let art = work.appendingPathComponent("Art.scnassets")
         try FileManager.default.createDirectory(at: art.appendingPathComponent("textures"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets/Ship/ship.dae"), to: art.appendingPathComponent("ship.dae"))

@@ -11,14 +11,14 @@ extension Mesh {
                     for t in 0..<triangulation.triangleCount {
                         let a = Int(fvi[Int(corners[3 * t])]), b = Int(fvi[Int(corners[3 * t + 1])]), c = Int(fvi[Int(corners[3 * t + 2])])
                         // Twice the triangle's area along its normal: larger faces weigh more.
-                        let n = cross(points[b].double - points[a].double, points[c].double - points[a].double) * sign
+                        let n = Vector.cross(points[b].double - points[a].double, points[c].double - points[a].double) * sign
                         sums[a] += n; sums[b] += n; sums[c] += n
                     }
                 }
             }
         }
         return sums.map { s in
-            let l = length(s)
+            let l = Vector.length(s)
             return l > 0 ? SIMD3(Float(s.x / l), Float(s.y / l), Float(s.z / l)) : SIMD3(0, 1, 0)
         }
     }

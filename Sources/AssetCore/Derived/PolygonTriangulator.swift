@@ -23,7 +23,7 @@ struct PolygonTriangulator {
             let p = point(k), q = point((k + 1) % n)
             normal += SIMD3((p.y - q.y) * (p.z + q.z), (p.z - q.z) * (p.x + q.x), (p.x - q.x) * (p.y + q.y))
         }
-        let normalLength = length(normal)
+        let normalLength = Vector.length(normal)
         guard normalLength > 0, normalLength.isFinite else { return }
 
         if isConvex(n: n, normal: normal, point: point) {
@@ -40,9 +40,9 @@ struct PolygonTriangulator {
     private func isConvex(n: Int, normal: SIMD3<Double>, point: (Int) -> SIMD3<Double>) -> Bool {
         for k in 0..<n {
             let a = point(k), b = point((k + 1) % n), c = point((k + 2) % n)
-            let turn = dot(cross(b - a, c - b), normal)
+            let turn = Vector.dot(Vector.cross(b - a, c - b), normal)
             // A tiny negative turn is float noise on a collinear vertex, not a reflex corner.
-            if turn < -1e-12 * dot(normal, normal) { return false }
+            if turn < -1e-12 * Vector.dot(normal, normal) { return false }
         }
         return true
     }

@@ -48,7 +48,7 @@ extension Mesh {
                             let a = points[Int(indices[offset])].double
                             let b = points[Int(indices[offset + 1])].double
                             let c = points[Int(indices[offset + 2])].double
-                            let area2 = length(cross(b - a, c - a))
+                            let area2 = Vector.length(Vector.cross(b - a, c - a))
                             if area2 > 0, area2.isFinite {
                                 result.corners.append(contentsOf: [UInt32(offset), UInt32(offset + 1), UInt32(offset + 2)])
                             }

@@ -5,25 +5,21 @@ import Foundation
 /// Readers parse nested structures recursively (prims in prims, nodes in nodes) up to their depth
 /// caps. The caller may be a worker thread with a small stack; running the read here makes the caps,
 /// not the caller's thread, decide how deep a file may go.
-public enum LargeStack {
-    public static let stackSize = 256 << 20
+package enum LargeStack {
+    package static let stackSize = 256 << 20
 
-    public static func run<T: Sendable>(_ work: @escaping @Sendable () throws(AssetError) -> T) throws(AssetError) -> T {
-        let box = ResultBox<T>()
+    package static func run<T: Sendable>(_ work: @escaping @Sendable () throws(AssetError) -> T) throws(AssetError) -> T {
+        let box = Locked<Result<T, AssetError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            do throws(AssetError) { box.result = .success(try work()) } catch { box.result = .failure(error) }
+            let result: Result<T, AssetError>
+            do throws(AssetError) { result = .success(try work()) } catch { result = .failure(error) }
+            box.withLock { $0 = result }
             done.signal()
         }
         thread.stackSize = stackSize
         thread.start()
         done.wait()
-        return try box.result!.get()
+        return try box.value!.get()
     }
-}
-
-/// Written by the worker before it signals the semaphore, read by the caller after the wait, so the
-/// semaphore orders the two accesses.
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, AssetError>?
 }

@@ -8,7 +8,63 @@ public protocol SceneReader: Sendable {
     /// The format the content is in, judged from the first bytes of the file, or nil when it is not
     /// one of this reader's. Content wins over the extension.
     func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription?
-    func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult
+    /// Reads a file whose format was already judged (by the registry, or by `read(from:options:)`),
+    /// so no reader opens a file twice to sniff it again.
+    func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult
+}
+
+extension SceneReader {
+    /// Sniffs the file with this reader alone, then reads it: content first, then the extension,
+    /// then this reader's first format, so a damaged file still gets this reader's own error.
+    public func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
+        let prefix = try SniffedFile.prefix(of: url)
+        let ext = url.pathExtension.lowercased()
+        let format = sniff(prefix: prefix, pathExtension: ext)
+            ?? formats.first { $0.fileExtensions.contains(ext) } ?? formats[0]
+        return try read(SniffedFile(url: url, format: format, prefix: prefix), options: options)
+    }
+}
+
+/// A file and the format its first bytes (or, failing them, its extension) say it is in.
+public struct SniffedFile: Sendable {
+    public var url: URL
+    public var format: FormatDescription
+    /// Up to `prefixLength` leading bytes: enough for XML prologues, zip headers and BOMs.
+    public var prefix: [UInt8]
+
+    public static let prefixLength = 4096
+
+    public init(url: URL, format: FormatDescription, prefix: [UInt8]) {
+        self.url = url
+        self.format = format
+        self.prefix = prefix
+    }
+
+    /// The first bytes of a file; "not found" only when it is absent, else an I/O error.
+    public static func prefix(of url: URL) throws(AssetError) -> [UInt8] {
+        let path = url.relativePath
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else { throw AssetError.openFailed(path: path, errno: errno) }
+        defer { close(fd) }
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw AssetError(.io("is a folder, not a file"), at: SourceLocation(file: path))
+        }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: prefixLength) { buffer, count in
+            count = 0
+            while count < prefixLength {
+                let n = read(fd, buffer.baseAddress! + count, prefixLength - count)
+                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        if failure != 0 {
+            throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: path))
+        }
+        return bytes
+    }
 }
 
 public struct FormatDescription: Sendable, Hashable, CustomStringConvertible {

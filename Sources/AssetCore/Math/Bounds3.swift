@@ -28,7 +28,7 @@ public struct Bounds3: Sendable, Hashable, Codable {
     public var size: SIMD3<Double> { isEmpty ? .zero : max - min }
 
     /// Radius of the sphere around `center` that holds the box.
-    public var boundingSphereRadius: Double { isEmpty ? 0 : length(max - min) / 2 }
+    public var boundingSphereRadius: Double { isEmpty ? 0 : Vector.length(max - min) / 2 }
 
     public var corners: [SIMD3<Double>] {
         [

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// A 4x4 double-precision affine/projective matrix.
 ///
 /// Storage is column-major and points are column vectors (`p' = M * p`), as in most math texts.
@@ -90,7 +95,7 @@ public struct Matrix4x4: Sendable, Hashable, Codable {
     /// Determinant of the upper 3x3; negative when the transform mirrors, which flips winding.
     public var linearDeterminant: Double {
         let a = SIMD3(c0.x, c0.y, c0.z), b = SIMD3(c1.x, c1.y, c1.z), c = SIMD3(c2.x, c2.y, c2.z)
-        return dot(a, cross(b, c))
+        return Vector.dot(a, Vector.cross(b, c))
     }
 
     public var determinant: Double {
@@ -159,7 +164,7 @@ extension Matrix4x4 {
 
     /// Right-handed rotation by `degrees` about `axis` (normalised here; a zero axis gives identity).
     public static func rotation(axis: SIMD3<Double>, degrees: Double) -> Matrix4x4 {
-        let len = length(axis)
+        let len = Vector.length(axis)
         guard len > 0, len.isFinite else { return .identity }
         let a = axis / len
         let r = degrees * .pi / 180

@@ -10,7 +10,7 @@ public struct Quaternion: Sendable, Hashable, Codable {
 
     public static let identity = Quaternion(real: 1, imaginary: .zero)
 
-    public var length: Double { (real * real + dot(imaginary, imaginary)).squareRoot() }
+    public var length: Double { (real * real + Vector.dot(imaginary, imaginary)).squareRoot() }
 
     /// Unit length; a zero quaternion stays identity rather than becoming NaN.
     public var normalized: Quaternion {

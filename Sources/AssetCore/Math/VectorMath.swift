@@ -1,26 +1,22 @@
-#if canImport(Glibc)
-@_exported import Glibc
-#elseif canImport(Darwin)
-@_exported import Darwin
-#endif
+// The simd module is Apple-only; these are the few vector helpers the project needs on Linux. They
+// live in a namespace so that, on Apple platforms, they never collide with simd's free functions.
+public enum Vector {
+    @inlinable public static func dot<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>, _ b: SIMD3<T>) -> T {
+        a.x * b.x + a.y * b.y + a.z * b.z
+    }
 
-// The simd module is Apple-only; these are the few vector helpers the project needs on Linux.
+    @inlinable public static func cross<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>, _ b: SIMD3<T>) -> SIMD3<T> {
+        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    }
 
-@inlinable public func dot<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>, _ b: SIMD3<T>) -> T {
-    a.x * b.x + a.y * b.y + a.z * b.z
-}
+    @inlinable public static func length<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>) -> T {
+        dot(a, a).squareRoot()
+    }
 
-@inlinable public func cross<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>, _ b: SIMD3<T>) -> SIMD3<T> {
-    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-}
-
-@inlinable public func length<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>) -> T {
-    dot(a, a).squareRoot()
-}
-
-@inlinable public func normalize<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>) -> SIMD3<T> {
-    let l = length(a)
-    return l > 0 ? a / l : a
+    @inlinable public static func normalize<T: FloatingPoint & SIMDScalar>(_ a: SIMD3<T>) -> SIMD3<T> {
+        let l = length(a)
+        return l > 0 ? a / l : a
+    }
 }
 
 extension SIMD3 where Scalar == Float {

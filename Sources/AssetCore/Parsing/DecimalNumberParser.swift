@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Parses decimal numbers straight from UTF-8 bytes, correctly rounded.
 ///
 /// Written by hand because the alternatives are far too slow for the multi-megabyte arrays in USD
@@ -8,7 +13,7 @@
 /// (24 for Float) and the power of ten is exactly representable, one IEEE multiply or divide gives
 /// the correctly rounded result. Everything else (long significands, large exponents) goes to the C
 /// library, which is exact, so the result is always the one `strtod`/`strtof` gives.
-public enum DecimalNumberParser {
+package enum DecimalNumberParser {
     /// Exactly representable powers of ten: 10^22 is the largest with a 53-bit significand.
     @usableFromInline static let powersOfTen: [Double] = (0...22).map { e in
         var x = 1.0
@@ -23,20 +28,20 @@ public enum DecimalNumberParser {
     }
 
     /// The result of scanning one number.
-    public struct Scan {
-        public var significand: UInt64
+    package struct Scan {
+        package var significand: UInt64
         /// Decimal exponent applied to `significand`.
-        public var exponent: Int
-        public var isNegative: Bool
+        package var exponent: Int
+        package var isNegative: Bool
         /// More than 19 significant digits, or an exponent too large to track: use the slow path.
-        public var isTruncated: Bool
+        package var isTruncated: Bool
         /// The number had no '.' and no exponent.
-        public var isIntegerLiteral: Bool
+        package var isIntegerLiteral: Bool
         /// Index just past the number.
-        public var end: Int
+        package var end: Int
 
         @inlinable
-        public init(significand: UInt64, exponent: Int, isNegative: Bool, isTruncated: Bool, isIntegerLiteral: Bool, end: Int) {
+        package init(significand: UInt64, exponent: Int, isNegative: Bool, isTruncated: Bool, isIntegerLiteral: Bool, end: Int) {
             self.significand = significand
             self.exponent = exponent
             self.isNegative = isNegative
@@ -49,7 +54,7 @@ public enum DecimalNumberParser {
     /// Scans a number starting at `start`: `[+-]digits[.digits][(e|E)[+-]digits]`, also `.5` and
     /// `5.`, plus `inf`, `infinity` and `nan` in any case. Returns nil when there is no number there.
     @inlinable
-    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan? {
+    package static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan? {
         var i = start
         let n = bytes.count
         guard i < n else { return nil }
@@ -135,7 +140,7 @@ public enum DecimalNumberParser {
 
     /// The correctly rounded Double for a scanned number.
     @inlinable
-    public static func double(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Double {
+    package static func double(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Double {
         if s.exponent == Int.max { return special(s) }
         if !s.isTruncated && s.significand < (1 << 53) {
             let m = Double(s.significand)
@@ -149,7 +154,7 @@ public enum DecimalNumberParser {
 
     /// The correctly rounded Float, the value `strtof` gives (not Float(Double), which can round twice).
     @inlinable
-    public static func float(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Float {
+    package static func float(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Float {
         if s.exponent == Int.max { return Float(special(s)) }
         if !s.isTruncated && s.significand < (1 << 24) {
             let m = Float(s.significand)
@@ -191,7 +196,7 @@ public enum DecimalNumberParser {
 
 extension DecimalNumberParser {
     /// Convenience for tests and small inputs: the Double a whole string spells, or nil.
-    public static func double(_ text: String) -> Double? {
+    package static func double(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { b in
             guard let s = scan(b, from: 0), s.end == b.count else { return nil }
@@ -199,7 +204,7 @@ extension DecimalNumberParser {
         }
     }
 
-    public static func float(_ text: String) -> Float? {
+    package static func float(_ text: String) -> Float? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { b in
             guard let s = scan(b, from: 0), s.end == b.count else { return nil }
@@ -268,7 +273,7 @@ extension DecimalNumberParser {
     /// Numbers the fast path cannot round exactly go through `scan` + `double`, so the result is
     /// always strtod's. Returns nil, leaving `i` alone, when no number starts at `i`.
     @inlinable @inline(__always)
-    public static func parseDouble(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+    package static func parseDouble(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
         let start = i
         guard let plain = scanPlain(p, from: start, allowPlus: false), !plain.needsGeneralPath, plain.significand < (1 << 53) else {
             guard let s = scan(p, from: start) else { return nil }
@@ -289,7 +294,7 @@ extension DecimalNumberParser {
     /// (a halfway point strictly between the decimal and its nearest Double would be nearer still).
     /// Those, subnormals and long inputs go to `strtof`.
     @inlinable @inline(__always)
-    public static func parseFloat(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
+    package static func parseFloat(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
         let start = i
         guard let plain = scanPlain(p, from: start, allowPlus: true), !plain.needsGeneralPath else {
             guard let s = scan(p, from: start) else { return nil }
@@ -318,7 +323,7 @@ extension DecimalNumberParser {
     /// `-?digits` as Int32 at `i`, advancing past it; nil (with `i` unchanged) when there is no
     /// integer there, it overflows Int32, or it continues as a decimal (`1.5`, `1e3`).
     @inlinable @inline(__always)
-    public static func parseInt32(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
+    package static func parseInt32(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
         var k = i
         var negative = false
         if k < p.count && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }

@@ -34,22 +34,7 @@ public struct FlattenPass: ScenePass {
 
     static func bake(_ source: Mesh, _ world: Matrix4x4) -> Mesh {
         var mesh = source
-        if !world.isIdentity {
-            mesh.points = source.points.map { p in
-                let q = world.transformPoint(p.double)
-                return SIMD3(Float(q.x), Float(q.y), Float(q.z))
-            }
-            if let normalMatrix = world.inverse?.transposed {
-                for i in mesh.primvars.indices where mesh.primvars[i].role == .normal || mesh.primvars[i].name == Primvar.normalsName {
-                    if case .float3(let normals) = mesh.primvars[i].values {
-                        mesh.primvars[i].values = .float3(normals.map { n in
-                            let m = normalize(normalMatrix.transformDirection(n.double))
-                            return SIMD3(Float(m.x), Float(m.y), Float(m.z))
-                        })
-                    }
-                }
-            }
-        }
+        mesh.transform(by: world)
         // A mirroring transform flips the winding; so does left-handed orientation. Two flips cancel.
         let mirrored = world.linearDeterminant < 0
         if mirrored != (mesh.orientation == .leftHanded) { mesh = mesh.reversingWinding() }

@@ -1,4 +1,9 @@
 import AssetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A perspective camera: where it is, what it looks at, which way is up, its vertical field of view.
 public struct RenderCamera: Sendable, Equatable {
@@ -22,13 +27,13 @@ public struct RenderCamera: Sendable, Equatable {
 
     /// World to camera: the camera at the origin looking down -Z with +Y up.
     public var view: Matrix4x4 {
-        let f = normalize(target - position)
+        let f = Vector.normalize(target - position)
         var upVector = up
-        if length(cross(f, upVector)) < 1e-9 { upVector = abs(f.y) < 0.9 ? [0, 1, 0] : [0, 0, 1] }
-        let s = normalize(cross(f, upVector))
-        let u = cross(s, f)
+        if Vector.length(Vector.cross(f, upVector)) < 1e-9 { upVector = abs(f.y) < 0.9 ? [0, 1, 0] : [0, 0, 1] }
+        let s = Vector.normalize(Vector.cross(f, upVector))
+        let u = Vector.cross(s, f)
         return Matrix4x4(c0: [s.x, u.x, -f.x, 0], c1: [s.y, u.y, -f.y, 0], c2: [s.z, u.z, -f.z, 0],
-                         c3: [-dot(s, position), -dot(u, position), dot(f, position), 1])
+                         c3: [-Vector.dot(s, position), -Vector.dot(u, position), Vector.dot(f, position), 1])
     }
 
     /// Camera to clip space (OpenGL conventions: the near plane at z = -w, far at z = w).
@@ -49,7 +54,7 @@ public struct RenderCamera: Sendable, Equatable {
         let distance = radius / sin(verticalFieldOfView * .pi / 360) * 1.04
         let (direction, upYUp) = view.directionAndUp
         let toWorld = Self.fromYUp(upAxis)
-        let d = toWorld.transformDirection(normalize(direction))
+        let d = toWorld.transformDirection(Vector.normalize(direction))
         return RenderCamera(position: center + d * distance, target: center, up: toWorld.transformDirection(upYUp),
                             verticalFieldOfView: verticalFieldOfView,
                             near: max(distance - radius * 1.5, distance * 0.001), far: distance + radius * 1.5)

@@ -20,15 +20,9 @@ struct DrawMesh {
                                            values: .float3(mesh.smoothNormals()), role: .normal))
         }
         let unwelded = source.unwelded(corners: triangulation.corners)
-        positions = unwelded.positions.map { p in
-            let q = world.transformPoint(p.double)
-            return SIMD3(Float(q.x), Float(q.y), Float(q.z))
-        }
-        let normalMatrix = world.inverse?.transposed ?? world
-        normals = (unwelded.normals ?? []).map { n in
-            let m = normalize(normalMatrix.transformDirection(n.double))
-            return SIMD3(Float(m.x), Float(m.y), Float(m.z))
-        }
+        positions = world.transformedPoints(unwelded.positions)
+        let sourceNormals = unwelded.normals ?? []
+        normals = world.transformedNormals(sourceNormals) ?? sourceNormals
         if normals.count != positions.count { normals = Array(repeating: SIMD3(0, 1, 0), count: positions.count) }
         texcoords = unwelded.texcoords
         colors = unwelded.colors

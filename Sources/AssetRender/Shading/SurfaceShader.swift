@@ -1,4 +1,9 @@
 import AssetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Lighting like SceneKit's `autoenablesDefaultLighting`: an omni light at the camera plus ambient.
 /// Base colour from the material (constant or texture) times vertex colours, a touch of specular

@@ -1,4 +1,9 @@
 import AssetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns a `ColladaDocument` into a `Scene`: the instanced visual scene's node tree with transforms,
 /// geometry and controller instances (skins in their bind pose: the source geometry under the
@@ -144,29 +149,13 @@ struct ColladaSceneBuilder {
             meshes[key] = .some(nil)
             return nil
         }
-        if let bindShape, !bindShape.isIdentity { Self.bake(bindShape, into: &built.mesh) }
+        // The skin's bind pose: points and normals under the bind shape matrix.
+        if let bindShape { built.mesh.transform(by: bindShape) }
         scene.meshes.append(built.mesh)
         let result = Built(mesh: scene.meshes.count - 1, symbol: built.symbol, subsetSymbols: built.subsetSymbols,
                            texcoordNames: built.texcoordNames)
         meshes[key] = result
         return result
-    }
-
-    /// The skin's bind pose: points (and normals, by the inverse transpose) under the bind shape matrix.
-    private static func bake(_ matrix: Matrix4x4, into mesh: inout Mesh) {
-        mesh.points = mesh.points.map { p in
-            let q = matrix.transformPoint(p.double)
-            return SIMD3(Float(q.x), Float(q.y), Float(q.z))
-        }
-        guard let normalMatrix = matrix.inverse?.transposed else { return }
-        for i in mesh.primvars.indices where mesh.primvars[i].role == .normal {
-            if case .float3(let normals) = mesh.primvars[i].values {
-                mesh.primvars[i].values = .float3(normals.map { n in
-                    let m = normalize(normalMatrix.transformDirection(n.double))
-                    return SIMD3(Float(m.x), Float(m.y), Float(m.z))
-                })
-            }
-        }
     }
 
     private mutating func material(symbol: String, instance: ColladaInstance, names: [Int: String], at here: SourceLocation) -> Int? {

@@ -1,4 +1,9 @@
 import AssetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Collada node transforms, composed in document order (each later element applies to points
 /// first, so with column vectors the node's matrix is their product left to right).
@@ -22,12 +27,12 @@ enum ColladaTransforms {
     /// camera node is aimed. Degenerate input (eye on interest, up along the view) gives identity.
     static func lookAt(eye: SIMD3<Double>, interest: SIMD3<Double>, up: SIMD3<Double>) -> Matrix4x4 {
         let forward = interest - eye
-        guard length(forward) > 0 else { return .translation(eye) }
-        let f = normalize(forward)
-        let sideRaw = cross(f, up)
-        guard length(sideRaw) > 0 else { return .translation(eye) }
-        let s = normalize(sideRaw)
-        let u = cross(s, f)
+        guard Vector.length(forward) > 0 else { return .translation(eye) }
+        let f = Vector.normalize(forward)
+        let sideRaw = Vector.cross(f, up)
+        guard Vector.length(sideRaw) > 0 else { return .translation(eye) }
+        let s = Vector.normalize(sideRaw)
+        let u = Vector.cross(s, f)
         return Matrix4x4(c0: SIMD4(s.x, s.y, s.z, 0), c1: SIMD4(u.x, u.y, u.z, 0), c2: SIMD4(-f.x, -f.y, -f.z, 0),
                          c3: SIMD4(eye.x, eye.y, eye.z, 1))
     }
@@ -36,8 +41,8 @@ enum ColladaTransforms {
     /// proportion to their component along the rotation axis `a`: p' = p + tan(angle) (a·p) b,
     /// i.e. I + tan(angle) b aᵀ with both axes normalised.
     static func skew(degrees: Double, rotationAxis: SIMD3<Double>, translationAxis: SIMD3<Double>) -> Matrix4x4 {
-        guard length(rotationAxis) > 0, length(translationAxis) > 0 else { return .identity }
-        let a = normalize(rotationAxis), b = normalize(translationAxis)
+        guard Vector.length(rotationAxis) > 0, Vector.length(translationAxis) > 0 else { return .identity }
+        let a = Vector.normalize(rotationAxis), b = Vector.normalize(translationAxis)
         let s = tan(degrees * .pi / 180)
         return Matrix4x4(
             c0: SIMD4(1 + s * b.x * a.x, s * b.y * a.x, s * b.z * a.x, 0),

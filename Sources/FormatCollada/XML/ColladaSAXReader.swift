@@ -38,10 +38,9 @@ final class ColladaSAXReader {
     }
 
     private func run(path: String) throws(AssetError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw AssetError(.fileNotFound, at: SourceLocation(file: file))
-        }
-        defer { try? handle.close() }  // nothing to flush on a read-only handle
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw AssetError.openFailed(path: file, errno: errno) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var handler = Self.makeHandler()
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let parser = xmlCreatePushParserCtxt(&handler, context, nil, 0, file) else {

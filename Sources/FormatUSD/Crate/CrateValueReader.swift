@@ -151,7 +151,7 @@ struct CrateValueReader {
                 }
             }
         } else {
-            var r = try reader(at: rep)
+            let r = try reader(at: rep)
             try r.require(UInt64(components), of: scalar.size, "\(type.usdaName ?? "value")")
             numbers = Self.loadNumbers(r.bytes, at: r.position, scalar: scalar, count: components)
             if scalar == .bool { return .bool(numbers[0] != 0) }

@@ -3,7 +3,7 @@ import AssetCore
 /// Reads a binary crate layer (`.usdc`) into the same `USDLayer` document the usda parser builds,
 /// so composition and scene building are shared. Specs are flat in the file (a path and its
 /// fields each); here they are nested back into prims, variants and properties.
-public enum USDCrateParser {
+package enum USDCrateParser {
     /// Fields that shape the document rather than being metadata.
     static let structuralFields: Set<String> = [
         "primChildren", "properties", "variantSetNames", "variantSetChildren", "variantChildren",
@@ -12,7 +12,7 @@ public enum USDCrateParser {
         "primOrder", "propertyOrder",
     ]
 
-    public static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
+    package static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
         let result = data.withUnsafeBytes { (raw) -> Result<USDLayer, AssetError> in
             do throws(AssetError) {
                 var file = CrateByteReader(bytes: raw, file: location.description)

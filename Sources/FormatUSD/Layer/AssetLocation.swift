@@ -1,11 +1,11 @@
 /// Where a layer or texture lives: a file on disk, or an entry of a usdz package (which may itself
 /// be an entry of another package).
-public indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible {
+package indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible {
     case file(path: String)
     case packageEntry(package: AssetLocation, entry: String)
 
     /// How errors name it: `head.usdz[geom/head.usda]`, as OpenUSD writes package-relative paths.
-    public var description: String {
+    package var description: String {
         switch self {
         case .file(let path): return path
         case .packageEntry(let package, let entry): return "\(package)[\(entry)]"

@@ -2,24 +2,24 @@ import AssetCore
 
 /// One parsed layer: a usda file or a package entry, shaped like the file (prim specs nested as
 /// written), before composition.
-public struct USDLayer: Sendable {
+package struct USDLayer: Sendable {
     /// Where the layer came from; asset paths in it resolve relative to this.
-    public var location: AssetLocation
-    public var metadata: [String: USDValue] = [:]
-    public var subLayers: [String] = []
-    public var rootPrims: [USDPrimSpec] = []
+    package var location: AssetLocation
+    package var metadata: [String: USDValue] = [:]
+    package var subLayers: [String] = []
+    package var rootPrims: [USDPrimSpec] = []
 
-    public init(location: AssetLocation) {
+    package init(location: AssetLocation) {
         self.location = location
     }
 
-    public var defaultPrim: String? { metadata["defaultPrim"]?.stringValue }
-    public var upAxis: String? { metadata["upAxis"]?.stringValue }
-    public var metersPerUnit: Double? { metadata["metersPerUnit"]?.doubleValue }
-    public var startTimeCode: Double? { metadata["startTimeCode"]?.doubleValue }
+    package var defaultPrim: String? { metadata["defaultPrim"]?.stringValue }
+    package var upAxis: String? { metadata["upAxis"]?.stringValue }
+    package var metersPerUnit: Double? { metadata["metersPerUnit"]?.doubleValue }
+    package var startTimeCode: Double? { metadata["startTimeCode"]?.doubleValue }
 
     /// The prim spec at an absolute path such as `/World/Head`, or nil.
-    public func primSpec(at path: String) -> USDPrimSpec? {
+    package func primSpec(at path: String) -> USDPrimSpec? {
         var specs = rootPrims
         var found: USDPrimSpec?
         for name in path.split(separator: "/") {
@@ -31,29 +31,29 @@ public struct USDLayer: Sendable {
     }
 }
 
-public enum USDSpecifier: String, Sendable {
+package enum USDSpecifier: String, Sendable {
     case def
     case over
     case `class`
 }
 
 /// A `def`, `over` or `class` block.
-public struct USDPrimSpec: Sendable {
-    public var specifier: USDSpecifier
-    public var typeName: String
-    public var name: String
-    public var line: Int
-    public var metadata: [String: USDValue] = [:]
-    public var references: [USDReference] = []
-    public var payloads: [USDReference] = []
-    public var inherits: [String] = []
-    public var variantSelections: [String: String] = [:]
+package struct USDPrimSpec: Sendable {
+    package var specifier: USDSpecifier
+    package var typeName: String
+    package var name: String
+    package var line: Int
+    package var metadata: [String: USDValue] = [:]
+    package var references: [USDReference] = []
+    package var payloads: [USDReference] = []
+    package var inherits: [String] = []
+    package var variantSelections: [String: String] = [:]
     /// Variant set name -> variant name -> the variant's body.
-    public var variantSets: [String: [String: USDPrimSpec]] = [:]
-    public var properties: [USDPropertySpec] = []
-    public var children: [USDPrimSpec] = []
+    package var variantSets: [String: [String: USDPrimSpec]] = [:]
+    package var properties: [USDPropertySpec] = []
+    package var children: [USDPrimSpec] = []
 
-    public init(specifier: USDSpecifier, typeName: String, name: String, line: Int) {
+    package init(specifier: USDSpecifier, typeName: String, name: String, line: Int) {
         self.specifier = specifier
         self.typeName = typeName
         self.name = name
@@ -62,20 +62,20 @@ public struct USDPrimSpec: Sendable {
 }
 
 /// An attribute or relationship as authored in one spec.
-public struct USDPropertySpec: Sendable {
-    public var name: String
+package struct USDPropertySpec: Sendable {
+    package var name: String
     /// Declared value type (`point3f[]`, `token`, `matrix4d`); "rel" for relationships.
-    public var typeName: String
-    public var isRelationship: Bool
-    public var isUniform: Bool
-    public var line: Int
-    public var defaultValue: USDValue?
-    public var timeSamples: [(time: Double, value: USDValue)]?
+    package var typeName: String
+    package var isRelationship: Bool
+    package var isUniform: Bool
+    package var line: Int
+    package var defaultValue: USDValue?
+    package var timeSamples: [(time: Double, value: USDValue)]?
     /// `.connect` targets (attributes) or relationship targets, as absolute or relative paths.
-    public var targets: [String]?
-    public var metadata: [String: USDValue] = [:]
+    package var targets: [String]?
+    package var metadata: [String: USDValue] = [:]
 
-    public init(name: String, typeName: String, isRelationship: Bool, isUniform: Bool, line: Int) {
+    package init(name: String, typeName: String, isRelationship: Bool, isUniform: Bool, line: Int) {
         self.name = name
         self.typeName = typeName
         self.isRelationship = isRelationship
@@ -85,10 +85,10 @@ public struct USDPropertySpec: Sendable {
 }
 
 /// A reference or payload arc: `@asset@</Prim>`, or `</Prim>` inside the same layer stack.
-public struct USDReference: Sendable, Equatable {
+package struct USDReference: Sendable, Equatable {
     /// Empty for an internal reference.
-    public var assetPath: String
+    package var assetPath: String
     /// nil: the target layer's defaultPrim.
-    public var primPath: String?
-    public var line: Int
+    package var primPath: String?
+    package var line: Int
 }

@@ -1,6 +1,6 @@
 /// A value as a USD layer spells it, before the attribute's declared type gives it meaning.
 /// Numeric arrays are flat contiguous buffers: a `point3f[]` of n points is 3n Doubles.
-public indirect enum USDValue: Sendable, Equatable {
+package indirect enum USDValue: Sendable, Equatable {
     case none
     case bool(Bool)
     case number(Double)
@@ -20,14 +20,14 @@ public indirect enum USDValue: Sendable, Equatable {
     case list([USDValue])
     case dictionary([USDDictionaryEntry])
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch self {
         case .string(let s), .word(let s), .asset(let s), .path(let s): return s
         default: return nil
         }
     }
 
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .number(let d): return d
         case .bool(let b): return b ? 1 : 0
@@ -36,7 +36,7 @@ public indirect enum USDValue: Sendable, Equatable {
         }
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case .bool(let b): return b
         case .number(let d): return d != 0
@@ -46,7 +46,7 @@ public indirect enum USDValue: Sendable, Equatable {
     }
 
     /// Numbers of a scalar, tuple or numeric array, flattened.
-    public var flatNumbers: [Double]? {
+    package var flatNumbers: [Double]? {
         switch self {
         case .number(let d): return [d]
         case .tuple(let t): return t
@@ -59,7 +59,7 @@ public indirect enum USDValue: Sendable, Equatable {
 
     /// Whole numbers that fit Int32, without a detour through Double for `int[]` values;
     /// `.failure` names the first element that is not one.
-    public var int32Array: Result<[Int32], USDArrayConversion.ConversionFailure>? {
+    package var int32Array: Result<[Int32], USDArrayConversion.ConversionFailure>? {
         switch self {
         case .integers(let n): return .success(n)
         case .numbers(let n, 1): return USDArrayConversion.int32(n)
@@ -70,7 +70,7 @@ public indirect enum USDValue: Sendable, Equatable {
     }
 
     /// Strings of a string/token/asset list, or a single one.
-    public var strings: [String]? {
+    package var strings: [String]? {
         switch self {
         case .list(let items):
             var out: [String] = []
@@ -81,14 +81,14 @@ public indirect enum USDValue: Sendable, Equatable {
         }
     }
 
-    public func dictionaryValue(_ key: String) -> USDValue? {
+    package func dictionaryValue(_ key: String) -> USDValue? {
         guard case .dictionary(let entries) = self else { return nil }
         return entries.first { $0.key == key }?.value
     }
 }
 
-public struct USDDictionaryEntry: Sendable, Equatable {
-    public var typeName: String
-    public var key: String
-    public var value: USDValue
+package struct USDDictionaryEntry: Sendable, Equatable {
+    package var typeName: String
+    package var key: String
+    package var value: USDValue
 }

@@ -76,12 +76,9 @@ final class USDAssetResolver {
         switch location {
         case .file(let path):
             let url = URL(fileURLWithPath: path)
-            let size: Int
-            do {
-                size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            } catch {
-                throw AssetError(.fileNotFound, at: SourceLocation(file: path))
-            }
+            var status = stat()
+            guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: path, errno: errno) }
+            let size = Int(status.st_size)
             guard size <= limits.maxFileBytes else {
                 throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
             }

@@ -2,8 +2,8 @@ import AssetCore
 
 /// Reads one file out of a usdz package named the way `Texture.Source.packageEntry` names it:
 /// `model.usdz`, or `outer.usdz[inner.usdz]` for a package inside a package.
-public enum USDPackageFile {
-    public static func read(package: String, entry: String, limits: ReadLimits = ReadLimits()) throws(AssetError) -> [UInt8] {
+package enum USDPackageFile {
+    package static func read(package: String, entry: String, limits: ReadLimits = ReadLimits()) throws(AssetError) -> [UInt8] {
         let archive = try open(location(of: package), limits: limits)
         guard let found = archive.entry(named: entry) else {
             throw AssetError(.unresolvedReference("package entry '\(entry)'"), at: SourceLocation(file: package))

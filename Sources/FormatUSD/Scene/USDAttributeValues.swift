@@ -51,7 +51,7 @@ struct USDAttributeValues {
 }
 
 /// Conversions from the parser's flat Double buffers to the scene model's buffers.
-public enum USDArrayConversion {
+package enum USDArrayConversion {
     /// Flat triples to points; nil when the count is not a multiple of three.
     static func float3(_ values: [Double]) -> [SIMD3<Float>]? {
         guard values.count % 3 == 0 else { return nil }
@@ -103,8 +103,8 @@ public enum USDArrayConversion {
         return .success(result)
     }
 
-    public struct ConversionFailure: Error {
-        public var index: Int
-        public var value: Double
+    package struct ConversionFailure: Error {
+        package var index: Int
+        package var value: Double
     }
 }

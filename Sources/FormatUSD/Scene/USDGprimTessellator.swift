@@ -1,4 +1,9 @@
 import AssetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Tessellates UsdGeom's intrinsic shapes (Cube, Sphere, Cylinder, Cone, Capsule, Plane) with their
 /// schema fallbacks. Segment counts are multiples of four so the tessellation reaches the exact

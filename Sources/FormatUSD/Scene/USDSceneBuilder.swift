@@ -1,4 +1,9 @@
 import AssetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns a composed stage into a `Scene`. Traverses what usd-core's default traversal does
 /// (defined, active, non-abstract prims); Material, Shader, NodeGraph and GeomSubset prims feed

@@ -1,5 +1,10 @@
 import AssetCore
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The fast path for big numeric arrays in usda text (`[(x, y, z), ...]`, `[0, 1, 2, ...]`): one
 /// tight loop over the bytes into one flat buffer, no token or value per element. Arrays over a few
@@ -25,7 +30,7 @@ enum USDANumericArrayScanner {
 
     /// How one element kind is parsed; a protocol rather than a closure so each kind gets its own
     /// specialised, inlined loop.
-    protocol NumberKind {
+    protocol NumberKind: SendableMetatype {
         associatedtype Element: Sendable
         static var scalarsOnly: Bool { get }
         static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Element?

@@ -4,15 +4,15 @@ import AssetCore
 /// Content it does not use (reorder statements, spline values, unknown metadata) is parsed and
 /// dropped, never guessed at. Prim nesting and value nesting are capped so hostile files fail
 /// with a located error instead of exhausting the stack.
-public struct USDAParser {
-    public static let maxValueNesting = 64
+package struct USDAParser {
+    package static let maxValueNesting = 64
 
     var tokens: USDATokenizer
     let limits: ReadLimits
     var layer: USDLayer
 
     /// Parses a whole layer. `displayName` is how locations name the file.
-    public static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
+    package static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
         try data.withUnsafeBufferPointer { (bytes) throws(AssetError) -> USDLayer in
             var parser = USDAParser(tokens: USDATokenizer(bytes: bytes, file: location.description), limits: limits,
                                     layer: USDLayer(location: location))

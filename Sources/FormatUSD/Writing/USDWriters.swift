@@ -8,10 +8,10 @@ public struct USDAWriter: SceneWriter {
     public init() {}
 
     public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {
-        var layer = USDLayerWriter(scene: scene, context: context, textureFolder: context.textureFolder)
-        let text = layer.write()
-        return WriteResult(files: [OutputFile(relativePath: context.outputName, bytes: Array(text.utf8))] + layer.textureFiles,
-                           diagnostics: layer.diagnostics)
+        var builder = USDLayerBuilder(scene: scene, context: context, textureFolder: context.textureFolder)
+        let text = USDAPrinter.print(builder.build())
+        return WriteResult(files: [OutputFile(relativePath: context.outputName, bytes: Array(text.utf8))] + builder.textureFiles,
+                           diagnostics: builder.diagnostics)
     }
 }
 
@@ -23,20 +23,17 @@ public struct USDCWriter: SceneWriter {
     public init() {}
 
     public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {
-        var layer = USDLayerWriter(scene: scene, context: context, textureFolder: context.textureFolder)
-        let (bytes, diagnostics) = try Self.crate(&layer, name: context.outputName)
-        return WriteResult(files: [OutputFile(relativePath: context.outputName, bytes: bytes)] + layer.textureFiles,
+        var builder = USDLayerBuilder(scene: scene, context: context, textureFolder: context.textureFolder)
+        let layer = builder.build()
+        let (bytes, diagnostics) = try Self.crate(layer, diagnostics: builder.diagnostics)
+        return WriteResult(files: [OutputFile(relativePath: context.outputName, bytes: bytes)] + builder.textureFiles,
                            diagnostics: diagnostics)
     }
 
-    /// The scene's layer as crate bytes. The layer writer speaks usda; its text is parsed back into
-    /// the layer document the crate writer encodes, so both encodings come from one description of
-    /// the scene and cannot drift apart.
-    static func crate(_ layer: inout USDLayerWriter, name: String) throws(AssetError) -> ([UInt8], [Diagnostic]) {
-        let text = Array(layer.write().utf8)
-        let document = try USDAParser.parse(text, location: .file(path: name))
-        let output = try USDCrateWriter.encode(document)
-        return (output.bytes, layer.diagnostics + output.warnings.map { .warning($0) })
+    /// A layer document as crate bytes, with the builder's warnings and the encoder's.
+    static func crate(_ layer: USDLayer, diagnostics: [Diagnostic]) throws(AssetError) -> ([UInt8], [Diagnostic]) {
+        let output = try USDCrateWriter.encode(layer)
+        return (output.bytes, diagnostics + output.warnings.map { .warning($0) })
     }
 }
 
@@ -50,24 +47,25 @@ public struct USDZWriter: SceneWriter {
     public init() {}
 
     public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {
-        var layer = USDLayerWriter(scene: scene, context: context, textureFolder: "textures")
+        var builder = USDLayerBuilder(scene: scene, context: context, textureFolder: "textures")
+        let layer = builder.build()
         let stem = USDName.sanitize(context.outputStem)
         let root: OutputFile
         var diagnostics: [Diagnostic]
         if context.prefersTextLayers {
-            root = OutputFile(relativePath: "\(stem).usda", bytes: Array(layer.write().utf8))
-            diagnostics = layer.diagnostics
+            root = OutputFile(relativePath: "\(stem).usda", bytes: Array(USDAPrinter.print(layer).utf8))
+            diagnostics = builder.diagnostics
         } else {
-            let (bytes, crateDiagnostics) = try USDCWriter.crate(&layer, name: "\(stem).usdc")
+            let (bytes, crateDiagnostics) = try USDCWriter.crate(layer, diagnostics: builder.diagnostics)
             root = OutputFile(relativePath: "\(stem).usdc", bytes: bytes)
             diagnostics = crateDiagnostics
         }
-        for texture in layer.textureFiles where !(texture.relativePath.lowercased().hasSuffix(".png")
+        for texture in builder.textureFiles where !(texture.relativePath.lowercased().hasSuffix(".png")
                                                   || texture.relativePath.lowercased().hasSuffix(".jpg")
                                                   || texture.relativePath.lowercased().hasSuffix(".jpeg")) {
             diagnostics.append(.warning("texture \(texture.relativePath) is not PNG or JPEG; usdz viewers may not show it"))
         }
-        let package = try USDZPackageWriter.package([root] + layer.textureFiles)
+        let package = try USDZPackageWriter.package([root] + builder.textureFiles)
         return WriteResult(files: [OutputFile(relativePath: context.outputName, bytes: package)], diagnostics: diagnostics)
     }
 }

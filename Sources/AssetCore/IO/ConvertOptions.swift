@@ -1,0 +1,15 @@
+/// What `assetc convert` can be asked to do.
+public struct ConvertOptions: Sendable {
+    /// A writer's format name; nil takes it from the output's extension.
+    public var format: String?
+    public var upAxis: UpAxis?
+    public var metersPerUnit: Double?
+    public var triangulate = false
+    public var flatten = false
+    public var force = false
+    /// A usdz gets a usda root layer instead of usdc (`--usda-root`).
+    public var textRootLayer = false
+    public var readOptions = ReadOptions()
+
+    public init() {}
+}

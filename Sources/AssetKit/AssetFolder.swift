@@ -1,0 +1,47 @@
+import AssetCatalog
+import AssetCore
+import AssetPipeline
+import Foundation
+
+/// The assets under a folder, as `thumbnail` and `index` both walk it: models (files a reader
+/// claims by content or extension) and textures (PNG and JPEG, loose or in `.xcassets` image sets),
+/// hidden entries and one folder to skip (the output or the catalog's own) left out.
+struct AssetFolder {
+    struct File: Sendable {
+        /// Relative to the walked folder, '/'-separated.
+        var relativePath: String
+        var path: String
+        var kind: CatalogRecord.Kind
+        var byteSize: Int64
+        var modifiedAt: Double
+    }
+
+    static let textureExtensions: Set<String> = ["png", "jpg", "jpeg"]
+
+    /// Files sorted by relative path. Entries that vanish or cannot be inspected are not assets.
+    static func files(under root: String, registry: FormatRegistry, skipping: String?, includeTextures: Bool) -> [File] {
+        let rootURL = URL(fileURLWithPath: root).standardizedFileURL
+        let skip = skipping.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+        let walker = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        var found: [File] = []
+        while let url = walker?.nextObject() as? URL {
+            let path = url.standardizedFileURL.path
+            if path == skip { walker?.skipDescendants(); continue }
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            let kind: CatalogRecord.Kind
+            if textureExtensions.contains(url.pathExtension.lowercased()) {
+                guard includeTextures else { continue }
+                kind = .texture
+            } else if registry.recognises(url) {
+                kind = .model
+            } else {
+                continue
+            }
+            found.append(File(relativePath: String(path.dropFirst(rootURL.path.count + 1)), path: path, kind: kind,
+                              byteSize: Int64(values.fileSize ?? 0),
+                              modifiedAt: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
+        }
+        return found.sorted { $0.relativePath < $1.relativePath }
+    }
+}

@@ -1,0 +1,39 @@
+import AssetCore
+import AssetPipeline
+import AssetRender
+import Foundation
+
+/// Thumbnails kept on disk beside a catalog, one file per content hash, size and view
+/// (`thumbnails/<hash>-<size>-<view>.png`): the indexer and the service share the naming, so a
+/// thumbnail one renders the other serves.
+public struct ThumbnailCache: Sendable {
+    /// The catalog's folder; thumbnails go in its `thumbnails/` subfolder.
+    public var catalogFolder: String
+
+    public init(catalogFolder: String) {
+        self.catalogFolder = catalogFolder
+    }
+
+    /// The cached file's path relative to the catalog folder, as catalog records store it.
+    public static func relativePath(contentHash: String, size: Int, view: RenderView) -> String {
+        "thumbnails/\(contentHash)-\(size)-\(view.rawValue).png"
+    }
+
+    public func path(contentHash: String, size: Int, view: RenderView) -> String {
+        (catalogFolder as NSString).appendingPathComponent(Self.relativePath(contentHash: contentHash, size: size, view: view))
+    }
+
+    /// The cached PNG, or the scene `render` gives rendered with `renderer`'s options at this size
+    /// and view, then written atomically for next time.
+    public func png(contentHash: String, size: Int, view: RenderView, renderer: ThumbnailUseCase,
+                    scene: () throws(AssetError) -> Scene) throws(AssetError) -> [UInt8] {
+        let file = path(contentHash: contentHash, size: size, view: view)
+        if let data = FileManager.default.contents(atPath: file) { return Array(data) }
+        var use = renderer
+        use.render.size = size
+        use.render.view = view
+        let bytes = try use.png(for: try scene()).bytes
+        _ = try AtomicOutput.write([OutputFile(relativePath: (file as NSString).lastPathComponent, bytes: bytes)], mainPath: file, force: true)
+        return bytes
+    }
+}

@@ -1,0 +1,21 @@
+import AssetCore
+import Hummingbird
+
+/// assetc's errors answer for themselves: a status by kind, and `{"error":{"message":...}}` with
+/// the located message, as every other error the service returns.
+extension AssetError: HTTPResponseError {
+    public var status: HTTPResponse.Status {
+        switch kind {
+        case .fileNotFound, .unresolvedReference: return .notFound
+        case .malformed, .unsupportedFormat, .strict: return .badRequest
+        case .limitExceeded: return .contentTooLarge
+        case .refusedPath: return .forbidden
+        case .unsupportedFeature: return .unprocessableContent
+        case .io: return .internalServerError
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: description).response(from: request, context: context)
+    }
+}

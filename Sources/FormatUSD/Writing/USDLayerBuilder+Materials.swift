@@ -1,0 +1,107 @@
+import AssetCore
+
+extension USDLayerBuilder {
+    /// The `Looks` scope: one Material per scene material, a UsdPreviewSurface, a UsdUVTexture per
+    /// textured input, and a UsdPrimvarReader_float2 per texture coordinate set they read.
+    mutating func looksScope(path looksPath: String) -> USDPrimSpec {
+        let looksName = String(looksPath.split(separator: "/").last ?? "Looks")
+        var looks = USDPrimSpec(specifier: .def, typeName: "Scope", name: looksName, line: 0)
+        for (i, material) in scene.materials.enumerated() {
+            guard let path = materialPaths[i] else { continue }
+            looks.children.append(materialPrim(material, path: path))
+        }
+        return looks
+    }
+
+    private mutating func materialPrim(_ material: Material, path: String) -> USDPrimSpec {
+        let name = String(path.split(separator: "/").last!)
+        var prim = USDPrimSpec(specifier: .def, typeName: "Material", name: name, line: 0)
+        prim.properties = [.connection("outputs:surface", "token", to: "\(path)/PreviewSurface.outputs:surface")]
+        var textureShaders: [USDPrimSpec] = []
+        var readers: Set<String> = []
+        var surface = USDPrimSpec(specifier: .def, typeName: "Shader", name: "PreviewSurface", line: 0)
+        surface.properties = [.attribute("info:id", "token", .string("UsdPreviewSurface"), uniform: true)]
+
+        func input(_ key: String, type: String, constant: USDValue?, texture: TextureReference?, output: String, fallback: USDValue) {
+            guard let texture, let file = textureFile(texture.texture) else {
+                if let constant { surface.properties.append(.attribute("inputs:\(key)", type, constant)) }
+                return
+            }
+            let shaderName = "\(key)_texture"
+            let reader = "TexCoordReader_\(USDName.sanitize(texture.texcoordSet))"
+            readers.insert(texture.texcoordSet)
+            surface.properties.append(.connection("inputs:\(key)", type, to: "\(path)/\(shaderName).outputs:\(output)"))
+            var shader = USDPrimSpec(specifier: .def, typeName: "Shader", name: shaderName, line: 0)
+            shader.properties = [
+                .attribute("info:id", "token", .string("UsdUVTexture"), uniform: true),
+                .attribute("inputs:file", "asset", .asset(file)),
+                .connection("inputs:st", "float2", to: "\(path)/\(reader).outputs:result"),
+                .attribute("inputs:wrapS", "token", .string(scene.textures[texture.texture].wrapS.rawValue)),
+                .attribute("inputs:wrapT", "token", .string(scene.textures[texture.texture].wrapT.rawValue)),
+                .attribute("inputs:fallback", "float4", fallback),
+            ]
+            if ["normal", "occlusion", "metallic", "roughness"].contains(key) {
+                shader.properties.append(.attribute("inputs:sourceColorSpace", "token", .string("raw")))
+            }
+            if key == "normal" {
+                // Normal maps store [-1, 1] as [0, 1].
+                shader.properties.append(.attribute("inputs:scale", "float4", .tuple([2, 2, 2, 1])))
+                shader.properties.append(.attribute("inputs:bias", "float4", .tuple([-1, -1, -1, 0])))
+            }
+            shader.properties.append(.attribute("outputs:\(output)", output == "rgb" ? "float3" : "float", nil))
+            textureShaders.append(shader)
+        }
+
+        let c = material.baseColor.value
+        input("diffuseColor", type: "color3f", constant: .floats(c), texture: material.baseColor.texture,
+              output: "rgb", fallback: .floats(SIMD4(c, 1)))
+        input("emissiveColor", type: "color3f", constant: material.emissive.value == .zero ? nil : .floats(material.emissive.value),
+              texture: material.emissive.texture, output: "rgb", fallback: .floats(SIMD4(material.emissive.value, 1)))
+        for (key, property) in [("metallic", material.metallic), ("roughness", material.roughness), ("opacity", material.opacity)] {
+            let channel = property.texture.map { $0.channels == .rgb || $0.channels == .rgba ? "r" : $0.channels.rawValue } ?? "r"
+            input(key, type: "float", constant: .number(Double(property.value)), texture: property.texture, output: channel,
+                  fallback: .floats(SIMD4(repeating: property.value)))
+        }
+        if material.opacityThreshold > 0 {
+            surface.properties.append(.attribute("inputs:opacityThreshold", "float", .number(Double(material.opacityThreshold))))
+        }
+        input("normal", type: "normal3f", constant: nil, texture: material.normal, output: "rgb", fallback: .tuple([0.5, 0.5, 1, 1]))
+        input("occlusion", type: "float", constant: nil, texture: material.occlusion, output: "r", fallback: .tuple([1, 1, 1, 1]))
+        surface.properties.append(.attribute("outputs:surface", "token", nil))
+
+        prim.children = [surface] + textureShaders
+        for set in readers.sorted() {
+            var reader = USDPrimSpec(specifier: .def, typeName: "Shader", name: "TexCoordReader_\(USDName.sanitize(set))", line: 0)
+            reader.properties = [
+                .attribute("info:id", "token", .string("UsdPrimvarReader_float2"), uniform: true),
+                .attribute("inputs:varname", "string", .string(set)),
+                .attribute("outputs:result", "float2", nil),
+            ]
+            prim.children.append(reader)
+        }
+        return prim
+    }
+
+    /// The package-relative path of a texture's copy, or nil when its bytes cannot be had (the
+    /// material then keeps its constant, with a warning).
+    private mutating func textureFile(_ index: Int) -> String? {
+        if let known = texturePaths[index] { return known }
+        let texture = scene.textures[index]
+        guard let bytes = context.textureBytes(texture) else {
+            diagnostics.append(.warning("texture \(texture.authoredPath) could not be read; its material keeps its constant value"))
+            texturePaths[index] = .some(nil)
+            return nil
+        }
+        var fileName = texture.outputFileName
+        var k = 2
+        while usedTextureNames.contains(fileName) {
+            fileName = "\(k)_" + texture.outputFileName
+            k += 1
+        }
+        usedTextureNames.insert(fileName)
+        let path = "\(textureFolder)/\(fileName)"
+        textureFiles.append(OutputFile(relativePath: path, bytes: bytes))
+        texturePaths[index] = path
+        return path
+    }
+}

@@ -1,0 +1,96 @@
+import AssetCore
+
+extension USDLayerBuilder {
+    mutating func meshPrim(_ mesh: Mesh, instance: MeshInstance, name: String, path: String, node: Node?) -> USDPrimSpec {
+        var prim = USDPrimSpec(specifier: .def, typeName: "Mesh", name: name, line: 0)
+        let binds = instance.material != nil || instance.subsetMaterials.contains { $0 != nil }
+        if binds { prim.metadata["apiSchemas"] = .list([.string("MaterialBindingAPI")]) }
+        var properties = node.map(transformProperties) ?? []
+        if mesh.isDoubleSided { properties.append(.attribute("doubleSided", "bool", .bool(true), uniform: true)) }
+        if mesh.orientation == .leftHanded { properties.append(.attribute("orientation", "token", .string("leftHanded"), uniform: true)) }
+        let bounds = mesh.bounds()
+        if !bounds.isEmpty {
+            // Rounded to float first: the extent is a float3[] and must hold the float points.
+            let corners = [bounds.min, bounds.max].flatMap { [$0.x, $0.y, $0.z] }.map { Double(Float($0)) }
+            properties.append(.attribute("extent", "float3[]", .numbers(corners, components: 3)))
+        }
+        properties.append(.attribute("faceVertexCounts", "int[]", .integers(mesh.faceVertexCounts)))
+        properties.append(.attribute("faceVertexIndices", "int[]", .integers(mesh.faceVertexIndices)))
+        properties.append(.attribute("points", "point3f[]", .floatArray(mesh.points)))
+        for primvar in mesh.primvars { properties += Self.primvarProperties(primvar) }
+        properties.append(.attribute("subdivisionScheme", "token", .string("none"), uniform: true))
+        if let m = instance.material, let target = materialPaths[m] { properties.append(.relationship("material:binding", to: target)) }
+        if !mesh.subsets.isEmpty {
+            properties.append(.attribute("subsetFamily:materialBind:familyType", "token", .string("nonOverlapping"), uniform: true))
+            var names = USDName.Uniquer()
+            for (s, subset) in mesh.subsets.enumerated() {
+                let material = s < instance.subsetMaterials.count ? instance.subsetMaterials[s] : nil
+                let target = material.flatMap { materialPaths[$0] }
+                var child = USDPrimSpec(specifier: .def, typeName: "GeomSubset", name: names.name(subset.name), line: 0)
+                if target != nil { child.metadata["apiSchemas"] = .list([.string("MaterialBindingAPI")]) }
+                child.properties = [
+                    .attribute("elementType", "token", .string("face"), uniform: true),
+                    .attribute("familyName", "token", .string("materialBind"), uniform: true),
+                    .attribute("indices", "int[]", .integers(subset.faceIndices)),
+                ]
+                if let target { child.properties.append(.relationship("material:binding", to: target)) }
+                prim.children.append(child)
+            }
+        }
+        prim.properties = properties
+        return prim
+    }
+
+    /// `primvars:<name>` with its interpolation and indices; a colour with alpha is split into
+    /// displayColor and displayOpacity, as UsdGeomGprim spells them.
+    static func primvarProperties(_ primvar: Primvar) -> [USDPropertySpec] {
+        let name = USDName.sanitize(primvar.name)
+        var values = primvar.values
+        var opacity: [Float]?
+        let type: String
+        switch (values, primvar.role) {
+        case (.float, _): type = "float[]"
+        case (.float2, _): type = primvar.role == .textureCoordinate ? "texCoord2f[]" : "float2[]"
+        case (.float3, .normal): type = "normal3f[]"
+        case (.float3, .color): type = "color3f[]"
+        case (.float3, .vector): type = "vector3f[]"
+        case (.float3, .point): type = "point3f[]"
+        case (.float3, _): type = name == Primvar.normalsName ? "normal3f[]" : "float3[]"
+        case (.float4(let v), .color) where name == Primvar.displayColorName:
+            type = "color3f[]"
+            values = .float3(v.map { SIMD3($0.x, $0.y, $0.z) })
+            opacity = v.map(\.w)
+        case (.float4, .color): type = "color4f[]"
+        case (.float4, _): type = "float4[]"
+        }
+        let interpolation: [String: USDValue] = ["interpolation": .string(primvar.interpolation.rawValue)]
+        var properties: [USDPropertySpec] = [.attribute("primvars:\(name)", type, .floatArray(values), metadata: interpolation)]
+        if let indices = primvar.indices { properties.append(.attribute("primvars:\(name):indices", "int[]", .integers(indices))) }
+        if let opacity {
+            properties.append(.attribute("primvars:displayOpacity", "float[]", .floatArray(.float(opacity)), metadata: interpolation))
+            if let indices = primvar.indices { properties.append(.attribute("primvars:displayOpacity:indices", "int[]", .integers(indices))) }
+        }
+        return properties
+    }
+}
+
+extension USDValue {
+    /// Float vectors as one flat array of their components, widened to Double exactly.
+    static func floatArray<V: SIMD>(_ vectors: [V]) -> USDValue where V.Scalar == Float {
+        var flat: [Double] = []
+        flat.reserveCapacity(vectors.count * V.scalarCount)
+        for v in vectors {
+            for k in 0..<V.scalarCount { flat.append(Double(v[k])) }
+        }
+        return .numbers(flat, components: V.scalarCount)
+    }
+
+    static func floatArray(_ values: PrimvarValues) -> USDValue {
+        switch values {
+        case .float(let v): return .numbers(v.map(Double.init), components: 1)
+        case .float2(let v): return floatArray(v)
+        case .float3(let v): return floatArray(v)
+        case .float4(let v): return floatArray(v)
+        }
+    }
+}

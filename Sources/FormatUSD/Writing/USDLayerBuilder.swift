@@ -1,0 +1,170 @@
+import AssetCore
+import Foundation
+
+/// Builds the `USDLayer` document of a `Scene`: `defaultPrim`, `upAxis`, `metersPerUnit`, an Xform
+/// hierarchy with `xformOp:transform`, Meshes with their primvars and GeomSubsets,
+/// UsdPreviewSurface materials under `<defaultPrim>/Looks` bound through MaterialBindingAPI,
+/// cameras and lights. The same document is printed as usda or encoded as usdc. Texture files are
+/// collected for the caller to place at the paths the layer names.
+struct USDLayerBuilder {
+    let scene: Scene
+    let context: WriteContext
+    /// Folder of copied textures, relative to the layer: `textures` inside a package, or the
+    /// output's own texture folder beside a .usda.
+    let textureFolder: String
+    var diagnostics: [Diagnostic] = []
+    /// Files the layer refers to (`textures/wood.png`), with their bytes.
+    var textureFiles: [OutputFile] = []
+    var materialPaths: [Int: String] = [:]
+    var texturePaths: [Int: String?] = [:]
+    var usedTextureNames: Set<String> = []
+
+    init(scene: Scene, context: WriteContext, textureFolder: String) {
+        self.scene = scene
+        self.context = context
+        self.textureFolder = textureFolder
+    }
+
+    mutating func build() -> USDLayer {
+        let tops = scene.root.children
+        // A single group becomes the default prim; otherwise (several top nodes, or one that is a
+        // mesh itself) they are wrapped in an Xform named after the file.
+        let single = tops.count == 1 && !Self.isMeshPrim(tops[0])
+        var rootNames = USDName.Uniquer()
+        let rootName = single ? rootNames.name(tops[0].name) : rootNames.name(context.outputStem)
+        var layer = USDLayer(location: .file(path: context.outputName))
+        layer.metadata = [
+            "defaultPrim": .string(rootName),
+            "doc": .string("Written by assetc"),
+            "metersPerUnit": .number(scene.metadata.metersPerUnit),
+            "upAxis": .string(scene.metadata.upAxis == .z ? "Z" : "Y"),
+        ]
+        if scene.metadata.upAxis == .x {
+            diagnostics.append(.warning("USD has no X up axis; the layer says Y and keeps the geometry as it is"))
+        }
+        var looksNames = USDName.Uniquer()
+        let looksPath = "/\(rootName)/" + looksNames.name("Looks")
+        for (i, material) in scene.materials.enumerated() {
+            materialPaths[i] = looksPath + "/" + USDName.sanitize(material.name) + "_\(i)"
+        }
+        var root = USDPrimSpec(specifier: .def, typeName: "Xform", name: rootName, line: 0)
+        root.metadata["kind"] = .string("component")
+        var names = USDName.Uniquer()
+        _ = names.name("Looks")
+        if single {
+            root.properties = transformProperties(tops[0])
+            addContents(of: tops[0], to: &root, path: "/\(rootName)", names: &names)
+        } else {
+            for node in tops { root.children.append(nodePrim(for: node, parentPath: "/\(rootName)", names: &names)) }
+        }
+        if !scene.materials.isEmpty { root.children.append(looksScope(path: looksPath)) }
+        layer.rootPrims = [root]
+        return layer
+    }
+
+    static func isMeshPrim(_ node: Node) -> Bool {
+        node.meshInstances.count == 1 && node.children.isEmpty && node.camera == nil && node.light == nil
+    }
+
+    private mutating func nodePrim(for node: Node, parentPath: String, names: inout USDName.Uniquer) -> USDPrimSpec {
+        let name = names.name(node.name)
+        let path = parentPath + "/" + name
+        if Self.isMeshPrim(node), let instance = node.meshInstances.first, scene.meshes.indices.contains(instance.mesh) {
+            return meshPrim(scene.meshes[instance.mesh], instance: instance, name: name, path: path, node: node)
+        }
+        var xform = USDPrimSpec(specifier: .def, typeName: "Xform", name: name, line: 0)
+        xform.properties = transformProperties(node)
+        var childNames = USDName.Uniquer()
+        addContents(of: node, to: &xform, path: path, names: &childNames)
+        return xform
+    }
+
+    private mutating func addContents(of node: Node, to prim: inout USDPrimSpec, path: String, names: inout USDName.Uniquer) {
+        for instance in node.meshInstances where scene.meshes.indices.contains(instance.mesh) {
+            let mesh = scene.meshes[instance.mesh]
+            let name = names.name(mesh.name.isEmpty ? "Mesh" : mesh.name)
+            prim.children.append(meshPrim(mesh, instance: instance, name: name, path: path + "/" + name, node: nil))
+        }
+        if let c = node.camera, scene.cameras.indices.contains(c) {
+            prim.children.append(Self.cameraPrim(scene.cameras[c], name: names.name(scene.cameras[c].name)))
+        }
+        if let l = node.light, scene.lights.indices.contains(l) {
+            prim.children.append(Self.lightPrim(scene.lights[l], name: names.name(scene.lights[l].name)))
+        }
+        for child in node.children { prim.children.append(nodePrim(for: child, parentPath: path, names: &names)) }
+    }
+
+    func transformProperties(_ node: Node) -> [USDPropertySpec] {
+        var properties: [USDPropertySpec] = []
+        if let purpose = node.purpose, purpose != .default {
+            properties.append(.attribute("purpose", "token", .string(purpose.rawValue), uniform: true))
+        }
+        if node.isInvisible { properties.append(.attribute("visibility", "token", .string("invisible"))) }
+        guard !node.transform.isIdentity || node.resetsTransformStack else { return properties }
+        properties.append(.attribute("xformOp:transform", "matrix4d", .tuple(node.transform.columnMajorElements)))
+        let order = (node.resetsTransformStack ? ["!resetXformStack!"] : []) + ["xformOp:transform"]
+        properties.append(.attribute("xformOpOrder", "token[]", .list(order.map { .string($0) }), uniform: true))
+        return properties
+    }
+
+    private static func cameraPrim(_ camera: Camera, name: String) -> USDPrimSpec {
+        var prim = USDPrimSpec(specifier: .def, typeName: "Camera", name: name, line: 0)
+        // UsdGeomCamera apertures are in tenths of a scene unit; keep the default film back and
+        // derive the focal length that gives the camera's vertical field of view.
+        let aperture = 20.955
+        let focal = aperture / (2 * tan(camera.verticalFieldOfView * .pi / 360))
+        prim.properties = [
+            .attribute("focalLength", "float", .number(focal)),
+            .attribute("verticalAperture", "float", .number(aperture)),
+            .attribute("projection", "token", .string(camera.projection == .orthographic ? "orthographic" : "perspective")),
+            .attribute("clippingRange", "float2", .tuple([camera.near, camera.far])),
+        ]
+        return prim
+    }
+
+    private static func lightPrim(_ light: Light, name: String) -> USDPrimSpec {
+        let type: String
+        switch light.kind {
+        case .directional: type = "DistantLight"
+        case .ambient: type = "DomeLight"
+        case .point, .spot: type = "SphereLight"
+        }
+        var prim = USDPrimSpec(specifier: .def, typeName: type, name: name, line: 0)
+        prim.properties = [
+            .attribute("inputs:color", "color3f", .floats(light.color)),
+            .attribute("inputs:intensity", "float", .number(Double(light.intensity))),
+        ]
+        return prim
+    }
+}
+
+extension USDPropertySpec {
+    /// An attribute as a writer authors it; built specs have no source line.
+    static func attribute(_ name: String, _ typeName: String, _ value: USDValue?, uniform: Bool = false,
+                          metadata: [String: USDValue] = [:]) -> USDPropertySpec {
+        var spec = USDPropertySpec(name: name, typeName: typeName, isRelationship: false, isUniform: uniform, line: 0)
+        spec.defaultValue = value
+        spec.metadata = metadata
+        return spec
+    }
+
+    /// An attribute whose value comes from another's (`inputs:st.connect = <…>`).
+    static func connection(_ name: String, _ typeName: String, to target: String) -> USDPropertySpec {
+        var spec = attribute(name, typeName, nil)
+        spec.targets = [target]
+        return spec
+    }
+
+    static func relationship(_ name: String, to target: String) -> USDPropertySpec {
+        var spec = USDPropertySpec(name: name, typeName: "rel", isRelationship: true, isUniform: true, line: 0)
+        spec.targets = [target]
+        return spec
+    }
+}
+
+extension USDValue {
+    /// A float vector as the layer holds it: its components widened to Double, exactly.
+    static func floats(_ v: SIMD2<Float>) -> USDValue { .tuple([Double(v.x), Double(v.y)]) }
+    static func floats(_ v: SIMD3<Float>) -> USDValue { .tuple([Double(v.x), Double(v.y), Double(v.z)]) }
+    static func floats(_ v: SIMD4<Float>) -> USDValue { .tuple([Double(v.x), Double(v.y), Double(v.z), Double(v.w)]) }
+}

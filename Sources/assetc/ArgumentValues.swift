@@ -1,0 +1,32 @@
+import ArgumentParser
+import AssetCore
+import AssetKit
+import AssetRender
+import AssetService
+
+// Options that take one of a fixed set of values parse into these, so a wrong value is refused by
+// the parser with the list of right ones, and `--help` shows them.
+
+extension RenderView: ExpressibleByArgument {}
+
+extension ServiceConfiguration.LogLevel: ExpressibleByArgument {}
+
+/// `--up-axis`: USD and every other format assetc writes have Y or Z up.
+enum UpAxisArgument: String, CaseIterable, ExpressibleByArgument {
+    case y, z
+
+    var upAxis: UpAxis { self == .y ? .y : .z }
+}
+
+/// `--to`: one of the formats assetc writes.
+struct OutputFormatArgument: ExpressibleByArgument {
+    let name: String
+
+    init?(argument: String) {
+        let name = argument.lowercased()
+        guard ConvertUseCase.outputFormats.contains(name) else { return nil }
+        self.name = name
+    }
+
+    static var allValueStrings: [String] { ConvertUseCase.outputFormats }
+}
