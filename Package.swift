@@ -28,14 +28,14 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
-        // swift-crypto compiled a second BoringSSL.
+        // swift-crypto compiled BoringSSL from source.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
         .target(name: "AssetCore"),
 
         // USD: usda text and usdc crate layers (LZ4 sections), usdz packages (libzip), composition,
-        // scene building.
+        // scene building; writing builds one layer document, printed as usda or encoded as usdc.
         .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip", "CZlib", "CLZ4"]),
 
         // Collada: libxml2 SAX into a Collada-shaped document, then scene building.

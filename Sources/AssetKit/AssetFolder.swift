@@ -8,6 +8,9 @@ import Foundation
 /// hidden entries and one folder to skip (the output or the catalog's own) left out.
 struct AssetFolder {
     struct File: Sendable {
+        /// The walked folder's own name, then the path inside it (`Art.scnassets/ship.dae`): the
+        /// catalog's id, and where a thumbnail run writes the file's PNG.
+        var id: String
         /// Relative to the walked folder, '/'-separated.
         var relativePath: String
         var path: String
@@ -38,7 +41,8 @@ struct AssetFolder {
             } else {
                 continue
             }
-            found.append(File(relativePath: String(path.dropFirst(rootURL.path.count + 1)), path: path, kind: kind,
+            let relative = String(path.dropFirst(rootURL.path.count + 1))
+            found.append(File(id: rootURL.lastPathComponent + "/" + relative, relativePath: relative, path: path, kind: kind,
                               byteSize: Int64(values.fileSize ?? 0),
                               modifiedAt: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
         }

@@ -37,14 +37,8 @@ public struct IndexUseCase: Sendable {
         public var textures = 0
     }
 
-    /// A file found under a root.
-    struct Candidate: Sendable {
-        var id: String
-        var path: String
-        var kind: CatalogRecord.Kind
-        var byteSize: Int64
-        var modifiedAt: Double
-    }
+    /// A file found under a root, its id the catalog's.
+    typealias Candidate = AssetFolder.File
 
     /// The default catalog path for a set of roots: `.assetc/catalog.sqlite` under the first one.
     public static func defaultDatabase(for roots: [String]) -> String {
@@ -67,7 +61,8 @@ public struct IndexUseCase: Sendable {
 
     private func index(root: String, catalog: Catalog, report: inout Report, progress: @Sendable (String) -> Void) throws(AssetError) {
         let known = try catalog.fingerprints(root: root)
-        let candidates = walk(root: root, skipping: catalog.folder)
+        // Models and textures, the catalog's own folder left out.
+        let candidates = AssetFolder.files(under: root, registry: registry, skipping: catalog.folder, includeTextures: true)
         var changed: [Candidate] = []
         var touched: [(id: String, modifiedAt: Double)] = []
         for candidate in candidates {
@@ -104,14 +99,6 @@ public struct IndexUseCase: Sendable {
         let gone = known.keys.filter { !seen.contains($0) }.sorted()
         if !gone.isEmpty { try catalog.remove(gone) }
         report.removed += gone.count
-    }
-
-    /// Models and textures under `root` (see `AssetFolder`), the catalog's own folder left out.
-    func walk(root: String, skipping: String) -> [Candidate] {
-        let base = URL(fileURLWithPath: root).lastPathComponent
-        return AssetFolder.files(under: root, registry: registry, skipping: skipping, includeTextures: true).map { file in
-            Candidate(id: base + "/" + file.relativePath, path: file.path, kind: file.kind, byteSize: file.byteSize, modifiedAt: file.modifiedAt)
-        }
     }
 
     /// Reads one file into its catalog entry; a failure becomes the entry's error.

@@ -1,10 +1,11 @@
+import AssetCore
 import Foundation
 
 /// `index.html` for a thumbnail folder: a grid of the images with names and figures, and the
 /// files that failed with their errors. Plain HTML and CSS, to keep as a CI artifact.
 public enum ThumbnailGallery {
     public static func html(_ outcomes: [ThumbnailUseCase.Outcome], title: String = "assetc thumbnails") -> String {
-        let escape = HTMLPage.escape
+        let escape = MarkupText.escape
         var cards = ""
         for outcome in outcomes {
             guard let info = outcome.info else { continue }

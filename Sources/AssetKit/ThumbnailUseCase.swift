@@ -43,9 +43,8 @@ public struct ThumbnailUseCase: Sendable {
                 jobs.append(Job(input: path, output: (path as NSString).lastPathComponent + ".png"))
                 continue
             }
-            let base = URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent
             for file in AssetFolder.files(under: path, registry: registry, skipping: skipping, includeTextures: false) {
-                jobs.append(Job(input: (path as NSString).appendingPathComponent(file.relativePath), output: base + "/" + file.relativePath + ".png"))
+                jobs.append(Job(input: (path as NSString).appendingPathComponent(file.relativePath), output: file.id + ".png"))
             }
         }
         return jobs

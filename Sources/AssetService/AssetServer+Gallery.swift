@@ -10,7 +10,7 @@ extension AssetServer {
         let page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <title>\(HTMLPage.escape(title))</title>
+            <title>\(MarkupText.escape(title))</title>
             <style>
             \(HTMLPage.baseStyle)
             body { margin: 0 }
@@ -47,10 +47,10 @@ extension AssetServer {
             records = try catalog.query(expression, sort: params.get("sort"), limit: pageSize + 1, offset: offset)
         } catch {
             // A page, not JSON: the person who typed the query reads the error where they typed it.
-            let message = "<p class=error>\(HTMLPage.escape(error.description))</p><p>Fields: \(CatalogQuery.fieldNames.joined(separator: ", ")).</p>"
+            let message = "<p class=error>\(MarkupText.escape(error.description))</p><p>Fields: \(CatalogQuery.fieldNames.joined(separator: ", ")).</p>"
             return Self.html(message, title: "assetc: bad query", status: .badRequest)
         }
-        var body = expression.isEmpty ? "<h1>All assets</h1>" : "<h1>Assets where <code>\(HTMLPage.escape(expression))</code></h1>"
+        var body = expression.isEmpty ? "<h1>All assets</h1>" : "<h1>Assets where <code>\(MarkupText.escape(expression))</code></h1>"
         body += "<div class=grid>"
         for r in records.prefix(pageSize) {
             let link = "/assets/" + AssetPath.encode(r.id)
@@ -60,9 +60,9 @@ extension AssetServer {
             case (.texture, _): image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/file\" alt=\"\" loading=lazy style=\"object-fit: contain\">"
             default: image = "<div class=muted>unreadable</div>"
             }
-            let figures = r.error.map { "<span class=error>\(HTMLPage.escape($0))</span>" }
+            let figures = r.error.map { "<span class=error>\(MarkupText.escape($0))</span>" }
                 ?? "\(r.format) · \(r.triangles.map { "\($0) triangles" } ?? r.kind.rawValue)"
-            body += "<a class=card href=\"\(link)\">\(image)<b>\(HTMLPage.escape(r.id))</b><span class=muted>\(figures)</span></a>"
+            body += "<a class=card href=\"\(link)\">\(image)<b>\(MarkupText.escape(r.id))</b><span class=muted>\(figures)</span></a>"
         }
         body += "</div>"
         if records.isEmpty { body += "<p class=muted>No assets match.</p>" }
@@ -70,7 +70,7 @@ extension AssetServer {
             var next = request.uri.queryParameters
             next["cursor"] = Substring(String(offset + pageSize))
             let query = next.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))) ?? "")" }.joined(separator: "&")
-            body += "<p><a href=\"/?\(HTMLPage.escape(query))\">Next page</a></p>"
+            body += "<p><a href=\"/?\(MarkupText.escape(query))\">Next page</a></p>"
         }
         return Self.html(body, title: "assetc catalog")
     }
@@ -80,20 +80,20 @@ extension AssetServer {
         let entry = try record(id)
         let r = entry.record
         let api = "/api/assets/" + AssetPath.encode(id)
-        var body = "<h1>\(HTMLPage.escape(id))</h1>"
+        var body = "<h1>\(MarkupText.escape(id))</h1>"
         if r.kind == .model && r.error == nil {
             body += "<div class=views>" + ["iso", "front", "right", "top"].map {
                 "<figure><img class=thumbnail src=\"\(api)/thumbnail.png?size=256&amp;view=\($0)\" alt=\"\($0) view\"><figcaption>\($0)</figcaption></figure>"
             }.joined() + "</div>"
         }
         // Cells are HTML: plain values are escaped here, where they are made.
-        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", HTMLPage.escape(r.format)), ("size", "\(r.byteSize) bytes"),
-                                        ("hash", HTMLPage.escape(r.contentHash))]
-        if let e = r.error { rows.append(("error", "<span class=error>\(HTMLPage.escape(e))</span>")) }
+        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", MarkupText.escape(r.format)), ("size", "\(r.byteSize) bytes"),
+                                        ("hash", MarkupText.escape(r.contentHash))]
+        if let e = r.error { rows.append(("error", "<span class=error>\(MarkupText.escape(e))</span>")) }
         if r.kind == .model && r.error == nil {
             rows += [("nodes", "\(r.nodes ?? 0)"), ("meshes", "\(r.meshes ?? 0)"), ("points", "\(r.points ?? 0)"),
                      ("faces", "\(r.faces ?? 0)"), ("triangles", "\(r.triangles ?? 0)"), ("materials", "\(r.materials ?? 0)"),
-                     ("up axis", HTMLPage.escape(r.upAxis ?? "-")), ("metres per unit", r.metersPerUnit.map { "\($0)" } ?? "-")]
+                     ("up axis", MarkupText.escape(r.upAxis ?? "-")), ("metres per unit", r.metersPerUnit.map { "\($0)" } ?? "-")]
             if let b = r.bounds { rows.append(("bounds", "min (\(b.min.x), \(b.min.y), \(b.min.z))<br>max (\(b.max.x), \(b.max.y), \(b.max.z))")) }
         }
         body += "<table>" + rows.map { "<tr><td class=muted>\($0.0)</td><td>\($0.1)</td></tr>" }.joined() + "</table>"
@@ -107,16 +107,16 @@ extension AssetServer {
                 let depth = path.split(separator: "/").count - 1
                 return String(repeating: "  ", count: depth) + (path.split(separator: "/").last.map(String.init) ?? path)
             }
-            body += "<h2>Nodes</h2><pre>\(HTMLPage.escape(tree.joined(separator: "\n")))</pre>"
+            body += "<h2>Nodes</h2><pre>\(MarkupText.escape(tree.joined(separator: "\n")))</pre>"
         }
-        if !entry.materialNames.isEmpty { body += "<h2>Materials</h2><p>\(HTMLPage.escape(entry.materialNames.joined(separator: ", ")))</p>" }
+        if !entry.materialNames.isEmpty { body += "<h2>Materials</h2><p>\(MarkupText.escape(entry.materialNames.joined(separator: ", ")))</p>" }
         if !entry.textureReferences.isEmpty {
             body += "<h2>Textures</h2><ul>" + entry.textureReferences.map { t in
-                let target = t.resolvedID.map { " → <a href=\"/assets/\(AssetPath.encode($0))\">\(HTMLPage.escape($0))</a>" } ?? ""
-                return "<li>\(HTMLPage.escape(t.path)) \(t.resolves ? "ok" : "<span class=error>missing</span>")\(target)</li>"
+                let target = t.resolvedID.map { " → <a href=\"/assets/\(AssetPath.encode($0))\">\(MarkupText.escape($0))</a>" } ?? ""
+                return "<li>\(MarkupText.escape(t.path)) \(t.resolves ? "ok" : "<span class=error>missing</span>")\(target)</li>"
             }.joined() + "</ul>"
         }
-        if !entry.warnings.isEmpty { body += "<h2>Warnings</h2><ul>" + entry.warnings.map { "<li>\(HTMLPage.escape($0))</li>" }.joined() + "</ul>" }
+        if !entry.warnings.isEmpty { body += "<h2>Warnings</h2><ul>" + entry.warnings.map { "<li>\(MarkupText.escape($0))</li>" }.joined() + "</ul>" }
         return Self.html(body, title: "assetc: \(id)")
     }
 }

@@ -58,3 +58,24 @@ import Testing
         #expect(USDLayerComparison.differences(layer, reparsed) == [])
     }
 }
+
+/// The usda and usdc writers print and encode one layer document, so what they write reads back
+/// to the same document: a drift between the two encodings fails here.
+@Suite struct USDWritersAgreeTests {
+    static let scenes = ["subsets_materials.usda", "primvars_indexed.usda", "xform_ops.usda", "gprims.usda", "purpose_visibility.usda"]
+
+    @Test(arguments: scenes)
+    func usdaAndUsdcOutputsAreTheSameDocument(name: String) throws {
+        let scene = try USDReader().read(from: Fixtures.usd(name), options: ReadOptions()).scene
+        let context = WriteContext(outputName: "out.usda", textureBytes: { _ in [0x89, 0x50, 0x4E, 0x47] })
+        let text = try USDAWriter().write(scene, context: context).files[0].bytes
+        var crateContext = context
+        crateContext.outputName = "out.usdc"
+        let crate = try USDCWriter().write(scene, context: crateContext).files[0].bytes
+        #expect(crate.starts(with: Array("PXR-USDC".utf8)))
+        let fromText = try USDAParser.parse(text, location: .file(path: "out.usda"))
+        let fromCrate = try USDCrateParser.parse(crate, location: .file(path: "out.usdc"))
+        #expect(USDLayerComparison.differences(fromText, fromCrate) == [])
+        #expect(!fromText.rootPrims.isEmpty)
+    }
+}

@@ -6,7 +6,7 @@ extension ColladaDocumentWriter {
     func geometry(_ index: Int) -> String {
         let mesh = scene.meshes[index]
         let id = "geometry\(index)"
-        var x = "    <geometry id=\"\(id)\" name=\"\(XMLText.escape(mesh.name))\"><mesh>\n"
+        var x = "    <geometry id=\"\(id)\" name=\"\(MarkupText.escape(mesh.name))\"><mesh>\n"
         func source(_ name: String, _ values: [Float], params: [String]) -> String {
             let sid = "\(id)-\(name)"
             let count = params.isEmpty ? 0 : values.count / params.count
@@ -77,7 +77,7 @@ extension ColladaDocumentWriter {
                     params += "        <newparam sid=\"\(sid)-surface\"><surface type=\"2D\"><init_from>\(image)</init_from></surface></newparam>\n"
                     params += "        <newparam sid=\"\(sid)-sampler\"><sampler2D><source>\(sid)-surface</source></sampler2D></newparam>\n"
                 }
-                return "<\(name)><texture texture=\"\(sid)-sampler\" texcoord=\"\(XMLText.escape(texture.texcoordSet))\"/></\(name)>"
+                return "<\(name)><texture texture=\"\(sid)-sampler\" texcoord=\"\(MarkupText.escape(texture.texcoordSet))\"/></\(name)>"
             }
             return "<\(name)><color>\(NumberText.float(color.x)) \(NumberText.float(color.y)) \(NumberText.float(color.z)) \(NumberText.float(alpha))</color></\(name)>"
         }
@@ -92,7 +92,7 @@ extension ColladaDocumentWriter {
             technique += "          <transparent opaque=\"A_ONE\"><color>1 1 1 \(NumberText.float(material.opacity.value))</color></transparent>\n"
             technique += "          <transparency><float>1</float></transparency>\n"
         }
-        var x = "    <effect id=\"effect\(index)\" name=\"\(XMLText.escape(material.name))\"><profile_COMMON>\n" + params
+        var x = "    <effect id=\"effect\(index)\" name=\"\(MarkupText.escape(material.name))\"><profile_COMMON>\n" + params
         x += "        <technique sid=\"common\"><phong>\n" + technique + "        </phong></technique>\n"
         if material.isDoubleSided { x += "        <extra><technique profile=\"GOOGLEEARTH\"><double_sided>1</double_sided></technique></extra>\n" }
         return x + "      </profile_COMMON></effect>\n"

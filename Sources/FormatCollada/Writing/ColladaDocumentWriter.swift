@@ -30,14 +30,14 @@ struct ColladaDocumentWriter {
         if !imageIDs.isEmpty {
             x += "  <library_images>\n"
             for (index, id) in imageIDs.sorted(by: { $0.key < $1.key }) {
-                x += "    <image id=\"\(id)\" name=\"\(XMLText.escape(scene.textures[index].name))\"><init_from>\(XMLText.escape(texturePath(index)))</init_from></image>\n"
+                x += "    <image id=\"\(id)\" name=\"\(MarkupText.escape(scene.textures[index].name))\"><init_from>\(MarkupText.escape(texturePath(index)))</init_from></image>\n"
             }
             x += "  </library_images>\n"
         }
         if !scene.materials.isEmpty {
             x += "  <library_effects>\n" + effects.joined() + "  </library_effects>\n  <library_materials>\n"
             for (i, material) in scene.materials.enumerated() {
-                x += "    <material id=\"material\(i)\" name=\"\(XMLText.escape(material.name))\"><instance_effect url=\"#effect\(i)\"/></material>\n"
+                x += "    <material id=\"material\(i)\" name=\"\(MarkupText.escape(material.name))\"><instance_effect url=\"#effect\(i)\"/></material>\n"
             }
             x += "  </library_materials>\n"
         }
@@ -49,7 +49,7 @@ struct ColladaDocumentWriter {
         if !scene.cameras.isEmpty || !scene.lights.isEmpty {
             diagnostics.append(.warning("Collada output: cameras and lights are not written yet: \(scene.cameras.count + scene.lights.count) dropped"))
         }
-        x += "  <library_visual_scenes>\n    <visual_scene id=\"scene\" name=\"\(XMLText.escape(context.outputStem))\">\n"
+        x += "  <library_visual_scenes>\n    <visual_scene id=\"scene\" name=\"\(MarkupText.escape(context.outputStem))\">\n"
         for node in scene.root.children { x += self.node(node, indent: 6) }
         x += "    </visual_scene>\n  </library_visual_scenes>\n  <scene><instance_visual_scene url=\"#scene\"/></scene>\n</COLLADA>\n"
         return x
@@ -60,7 +60,7 @@ struct ColladaDocumentWriter {
     private mutating func node(_ node: Node, indent: Int) -> String {
         nodeCounter += 1
         let pad = String(repeating: " ", count: indent)
-        var x = "\(pad)<node id=\"node\(nodeCounter)\" name=\"\(XMLText.escape(node.name))\" type=\"NODE\">\n"
+        var x = "\(pad)<node id=\"node\(nodeCounter)\" name=\"\(MarkupText.escape(node.name))\" type=\"NODE\">\n"
         if !node.transform.isIdentity {
             // Collada writes matrices row by row for column vectors.
             let m = node.transform
@@ -77,7 +77,7 @@ struct ColladaDocumentWriter {
                 for (symbol, material) in bound {
                     x += "\(pad)      <instance_material symbol=\"\(symbol)\" target=\"#material\(material)\">"
                     for (set, primvar) in mesh.texcoordSets.enumerated() {
-                        x += "<bind_vertex_input semantic=\"\(XMLText.escape(primvar.name))\" input_semantic=\"TEXCOORD\" input_set=\"\(set)\"/>"
+                        x += "<bind_vertex_input semantic=\"\(MarkupText.escape(primvar.name))\" input_semantic=\"TEXCOORD\" input_set=\"\(set)\"/>"
                     }
                     x += "</instance_material>\n"
                 }

@@ -17,21 +17,3 @@ public struct ColladaWriter: SceneWriter {
                            diagnostics: document.diagnostics)
     }
 }
-
-/// XML text escaping for attribute values and text content.
-enum XMLText {
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-}
