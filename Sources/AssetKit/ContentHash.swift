@@ -14,7 +14,10 @@ public enum ContentHash {
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
             throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: path))
         }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        // Small files (most of an asset folder) get a buffer their own size, not a 1 MiB one each.
+        var status = stat()
+        let size = fstat(fd, &status) == 0 ? Int(status.st_size) : 1 << 20
+        var chunk = [UInt8](repeating: 0, count: min(max(size + 1, 4096), 1 << 20))
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {

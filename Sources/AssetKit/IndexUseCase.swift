@@ -17,6 +17,8 @@ public struct IndexUseCase: Sendable {
     public var thumbnails: Bool
     public var render: RenderOptions
     public var batchSize = 32
+    /// Warnings stored per asset; the count of all of them is kept beside.
+    static let warningsKept = 200
 
     public init(readOptions: ReadOptions = ReadOptions(), thumbnails: Bool = false,
                 render: RenderOptions = RenderOptions()) {
@@ -139,7 +141,8 @@ public struct IndexUseCase: Sendable {
             return TextureReferenceRow(path: texture.authoredPath, resolves: texture.resolves, resolvedID: resolvedID)
         }
         record.missingTextures = references.filter { !$0.resolves }.count
-        var warnings = result.warnings.map(\.description)
+        var warnings = result.warnings.prefix(Self.warningsKept).map(\.description)
+        record.warningCount = result.warnings.count
         if thumbnails {
             do throws(AssetError) {
                 let cache = ThumbnailCache(catalogFolder: catalogFolder)
@@ -148,12 +151,12 @@ public struct IndexUseCase: Sendable {
                 _ = try cache.png(contentHash: hash, size: render.size, view: render.view, renderer: renderer) { scene }
                 record.thumbnail = ThumbnailCache.relativePath(contentHash: hash, size: render.size, view: render.view)
             } catch {
-                // The asset stays indexed; the catalog says why it has no picture.
-                warnings.append("thumbnail not rendered: \(error)")
+                // The asset stays indexed; first among its warnings, the catalog says why it has no picture.
+                warnings.insert("thumbnail not rendered: \(error)", at: 0)
+                record.warningCount += 1
             }
         }
-        record.warningCount = warnings.count
         return CatalogEntry(record: record, nodeNames: nodeNames, materialNames: scene.materials.map(\.name),
-                            textureReferences: references, warnings: Array(warnings.prefix(200)))
+                            textureReferences: references, warnings: Array(warnings.prefix(Self.warningsKept)))
     }
 }

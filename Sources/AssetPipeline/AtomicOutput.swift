@@ -3,11 +3,11 @@ import Foundation
 
 /// Writes a writer's files so that a failure leaves nothing behind: every file goes to a temporary
 /// file in its target folder first, and only when all are written are they renamed into place.
-public enum AtomicOutput {
+package enum AtomicOutput {
     /// Writes `files` relative to `mainPath`'s folder. Refuses to replace existing files unless `force`.
     /// A sidecar that already holds exactly the bytes to write (a texture shared by two outputs
     /// named alike) is left as it is.
-    public static func write(_ files: [OutputFile], mainPath: String, force: Bool) throws(AssetError) -> [String] {
+    package static func write(_ files: [OutputFile], mainPath: String, force: Bool) throws(AssetError) -> [String] {
         let folder = (mainPath as NSString).deletingLastPathComponent
         var targets = files.enumerated().map { index, file in
             index == 0 ? mainPath : (folder.isEmpty ? file.relativePath : (folder as NSString).appendingPathComponent(file.relativePath))

@@ -4,8 +4,8 @@ import FormatUSD
 
 /// Loads the bytes of a scene's texture wherever it lives: beside the asset, inside a usdz package,
 /// or embedded. Unresolved textures (missing, refused) have none.
-public enum TextureBytes {
-    public static func load(_ texture: Texture, limits: ReadLimits = ReadLimits()) -> [UInt8]? {
+package enum TextureBytes {
+    package static func load(_ texture: Texture, limits: ReadLimits = ReadLimits()) -> [UInt8]? {
         switch texture.source {
         case .file(_, let resolved?):
             guard let data = FileManager.default.contents(atPath: resolved), data.count <= limits.maxFileBytes else { return nil }

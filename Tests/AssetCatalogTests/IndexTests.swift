@@ -70,4 +70,22 @@ import Testing
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(try catalog.record(id: "Art/Ship/textures/planks.png")?.record.thumbnail == nil, "textures get none")
     }
+
+    @Test func aThumbnailThatCannotBeWrittenIsReportedNotDropped() throws {
+        let art = try copyOfSamples()
+        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
+        // A file where the thumbnails folder should be: every write under it fails.
+        try Data("in the way".utf8).write(to: URL(fileURLWithPath: catalog.folder).appendingPathComponent("thumbnails"))
+        var useCase = IndexUseCase(thumbnails: true)
+        useCase.render.size = 16
+        let report = try useCase.run(roots: [art.path], catalog: catalog)
+        #expect(report.models == 3)
+        #expect(report.thumbnailsFailed == 3)
+        #expect(report.failed == 0, "the models themselves were read")
+        let entry = try #require(try catalog.record(id: "Art/Ship/ship.dae"))
+        #expect(entry.record.thumbnail == nil)
+        #expect(entry.record.triangles == 148)
+        #expect(entry.warnings.first?.hasPrefix("thumbnail not rendered: ") == true, "\(entry.warnings)")
+        #expect(entry.record.warningCount == entry.warnings.count)
+    }
 }

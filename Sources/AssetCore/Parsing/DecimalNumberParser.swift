@@ -3,17 +3,22 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
 /// Parses decimal numbers straight from UTF-8 bytes, correctly rounded.
 ///
 /// Written by hand because the alternatives are far too slow for the multi-megabyte arrays in USD
 /// text and Collada (`Double(Substring)` ~7 MB/s, `strtod` ~40 MB/s on this machine) and no
 /// maintained Swift package parses from a byte buffer in place.
 ///
+/// Public rather than `package` like AssetCore's other helpers: the readers' number loops must
+/// inline these calls, and a release build here did not inline `@inlinable package` functions
+/// across modules (Collada's 1M-triangle read spent 28% of its time in the calls).
+///
 /// Correct rounding comes from Clinger's fast path: when the decimal significand fits in 53 bits
 /// (24 for Float) and the power of ten is exactly representable, one IEEE multiply or divide gives
 /// the correctly rounded result. Everything else (long significands, large exponents) goes to the C
 /// library, which is exact, so the result is always the one `strtod`/`strtof` gives.
-package enum DecimalNumberParser {
+public enum DecimalNumberParser {
     /// Exactly representable powers of ten: 10^22 is the largest with a 53-bit significand.
     @usableFromInline static let powersOfTen: [Double] = (0...22).map { e in
         var x = 1.0
@@ -28,20 +33,20 @@ package enum DecimalNumberParser {
     }
 
     /// The result of scanning one number.
-    package struct Scan {
-        package var significand: UInt64
+    public struct Scan {
+        public var significand: UInt64
         /// Decimal exponent applied to `significand`.
-        package var exponent: Int
-        package var isNegative: Bool
+        public var exponent: Int
+        public var isNegative: Bool
         /// More than 19 significant digits, or an exponent too large to track: use the slow path.
-        package var isTruncated: Bool
+        public var isTruncated: Bool
         /// The number had no '.' and no exponent.
-        package var isIntegerLiteral: Bool
+        public var isIntegerLiteral: Bool
         /// Index just past the number.
-        package var end: Int
+        public var end: Int
 
         @inlinable
-        package init(significand: UInt64, exponent: Int, isNegative: Bool, isTruncated: Bool, isIntegerLiteral: Bool, end: Int) {
+        public init(significand: UInt64, exponent: Int, isNegative: Bool, isTruncated: Bool, isIntegerLiteral: Bool, end: Int) {
             self.significand = significand
             self.exponent = exponent
             self.isNegative = isNegative
@@ -54,7 +59,7 @@ package enum DecimalNumberParser {
     /// Scans a number starting at `start`: `[+-]digits[.digits][(e|E)[+-]digits]`, also `.5` and
     /// `5.`, plus `inf`, `infinity` and `nan` in any case. Returns nil when there is no number there.
     @inlinable
-    package static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan? {
+    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan? {
         var i = start
         let n = bytes.count
         guard i < n else { return nil }
@@ -140,7 +145,7 @@ package enum DecimalNumberParser {
 
     /// The correctly rounded Double for a scanned number.
     @inlinable
-    package static func double(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Double {
+    public static func double(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Double {
         if s.exponent == Int.max { return special(s) }
         if !s.isTruncated && s.significand < (1 << 53) {
             let m = Double(s.significand)
@@ -154,7 +159,7 @@ package enum DecimalNumberParser {
 
     /// The correctly rounded Float, the value `strtof` gives (not Float(Double), which can round twice).
     @inlinable
-    package static func float(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Float {
+    public static func float(_ s: Scan, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Float {
         if s.exponent == Int.max { return Float(special(s)) }
         if !s.isTruncated && s.significand < (1 << 24) {
             let m = Float(s.significand)
@@ -196,7 +201,7 @@ package enum DecimalNumberParser {
 
 extension DecimalNumberParser {
     /// Convenience for tests and small inputs: the Double a whole string spells, or nil.
-    package static func double(_ text: String) -> Double? {
+    public static func double(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { b in
             guard let s = scan(b, from: 0), s.end == b.count else { return nil }
@@ -204,7 +209,7 @@ extension DecimalNumberParser {
         }
     }
 
-    package static func float(_ text: String) -> Float? {
+    public static func float(_ text: String) -> Float? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { b in
             guard let s = scan(b, from: 0), s.end == b.count else { return nil }
@@ -273,7 +278,7 @@ extension DecimalNumberParser {
     /// Numbers the fast path cannot round exactly go through `scan` + `double`, so the result is
     /// always strtod's. Returns nil, leaving `i` alone, when no number starts at `i`.
     @inlinable @inline(__always)
-    package static func parseDouble(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+    public static func parseDouble(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
         let start = i
         guard let plain = scanPlain(p, from: start, allowPlus: false), !plain.needsGeneralPath, plain.significand < (1 << 53) else {
             guard let s = scan(p, from: start) else { return nil }
@@ -294,7 +299,7 @@ extension DecimalNumberParser {
     /// (a halfway point strictly between the decimal and its nearest Double would be nearer still).
     /// Those, subnormals and long inputs go to `strtof`.
     @inlinable @inline(__always)
-    package static func parseFloat(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
+    public static func parseFloat(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
         let start = i
         guard let plain = scanPlain(p, from: start, allowPlus: true), !plain.needsGeneralPath else {
             guard let s = scan(p, from: start) else { return nil }
@@ -323,7 +328,7 @@ extension DecimalNumberParser {
     /// `-?digits` as Int32 at `i`, advancing past it; nil (with `i` unchanged) when there is no
     /// integer there, it overflows Int32, or it continues as a decimal (`1.5`, `1e3`).
     @inlinable @inline(__always)
-    package static func parseInt32(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
+    public static func parseInt32(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
         var k = i
         var negative = false
         if k < p.count && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
