@@ -9,8 +9,19 @@ public struct ColladaReader: SceneReader {
 
     public var formats: [FormatDescription] { [Self.dae] }
 
+    /// A Collada document is XML whose root element is `<COLLADA`: after the byte-order mark, the
+    /// XML declaration, comments and a doctype, the first element must be it. Text that merely
+    /// mentions `<COLLADA` (a JSON file, a log) is not one.
     public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
-        Self.decodedPrefix(prefix).text.contains("<COLLADA") ? Self.dae : nil
+        var text = Substring(Self.decodedPrefix(prefix).text)
+        while true {
+            text = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            if text.hasPrefix("<COLLADA") { return Self.dae }
+            let close: String
+            if text.hasPrefix("<?") { close = "?>" } else if text.hasPrefix("<!--") { close = "-->" } else if text.hasPrefix("<!") { close = ">" } else { return nil }
+            guard let end = text.range(of: close) else { return nil }
+            text = text[end.upperBound...]
+        }
     }
 
     /// The prefix as text, and whether it was UTF-16 (by its byte-order mark).

@@ -44,6 +44,16 @@ enum ColladaFixtures {
 }
 
 @Suite struct ColladaReaderTests {
+    @Test func sniffingWantsCOLLADAAsTheRootElement() {
+        let reader = ColladaReader()
+        func sniff(_ text: String) -> Bool { reader.sniff(prefix: Array(text.utf8), pathExtension: "") != nil }
+        #expect(sniff("<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\">"))
+        #expect(sniff("\u{FEFF}<?xml version=\"1.0\"?>\n<!-- exported -->\n<!DOCTYPE x>\n  <COLLADA version=\"1.4.1\">"))
+        #expect(!sniff("{\"message\": \"the root element is <svg>, not <COLLADA>\"}"), "JSON that mentions the tag")
+        #expect(!sniff("<?xml version=\"1.0\"?><svg><!-- <COLLADA --></svg>"), "another root element")
+        #expect(!sniff("<?xml version=\"1.0\""), "a prolog cut off before any element")
+    }
+
     @Test func numbersSplitAcrossChunkBoundariesParseWhole() throws {
         // Enough numbers that the float_array spans several 1 MiB chunks of the push parser.
         let count = 300_000
