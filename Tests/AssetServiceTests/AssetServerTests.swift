@@ -7,7 +7,7 @@ import Testing
 @testable import AssetService
 
 /// A copy of the sample assets in `folder`, indexed, served with a token.
-func makeServer(in folder: TemporaryFolder, token: String? = "test-token-123", port: Int = 0) throws -> (AssetServer, URL) {
+func makeServer(in folder: TemporaryFolder, token: String? = "test-token-123") throws -> (AssetServer, URL) {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let work = folder.appendingPathComponent(token == nil ? "read-only" : "with-token")
     let art = work.appendingPathComponent("Art")
@@ -18,7 +18,6 @@ func makeServer(in folder: TemporaryFolder, token: String? = "test-token-123", p
     var configuration = ServiceConfiguration()
     configuration.token = token
     configuration.roots = [art.path]
-    configuration.port = port
     return (AssetServer(catalog: catalog, configuration: configuration), art)
 }
 
