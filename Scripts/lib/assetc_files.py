@@ -49,6 +49,42 @@ def patch_claimed_size(path, entry_name, claimed):
     open(path, "wb").write(bytes(data))
 
 
+def _local_headers(data, name):
+    """Offsets of the local file headers (PK\\3\\4) whose entry is `name`."""
+    pos = data.find(b"PK\x03\x04")
+    while pos != -1:
+        name_len = struct.unpack_from("<H", data, pos + 26)[0]
+        if data[pos + 30:pos + 30 + name_len] == name:
+            yield pos
+        pos = data.find(b"PK\x03\x04", pos + 4)
+
+
+def patch_crc(path, entry_name, crc):
+    """Rewrites an entry's CRC-32 in both headers, leaving its data as it is."""
+    data = bytearray(open(path, "rb").read())
+    name = entry_name.encode()
+    for pos in _local_headers(data, name):
+        struct.pack_into("<I", data, pos + 14, crc)
+    pos = data.find(b"PK\x01\x02")
+    while pos != -1:
+        name_len = struct.unpack_from("<H", data, pos + 28)[0]
+        if data[pos + 46:pos + 46 + name_len] == name:
+            struct.pack_into("<I", data, pos + 16, crc)
+        pos = data.find(b"PK\x01\x02", pos + 4)
+    open(path, "wb").write(bytes(data))
+
+
+def change_last_byte(path, entry_name, value):
+    """Overwrites the last byte of a stored entry's data, leaving its recorded CRC as it was."""
+    data = bytearray(open(path, "rb").read())
+    name = entry_name.encode()
+    for pos in _local_headers(data, name):
+        name_len, extra_len = struct.unpack_from("<HH", data, pos + 26)
+        size = struct.unpack_from("<I", data, pos + 22)[0]
+        data[pos + 30 + name_len + extra_len + size - 1] = value
+    open(path, "wb").write(bytes(data))
+
+
 def write_png(path, width, height, pixel):
     """pixel(x, y) -> (r, g, b) or (r, g, b, a), 0-255."""
     sample = pixel(0, 0)

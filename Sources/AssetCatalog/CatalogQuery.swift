@@ -47,12 +47,22 @@ public enum CatalogQuery {
                                     "triangles", "primitives", "materials", "textures", "upAxis", "metersPerUnit",
                                     "missingTextures", "warnings", "error", "modified", "sizeX", "sizeY", "sizeZ"]
 
+    /// Bounds on what one expression may ask, checked by the parser itself so that neither its own
+    /// recursion nor SQLite's expression-depth limit (1,000) is what stops a hostile query: past
+    /// them a query is a located "malformed" error (HTTP 400), never a crash or a 500.
+    public static let maxLength = 8_192
+    public static let maxNesting = 32
+    public static let maxComparisons = 256
+
     public struct Compiled: Sendable {
         public var sql: String
         public var arguments: StatementArguments
     }
 
     public static func compile(_ expression: String, sort: String? = nil, limit: Int? = nil, offset: Int = 0) throws(AssetError) -> Compiled {
+        guard expression.utf8.count <= maxLength else {
+            throw error("the expression is \(expression.utf8.count) bytes; at most \(maxLength) are accepted", 1)
+        }
         var parser = Parser(tokens: try Lexer.tokens(expression))
         var arguments: [(any DatabaseValueConvertible)?] = []
         var sql = "SELECT asset.* FROM asset"
@@ -149,9 +159,16 @@ public enum CatalogQuery {
     struct Parser {
         var tokens: [Token]
         var position = 0
+        /// Parentheses and `not`s open around the current position.
+        var nesting = 0
+        var comparisons = 0
 
         var atEnd: Bool { position >= tokens.count }
         var peek: Token? { atEnd ? nil : tokens[position] }
+
+        func isOpening(_ token: Token) -> Bool {
+            token.kind == .open || (token.kind == .word && token.text.lowercased() == "not")
+        }
 
         func isKeyword(_ word: String) -> Bool {
             guard let t = peek, t.kind == .word else { return false }
@@ -171,8 +188,15 @@ public enum CatalogQuery {
         }
 
         mutating func parseNot(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
-            if isKeyword("not") { position += 1; return "NOT (" + (try parseNot(&args)) + ")" }
             guard let token = peek else { throw CatalogQuery.error("the expression ends where a comparison should be", (tokens.last?.column ?? 0) + 1) }
+            if isKeyword("not") || token.kind == .open {
+                guard nesting < CatalogQuery.maxNesting else {
+                    throw CatalogQuery.error("parentheses and 'not' nest at most \(CatalogQuery.maxNesting) levels deep", token.column)
+                }
+                nesting += 1
+            }
+            defer { if isOpening(token) { nesting -= 1 } }
+            if isKeyword("not") { position += 1; return "NOT (" + (try parseNot(&args)) + ")" }
             if token.kind == .open {
                 position += 1
                 let inner = try parseOr(&args)
@@ -188,6 +212,10 @@ public enum CatalogQuery {
 
         mutating func parseComparison(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
             let fieldToken = peek!
+            comparisons += 1
+            guard comparisons <= CatalogQuery.maxComparisons else {
+                throw CatalogQuery.error("an expression holds at most \(CatalogQuery.maxComparisons) comparisons", fieldToken.column)
+            }
             guard fieldToken.kind == .word else { throw CatalogQuery.error("expected a field name, found \(fieldToken.describe)", fieldToken.column) }
             position += 1
             let key = fieldToken.text.lowercased()

@@ -28,11 +28,25 @@ public struct RenderResult: Sendable {
 public enum Renderer {
     public static let maxSize = 8192
     public static let maxSupersample = 8
+    /// Most samples one image may hold (size x size x supersample²): each costs 20 bytes of colour
+    /// and depth, so this caps the framebuffer near 1.3 GB whatever the options say.
+    public static let maxSamples = 1 << 26
+
+    /// The supersampling grid actually used: the one asked for, lowered until the image fits
+    /// `maxSamples` (size alone always does, since maxSize² is within it).
+    static func grid(size: Int, supersample: Int) -> Int {
+        var grid = min(max(supersample, 1), maxSupersample)
+        while grid > 1 && size * size * grid * grid > maxSamples { grid -= 1 }
+        return grid
+    }
 
     public static func render(_ scene: Scene, options: RenderOptions) -> RenderResult {
         let size = min(max(options.size, 1), maxSize)
-        let grid = min(max(options.supersample, 1), maxSupersample)
+        let grid = grid(size: size, supersample: options.supersample)
         var diagnostics: [Diagnostic] = []
+        if grid < options.supersample {
+            diagnostics.append(.warning("supersampling lowered from \(options.supersample) to \(grid): a \(size)-pixel image may hold at most \(maxSamples) samples"))
+        }
         let bounds = scene.worldBounds
         let placed = scene.placedMeshes()
         let meshes = placed.map { DrawMesh(mesh: scene.meshes[$0.instance.mesh], instance: $0.instance, world: $0.worldTransform) }

@@ -49,6 +49,11 @@ struct ThumbnailCommand: ParsableCommand {
     func validate() throws {
         guard (1...Renderer.maxSize).contains(size) else { throw ValidationError("--size takes 1 to \(Renderer.maxSize)") }
         guard (1...Renderer.maxSupersample).contains(supersample) else { throw ValidationError("--supersample takes 1 to \(Renderer.maxSupersample)") }
+        // Refused before anything is allocated: the framebuffer holds size² x supersample² samples.
+        let samples = size * size * supersample * supersample
+        guard samples <= Renderer.maxSamples else {
+            throw ValidationError("--size \(size) with --supersample \(supersample) needs \(samples) samples; at most \(Renderer.maxSamples) fit the renderer's memory budget: lower --size or --supersample")
+        }
         if let background, RenderOptions.color(hex: background) == nil { throw ValidationError("--background takes #RRGGBB, not '\(background)'") }
         if (cameraPosition == nil) != (cameraTarget == nil) { throw ValidationError("--camera-position and --camera-target go together") }
         for text in [cameraPosition, cameraTarget].compactMap({ $0 }) where Self.vector(text) == nil {

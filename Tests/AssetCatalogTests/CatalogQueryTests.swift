@@ -76,6 +76,31 @@ func makeCatalog(in folder: TemporaryFolder) throws -> Catalog {
         #expect(throws: AssetError.self) { try c.query("", sort: "bogus") }
     }
 
+    @Test func hostileExpressionsAreLocatedErrorsNotCrashes() throws {
+        let c = try makeCatalog(in: temporary)
+        func message(_ e: String) -> String? {
+            do { _ = try c.query(e); return nil } catch {
+                #expect(error.kind == .malformed(error.message), "a query mistake, not an I/O failure: \(error)")
+                return error.description
+            }
+        }
+        func nested(_ levels: Int) -> String {
+            String(repeating: "(", count: levels) + "triangles > 1" + String(repeating: ")", count: levels)
+        }
+        #expect(message(nested(15_000)) == "query:1:1: the expression is 30013 bytes; at most 8192 are accepted")
+        #expect(message(nested(4_000)) == "query:1:33: parentheses and 'not' nest at most 32 levels deep")
+        let nots = Array(repeating: "not", count: 2_000).joined(separator: " ") + " triangles > 1"
+        #expect(message(nots) == "query:1:129: parentheses and 'not' nest at most 32 levels deep")
+        let wide = Array(repeating: "triangles > 1", count: 300).joined(separator: " or ")
+        #expect(message(wide)?.hasPrefix("query:1:") == true)
+        #expect(message(wide)?.hasSuffix("an expression holds at most 256 comparisons") == true)
+        #expect(message("format = '" + String(repeating: "x", count: 9_000) + "'") == "query:1:1: the expression is 9011 bytes; at most 8192 are accepted")
+        // Right at the limits, a query still runs.
+        let thirtyTwo = String(repeating: "(", count: 32) + "triangles > 30000" + String(repeating: ")", count: 32)
+        #expect(try ids(c, thirtyTwo) == ["r/tower.usda"])
+        #expect(try ids(c, Array(repeating: "format = zzz", count: 255).joined(separator: " or ") + " or format = dae") == ["r/ship.dae"])
+    }
+
     @Test func searchRanksNameMatches() throws {
         let c = try makeCatalog(in: temporary)
         #expect(try c.search("mast").map(\.id) == ["r/ship.dae"])

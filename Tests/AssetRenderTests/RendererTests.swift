@@ -33,6 +33,18 @@ enum RenderScenes {
 }
 
 @Suite struct RendererTests {
+    @Test func supersamplingIsLoweredToFitTheSampleBudget() {
+        #expect(Renderer.grid(size: 256, supersample: 2) == 2)
+        #expect(Renderer.grid(size: 4096, supersample: 2) == 2, "4096² x 4 is exactly the budget")
+        #expect(Renderer.grid(size: 4096, supersample: 8) == 2)
+        #expect(Renderer.grid(size: 8192, supersample: 8) == 1)
+        #expect(Renderer.grid(size: 64, supersample: 99) == Renderer.maxSupersample)
+        for size in [1, 100, 3000, 5000, Renderer.maxSize] {
+            let grid = Renderer.grid(size: size, supersample: Renderer.maxSupersample)
+            #expect(size * size * grid * grid <= Renderer.maxSamples)
+        }
+    }
+
     @Test func unitCubeCoversTheAreaWorkedOutByHand() {
         let camera = RenderCamera(position: [0, 0, 3], target: .zero, verticalFieldOfView: 60, near: 0.1, far: 10)
         let image = Renderer.render(RenderScenes.scene([RenderScenes.box([-0.5, -0.5, -0.5], [0.5, 0.5, 0.5])]),

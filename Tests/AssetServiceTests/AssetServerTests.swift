@@ -131,6 +131,25 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         }
     }
 
+    @Test func deeplyNestedQueriesAreBadRequestsAndTheServerLivesOn() async throws {
+        let (server, _) = try makeServer(in: temporary)
+        let deep = String(repeating: "(", count: 15_000) + "triangles%3E1" + String(repeating: ")", count: 15_000)
+        try await withLiveServer(server) { client in
+            try await client.execute(uri: "/api/assets?where=" + deep, method: .get) { response in
+                #expect(response.status == .badRequest)
+                let message = (try json(response.body)["error"] as? [String: Any])?["message"] as? String
+                #expect(message?.contains("at most 8192 are accepted") == true, "\(String(describing: message))")
+            }
+            try await client.execute(uri: "/?where=" + deep, method: .get) { #expect($0.status == .badRequest) }
+            let nested = String(repeating: "(", count: 1_000) + "triangles%3E1" + String(repeating: ")", count: 1_000)
+            try await client.execute(uri: "/api/assets?where=" + nested, method: .get) { response in
+                // 1,000 levels used to reach SQLite's own depth limit and answer 500.
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
     @Test func liveServerAnswersWhileAReindexRuns() async throws {
         let (server, art) = try makeServer(in: temporary)
         // Something for the reindex to do.

@@ -39,4 +39,12 @@ import Testing
         #expect(try AssetcBinary.run(["thumbnail", "x", "--out", "y", "--background", "red"]).status == 64)
         #expect(try AssetcBinary.run(["thumbnail", "x", "--out", "y", "--camera-position", "1,2,3"]).status == 64)
     }
+
+    @Test func framebuffersOverTheSampleBudgetAreRefusedBeforeRendering() throws {
+        for (size, supersample) in [("8192", "2"), ("4096", "8")] {
+            let run = try AssetcBinary.run(["thumbnail", "Assets", "--out", "y", "--size", size, "--supersample", supersample])
+            #expect(run.status == 64, "--size \(size) --supersample \(supersample)")
+            #expect(run.stderr.contains("at most 67108864 fit the renderer's memory budget"), "\(run.stderr)")
+        }
+    }
 }

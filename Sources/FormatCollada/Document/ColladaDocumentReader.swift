@@ -147,8 +147,11 @@ struct ColladaDocumentReader {
             warn("accessor count \(count), stride \(stride), offset \(offset) are not usable; source dropped", line: accessor.line, element: here)
             return nil
         }
-        if count > 0 && offset + (count - 1) * stride + stride > array.floats.count {
-            warn("accessor reads \(count) elements of stride \(stride) but the array holds \(array.floats.count) numbers; source dropped",
+        // offset + count * stride, computed so that sizes from the file cannot overflow and trap.
+        let (span, spanOverflows) = count.multipliedReportingOverflow(by: stride)
+        let (end, endOverflows) = offset.addingReportingOverflow(span)
+        if count > 0 && (spanOverflows || endOverflows || end > array.floats.count) {
+            warn("accessor reads \(count) elements of stride \(stride) from offset \(offset) but the array holds \(array.floats.count) numbers; source dropped",
                  line: accessor.line, element: here)
             return nil
         }

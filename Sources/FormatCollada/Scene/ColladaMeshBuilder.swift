@@ -58,6 +58,12 @@ struct ColladaMeshBuilder {
                 continue
             }
             if primitive.hasHoles { diagnostics.append(.warning("polygon holes (<ph>) dropped; outer rings kept", at: pHere)) }
+            // Offsets come from the file: one past the range an index record could hold is refused
+            // here, before `stride` or `c * stride + offset` can overflow or index outside <p>.
+            if let bad = primitive.inputs.first(where: { !(0..<Self.maxInputOffset).contains($0.offset) }) {
+                diagnostics.append(.warning("input \(bad.semantic) has offset \(bad.offset), outside 0..<\(Self.maxInputOffset); primitive skipped", at: pHere))
+                continue
+            }
             let stride = (primitive.inputs.map(\.offset).max() ?? 0) + 1
             guard let (faceSizes, records) = faces(of: primitive, stride: stride, at: pHere, diagnostics: &diagnostics) else { continue }
             let cornerCount = faceSizes.reduce(0) { $0 + Int($1) }
@@ -155,6 +161,9 @@ struct ColladaMeshBuilder {
         }
         return built
     }
+
+    /// The largest `<input offset>` read, plus one: real exporters use a handful of inputs per corner.
+    static let maxInputOffset = 1_024
 
     /// Appends one index per corner: the `offset`-th of each corner's `stride` indices, plus `base`.
     static func gather(_ records: [Int32], stride: Int, offset: Int, corners: Int, base: Int32, into out: inout [Int32]) {

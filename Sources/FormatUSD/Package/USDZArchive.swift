@@ -116,7 +116,7 @@ final class USDZArchive {
         entries.first { $0.name == name }
     }
 
-    /// The bytes of one entry; libzip checks the CRC as the last bytes are read.
+    /// The bytes of one entry, their CRC-32 checked against the package's record of it.
     func read(_ entry: Entry) throws(AssetError) -> [UInt8] {
         let here = SourceLocation(file: "\(location)[\(entry.name)]")
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
@@ -137,6 +137,16 @@ final class USDZArchive {
         }
         guard filled == entry.size else {
             throw AssetError(.malformed("entry is truncated: \(filled) of \(entry.size) bytes"), at: here)
+        }
+        // libzip compares the CRC when a read reaches the end of the entry, and the loop above stops
+        // one read short of that: this read must find the end, and with it a CRC that matches.
+        var probe: UInt8 = 0
+        let tail = zip_fread(file, &probe, 1)
+        if tail < 0 {
+            throw AssetError(.malformed("entry is damaged (its bytes do not match its CRC-32): \(String(cString: zip_file_strerror(file)))"), at: here)
+        }
+        if tail > 0 {
+            throw AssetError(.malformed("entry holds more than the \(entry.size) bytes its header claims"), at: here)
         }
         return bytes
     }

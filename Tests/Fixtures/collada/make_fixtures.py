@@ -218,6 +218,13 @@ def fail_cases():
     write("nan_positions.dae", good.replace("0 0 0 2 0 0 0 3 0 0 0 4", "0 0 0 NaN 0 0 0 3 0 0 0 4"), FAIL)
     write("unresolved_reference.dae", good.replace('<instance_geometry url="#tri"/>', '<instance_geometry url="#missing"/>'), FAIL)
     write("bad_number.dae", good.replace("0 0 0 2 0 0 0 3 0 0 0 4", "0 0 0 2 0 0 0 3x 0 0 0 4"), FAIL)
+    # Sizes whose products overflow 64 bits: each must be a warning, never an arithmetic trap.
+    positions = 'accessor source="#tri-positions-array" count="4" stride="3"'
+    write("accessor_huge_stride.dae", good.replace(positions, 'accessor source="#tri-positions-array" count="4" stride="4611686018427387904"'), FAIL)
+    write("accessor_huge_offset.dae", good.replace(positions, 'accessor source="#tri-positions-array" count="4" stride="3" offset="9223372036854775807"'), FAIL)
+    write("accessor_huge_count.dae", good.replace(positions, 'accessor source="#tri-positions-array" count="4611686018427387904" stride="3"'), FAIL)
+    write("input_huge_offset.dae", good.replace('<input semantic="NORMAL" source="#tri-normals" offset="0"/>',
+                                                '<input semantic="NORMAL" source="#tri-normals" offset="9223372036854775807"/>'), FAIL)
 
 
 if __name__ == "__main__":

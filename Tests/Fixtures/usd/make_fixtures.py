@@ -8,7 +8,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "Scripts", "lib"))
-from assetc_files import patch_claimed_size, write_png, write_usdz  # noqa: E402
+from assetc_files import change_last_byte, patch_claimed_size, patch_crc, write_png, write_usdz  # noqa: E402
 
 FAIL = os.path.join(HERE, "fail-case")
 
@@ -161,6 +161,13 @@ def main():
     huge = os.path.join(FAIL, "huge_claimed_size.usdz")
     write_usdz(huge, [("scene.usda", minimal)])
     patch_claimed_size(huge, "scene.usda", 0xFFFFFFF0)
+    # Damage a CRC would catch: a wrong CRC on intact bytes, and changed bytes under the old CRC.
+    bad_crc = os.path.join(FAIL, "bad_crc.usdz")
+    write_usdz(bad_crc, [("scene.usda", minimal)])
+    patch_crc(bad_crc, "scene.usda", 0x12345678)
+    changed = os.path.join(FAIL, "changed_under_crc.usdz")
+    write_usdz(changed, [("scene.usda", minimal)])
+    change_last_byte(changed, "scene.usda", ord(" "))
     write(os.path.join(FAIL, "refers_outside.usda"), '''#usda 1.0
 (
     metersPerUnit = 1
