@@ -22,6 +22,35 @@ import Testing
         return try Converter().convert(input: source.path, output: folder.appendingPathComponent(name).path, options: options)
     }
 
+    @Test(arguments: ["usda", "usdc", "usdz"])
+    func usdRoundTripsAreAFixedPointAfterTheFirstWrite(ext: String) throws {
+        // usda -> X -> X: the second write says what the first did (no new `Looks_2` scope, no
+        // suffixes piling up on material names); only each output's own texture folder differs.
+        let once = folder.appendingPathComponent("once.\(ext)").path, twice = folder.appendingPathComponent("twice.\(ext)").path
+        var options = ConvertOptions()
+        options.textRootLayer = true
+        _ = try Converter().convert(input: source.path, output: once, options: options)
+        _ = try Converter().convert(input: once, output: twice, options: options)
+        let first = try FormatRegistry.standard.read(URL(fileURLWithPath: once)).scene
+        let second = try FormatRegistry.standard.read(URL(fileURLWithPath: twice)).scene
+        #expect(second.materials.map(\.name) == first.materials.map(\.name))
+        #expect(first.materials.map(\.name) == ["Painted", "Checker"], "the source's names, no index suffix")
+        var paths: [[String]] = []
+        for scene in [first, second] {
+            var names: [String] = []
+            scene.forEachNode { _, visit in names.append(visit.path) }
+            paths.append(names)
+        }
+        #expect(paths[0] == paths[1])
+        #expect(!paths[1].contains { $0.contains("Looks_") }, "\(paths[1])")
+        if ext == "usda" {
+            let text = { (path: String, stem: String) in
+                try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\(stem)_textures/", with: "TEXTURES/")
+            }
+            #expect(try text(once, "once") == text(twice, "twice"))
+        }
+    }
+
     @Test func everyWriterIsDeterministic() throws {
         // The same output name written twice into two folders: every file the same to the byte.
         for ext in ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"] {

@@ -140,6 +140,21 @@ import Testing
         let data = file.finish()
         #expect(throws: AssetError.self) { try crate(data) }
     }
+
+    @Test(arguments: ["a b", "1x", "a-b", "x$"])
+    /// Names assetc's own crate writer puts in the file verbatim (`..` it cannot write as an element);
+    /// the reader holds them to the identifier rule usda prim names follow.
+    func primNamesAreValidatedLikeUsdas(name: String) throws {
+        var layer = USDLayer(location: .file(path: "t.usda"))
+        layer.rootPrims = [USDPrimSpec(specifier: .def, typeName: "Xform", name: name, line: 0)]
+        let data = try USDCrateWriter.encode(layer).bytes
+        do {
+            _ = try crate(data)
+            Issue.record("a prim named '\(name)' was accepted")
+        } catch {
+            #expect(error.description.contains("is not a valid prim name"), "\(error)")
+        }
+    }
 }
 
 /// A deterministic generator, so randomised tests use the same values every run.

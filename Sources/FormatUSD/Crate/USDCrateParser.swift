@@ -108,7 +108,13 @@ struct CrateLayerBuilder {
             throw AssetError(.limitExceeded("prims nested deeper than \(limits.maxNodeDepth) levels"),
                              at: SourceLocation(file: values.file.file, elementPath: structure.pathString(path)))
         }
-        var prim = USDPrimSpec(specifier: .over, typeName: "", name: structure.paths[path].name, line: 0)
+        let name = structure.paths[path].name
+        // The same rule the text parser applies: a crate file's tokens could name a prim `a/b`,
+        // `..` or nothing, which would mean other paths (or none) once the layer is composed.
+        guard USDAParser.isValidPrimName(name) else {
+            throw error("'\(name)' is not a valid prim name", path: path)
+        }
+        var prim = USDPrimSpec(specifier: .over, typeName: "", name: name, line: 0)
         try fillBody(&prim, at: path, depth: depth)
         return prim
     }

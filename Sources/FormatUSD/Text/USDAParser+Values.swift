@@ -29,7 +29,14 @@ extension USDAParser {
             case "false": return .bool(false)
             case "inf": return .number(.infinity)
             case "nan": return .number(.nan)
-            default: return .word(word)
+            default:
+                // Inside a list or tuple a word that starts like a special number is a number gone
+                // wrong (`nanx`, `infinite`), not a word to drop the whole array over.
+                let lower = word.lowercased()
+                if nesting > 0, lower.hasPrefix("nan") || lower.hasPrefix("inf"), lower != "infinity" {
+                    throw AssetError(.malformed("malformed number '\(word)'"), at: tokens.location(line: token.line, column: token.column))
+                }
+                return .word(word)
             }
         case .punctuation(UInt8(ascii: "[")):
             _ = try tokens.next()

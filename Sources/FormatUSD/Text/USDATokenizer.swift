@@ -88,6 +88,15 @@ struct USDATokenizer {
                 throw AssetError(.malformed("malformed number"), at: location(line: startLine, column: startColumn))
             }
             position = scan.end
+            // A number runs into the next token only through punctuation or space: `0x1p3`, `1e`
+            // and `nanx` are not numbers followed by a word, they are malformed numbers.
+            if position < n, Self.isIdentifierStart(bytes[position]) || Self.isDigit(bytes[position]) || bytes[position] == UInt8(ascii: ".") {
+                var end = position
+                while end < n, Self.isIdentifierStart(bytes[end]) || Self.isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".")
+                        || bytes[end] == UInt8(ascii: "+") || bytes[end] == UInt8(ascii: "-") { end += 1 }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                throw AssetError(.malformed("malformed number '\(text)'"), at: location(line: startLine, column: startColumn))
+            }
             return token(.number, start, position)
         }
         switch c {

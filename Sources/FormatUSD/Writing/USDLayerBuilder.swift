@@ -44,8 +44,11 @@ struct USDLayerBuilder {
         }
         var looksNames = USDName.Uniquer()
         let looksPath = "/\(rootName)/" + looksNames.name("Looks")
+        // Materials keep their names, made distinct only where two collide, so a layer read and
+        // written again names them as it did before.
+        var materialNames = USDName.Uniquer()
         for (i, material) in scene.materials.enumerated() {
-            materialPaths[i] = looksPath + "/" + USDName.sanitize(material.name) + "_\(i)"
+            materialPaths[i] = looksPath + "/" + materialNames.name(material.name.isEmpty ? "Material" : material.name)
         }
         var root = USDPrimSpec(specifier: .def, typeName: "Xform", name: rootName, line: 0)
         root.metadata["kind"] = .string("component")
@@ -53,13 +56,22 @@ struct USDLayerBuilder {
         _ = names.name("Looks")
         if single {
             root.properties = transformProperties(tops[0])
-            addContents(of: tops[0], to: &root, path: "/\(rootName)", names: &names)
+            addContents(of: tops[0], to: &root, path: "/\(rootName)", names: &names, isDefaultPrim: true)
         } else {
-            for node in tops { root.children.append(nodePrim(for: node, parentPath: "/\(rootName)", names: &names)) }
+            for node in tops where !isMaterialScope(node) {
+                root.children.append(nodePrim(for: node, parentPath: "/\(rootName)", names: &names))
+            }
         }
         if !scene.materials.isEmpty { root.children.append(looksScope(path: looksPath)) }
         layer.rootPrims = [root]
         return layer
+    }
+
+    /// The empty `Looks` scope a USD source kept its materials in: the layer writes its materials
+    /// into a `Looks` of its own, so writing this one too would add an empty `Looks_2` each round.
+    func isMaterialScope(_ node: Node) -> Bool {
+        !scene.materials.isEmpty && node.name == "Looks" && node.meshInstances.isEmpty && node.children.isEmpty
+            && node.camera == nil && node.light == nil && node.transform.isIdentity
     }
 
     static func isMeshPrim(_ node: Node) -> Bool {
@@ -79,7 +91,8 @@ struct USDLayerBuilder {
         return xform
     }
 
-    private mutating func addContents(of node: Node, to prim: inout USDPrimSpec, path: String, names: inout USDName.Uniquer) {
+    private mutating func addContents(of node: Node, to prim: inout USDPrimSpec, path: String, names: inout USDName.Uniquer,
+                                      isDefaultPrim: Bool = false) {
         for instance in node.meshInstances where scene.meshes.indices.contains(instance.mesh) {
             let mesh = scene.meshes[instance.mesh]
             let name = names.name(mesh.name.isEmpty ? "Mesh" : mesh.name)
@@ -91,7 +104,9 @@ struct USDLayerBuilder {
         if let l = node.light, scene.lights.indices.contains(l) {
             prim.children.append(Self.lightPrim(scene.lights[l], name: names.name(scene.lights[l].name)))
         }
-        for child in node.children { prim.children.append(nodePrim(for: child, parentPath: path, names: &names)) }
+        for child in node.children where !(isDefaultPrim && isMaterialScope(child)) {
+            prim.children.append(nodePrim(for: child, parentPath: path, names: &names))
+        }
     }
 
     func transformProperties(_ node: Node) -> [USDPropertySpec] {

@@ -147,6 +147,10 @@ def main():
     write(os.path.join(FAIL, "unclosed_string.usda"), '#usda 1.0\n(\n    doc = "never closed\n)\n')
     write(os.path.join(FAIL, "not_usda.usda"), "hello, this is not a layer\n")
     write(os.path.join(FAIL, "bad_version.usda"), "#usda 2.0\n")
+    # Numbers outside the usda grammar: located errors, never an attribute silently emptied.
+    for name, number in [("malformed_hex_number.usda", "0x1p3"), ("malformed_exponent.usda", "1e"), ("malformed_nan.usda", "nanx")]:
+        write(os.path.join(FAIL, name), '#usda 1.0\ndef Mesh "M"\n{\n    int[] faceVertexCounts = [3]\n'
+              '    int[] faceVertexIndices = [0, 1, 2]\n    point3f[] points = [(0, 0, 0), (%s, 0, 0), (0, 1, 0)]\n}\n' % number)
     depth = 20000
     write(os.path.join(FAIL, "deep_nesting.usda"),
           "#usda 1.0\n" + "".join('def Xform "n%d" {\n' % i for i in range(depth)) + "}\n" * depth)
