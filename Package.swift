@@ -104,9 +104,12 @@ let package = Package(
     ]
 )
 
-// The libFuzzer target for the crate reader exists only when Scripts/fuzz-crate builds it
-// (ASSETC_FUZZ=1): it has no main, so ordinary builds and `swift test` must not link it.
+// The libFuzzer targets, one per reader of untrusted bytes, exist only when Scripts/fuzz builds
+// them (ASSETC_FUZZ=1): they have no main, so ordinary builds and `swift test` must not link them.
 if Context.environment["ASSETC_FUZZ"] != nil {
-    package.targets.append(.executableTarget(name: "FuzzCrateReader", dependencies: ["FormatUSD", "AssetCore"],
-                                             path: "Fuzz/FuzzCrateReader"))
+    for (name, dependencies) in [("FuzzCrateReader", ["FormatUSD", "AssetCore"]), ("FuzzUSDAParser", ["FormatUSD", "AssetCore"]),
+                                 ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore"]),
+                                 ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"])] {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
+    }
 }

@@ -99,8 +99,11 @@ extension AssetServer {
             throw HTTPError(.notFound, message: "\(record.id) has no thumbnail (\(record.error ?? "not a model"))")
         }
         let params = request.uri.queryParameters
-        let size = Int(params["size"] ?? "256") ?? -1
-        guard (16...1024).contains(size) else { throw HTTPError(.badRequest, message: "size takes 16 to 1024") }
+        let requested = Int(params["size"] ?? "256") ?? -1
+        guard (16...1024).contains(requested) else { throw HTTPError(.badRequest, message: "size takes 16 to 1024") }
+        // Rounded up to one of a few sizes, so the thumbnails cached for an asset are bounded
+        // (6 sizes x 7 views) whatever sizes clients ask for.
+        let size = Self.thumbnailSizes.first { $0 >= requested } ?? 1024
         let viewName = params["view"].map(String.init) ?? "iso"
         guard let view = RenderView(rawValue: viewName) else {
             throw HTTPError(.badRequest, message: "view takes one of \(RenderView.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -146,6 +149,9 @@ extension AssetServer {
         cache.put(key, buffer)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
+
+    /// The sizes the service renders thumbnails at.
+    static let thumbnailSizes = [32, 64, 128, 256, 512, 1024]
 
     /// What `convert?to=` offers: the formats that fit in one file (glTF's .bin and the sidecar
     /// textures of usda, dae and obj would not reach the client).

@@ -131,6 +131,24 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         }
     }
 
+    @Test func thumbnailSizesSnapToAFewSteps() async throws {
+        let (server, _) = try makeServer(in: temporary)
+        try await withLiveServer(server) { client in
+            for (asked, served) in [(16, 32), (100, 128), (129, 256), (256, 256), (1000, 1024)] {
+                try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=\(asked)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    // The PNG's IHDR width, big-endian at bytes 16-19.
+                    let bytes = Array(response.body.readableBytesView)
+                    let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+                    #expect(width == served, "size=\(asked)")
+                    #expect(response.headers[.eTag]?.contains("-\(served)-iso") == true)
+                }
+            }
+        }
+        let cached = try FileManager.default.contentsOfDirectory(atPath: (server.catalog.folder as NSString).appendingPathComponent("thumbnails"))
+        #expect(cached.count == 4, "one file per snapped size: \(cached.sorted())")
+    }
+
     @Test func deeplyNestedQueriesAreBadRequestsAndTheServerLivesOn() async throws {
         let (server, _) = try makeServer(in: temporary)
         let deep = String(repeating: "(", count: 15_000) + "triangles%3E1" + String(repeating: ")", count: 15_000)

@@ -40,6 +40,9 @@ import Testing
             .attribute("inputs:file", "asset", .asset("a@b.png")),
             .relationship("material:binding", to: "/Looks/M"),
             .connection("inputs:st", "float2", to: "/Looks/M/Reader.outputs:result"),
+            // An int attribute may hold what no Int64 can (a fuzzer found the printer trapping on it).
+            .attribute("big", "int", .number(1e30)),
+            .attribute("half", "int[]", .numbers([0.5, 3], components: 1)),
         ]
         var layer = USDLayer(location: .file(path: "t.usda"))
         layer.metadata["upAxis"] = .string("Z")
@@ -54,6 +57,8 @@ import Testing
         #expect(text.contains("asset inputs:file = @@@a@b.png@@@"))
         #expect(text.contains("rel material:binding = </Looks/M>"))
         #expect(text.contains("float2 inputs:st.connect = </Looks/M/Reader.outputs:result>"))
+        #expect(text.contains("int big = 1e+30"))
+        #expect(text.contains("int[] half = [0.5, 3]"))
         let reparsed = try parse(Array(text.utf8), "t.usda")
         #expect(USDLayerComparison.differences(layer, reparsed) == [])
     }

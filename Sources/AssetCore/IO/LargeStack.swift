@@ -12,14 +12,24 @@ package enum LargeStack {
         let box = Locked<Result<T, AssetError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let result: Result<T, AssetError>
-            do throws(AssetError) { result = .success(try work()) } catch { result = .failure(error) }
-            box.withLock { $0 = result }
+            // The result goes straight into the box, never into a local of this closure, so the
+            // thread holds nothing of it in the moment between the signal and its own exit.
+            box.withLock { $0 = Self.result(of: work) }
             done.signal()
         }
         thread.stackSize = stackSize
         thread.start()
         done.wait()
-        return try box.value!.get()
+        // Taken out of the box, not copied: the thread may outlive this call by a moment, and what
+        // it still holds must not keep the whole result (a scene) alive with it.
+        let result = box.withLock { stored in
+            defer { stored = nil }
+            return stored!
+        }
+        return try result.get()
+    }
+
+    private static func result<T>(of work: () throws(AssetError) -> T) -> Result<T, AssetError> {
+        do throws(AssetError) { return .success(try work()) } catch { return .failure(error) }
     }
 }

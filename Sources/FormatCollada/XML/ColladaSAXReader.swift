@@ -47,7 +47,15 @@ final class ColladaSAXReader {
             throw AssetError(.io("cannot create an XML parser"), at: SourceLocation(file: file))
         }
         self.parser = parser
-        defer { xmlFreeParserCtxt(parser) }
+        defer {
+            // A DOCTYPE makes libxml2's SAX2 defaults build a document and DTD for it, which the
+            // context does not own: free it, or every such file leaks them (found by fuzzing).
+            if let document = parser.pointee.myDoc {
+                xmlFreeDoc(document)
+                parser.pointee.myDoc = nil
+            }
+            xmlFreeParserCtxt(parser)
+        }
         xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue))
         while error == nil {
             let data: Data

@@ -6,15 +6,15 @@ import Foundation
 /// first entry is the root layer. Entries are checked when the package opens: names with `..` or
 /// absolute paths, compressed or encrypted entries, and sizes or counts past the caps are refused
 /// before any entry is read.
-final class USDZArchive {
-    struct Entry {
-        var name: String
+package final class USDZArchive {
+    package struct Entry {
+        package var name: String
         var index: UInt64
-        var size: Int
+        package var size: Int
     }
 
     let location: AssetLocation
-    let entries: [Entry]
+    package let entries: [Entry]
     private let archive: OpaquePointer
     /// For packages inside packages: libzip reads from this copy of the inner package's bytes.
     private let buffer: UnsafeMutableRawBufferPointer?
@@ -33,7 +33,7 @@ final class USDZArchive {
     }
 
     /// Opens a package held in memory (a package entry of another package).
-    convenience init(bytes: [UInt8], location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+    package convenience init(bytes: [UInt8], location: AssetLocation, limits: ReadLimits) throws(AssetError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
         buffer.copyBytes(from: bytes)
         var error = zip_error_t()
@@ -117,7 +117,7 @@ final class USDZArchive {
     }
 
     /// The bytes of one entry, their CRC-32 checked against the package's record of it.
-    func read(_ entry: Entry) throws(AssetError) -> [UInt8] {
+    package func read(_ entry: Entry) throws(AssetError) -> [UInt8] {
         let here = SourceLocation(file: "\(location)[\(entry.name)]")
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
             throw AssetError(.malformed("cannot open entry: \(String(cString: zip_strerror(archive)))"), at: here)

@@ -71,7 +71,10 @@ enum USDAValueText {
         case .float, .half: return { NumberText.float(Float($0)) }
         case .double: return NumberText.double
         case .bool: return { $0 != 0 ? "1" : "0" }
-        case .uint8, .int32, .uint32, .int64, .uint64: return { $0.isFinite ? String(Int64($0)) : NumberText.double($0) }
+        case .uint8, .int32, .uint32, .int64, .uint64:
+            // A whole number in Int64's range prints as one; anything else a layer may hold for an
+            // int attribute (1e30, 0.5, nan: found by fuzzing) keeps its own spelling.
+            return { Int64(exactly: $0).map { String($0) } ?? NumberText.double($0) }
         }
     }
 

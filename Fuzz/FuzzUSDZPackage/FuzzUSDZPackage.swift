@@ -1,0 +1,28 @@
+import AssetCore
+import FormatUSD
+
+/// libFuzzer entry point for the usdz package reader (libzip underneath): any bytes must open as a
+/// package whose entries read (CRCs checked) or fail with an `AssetError`. Every entry is read, and
+/// the root layer parsed by content as `USDLayerCache` would. Built only by `Scripts/fuzz usdz`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: count))
+    let limits = ReadLimits(maxFileBytes: 1 << 20, maxArrayElements: 1 << 20, maxNodeDepth: 64, maxNodes: 100_000,
+                            maxPackageEntries: 256)
+    do {
+        let archive = try USDZArchive(bytes: bytes, location: .file(path: "fuzz.usdz"), limits: limits)
+        for (k, entry) in archive.entries.enumerated() {
+            let contents = try archive.read(entry)
+            guard k == 0 else { continue }
+            let location = AssetLocation.packageEntry(package: .file(path: "fuzz.usdz"), entry: entry.name)
+            if contents.starts(with: Array("PXR-USDC".utf8)) {
+                _ = try USDCrateParser.parse(contents, location: location, limits: limits)
+            } else {
+                _ = try USDAParser.parse(contents, location: location, limits: limits)
+            }
+        }
+    } catch {
+        // A clean, typed refusal is the expected outcome for most inputs.
+    }
+    return 0
+}
