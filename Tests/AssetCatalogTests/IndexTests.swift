@@ -88,4 +88,29 @@ import Testing
         #expect(entry.warnings.first?.hasPrefix("thumbnail not rendered: ") == true, "\(entry.warnings)")
         #expect(entry.record.warningCount == entry.warnings.count)
     }
+
+    @Test func hostileFilesAmongGoodOnesAreRecordedAndTheRestIndexed() throws {
+        let art = try copyOfSamples()
+        let fixtures = repository.appendingPathComponent("Tests/Fixtures")
+        let hostile = ["usd/fail-case/bad_crc.usdz", "usd/fail-case/malformed_nan.usda", "usd/fail-case/crate_huge_spec_count.usdc",
+                       "collada/fail-case/accessor_huge_stride.dae", "collada/fail-case/input_huge_offset.dae"]
+        try FileManager.default.createDirectory(at: art.appendingPathComponent("hostile"), withIntermediateDirectories: true)
+        for path in hostile {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(path),
+                                             to: art.appendingPathComponent("hostile/" + (path as NSString).lastPathComponent))
+        }
+        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
+        let report = try IndexUseCase(thumbnails: true).run(roots: [art.path], catalog: catalog)
+        #expect(report.models == 3 + hostile.count)
+        #expect(report.failed == 3, "the CRC, number and crate files fail; the two Collada files read with warnings")
+        for good in ["Art/LoomisHead.usdz", "Art/LoomisHead/LoomisHead.usda", "Art/Ship/ship.dae"] {
+            let record = try #require(try catalog.record(id: good)?.record)
+            #expect(record.error == nil && record.thumbnail != nil, "\(good)")
+        }
+        #expect(try catalog.record(id: "Art/hostile/bad_crc.usdz")?.record.error?.contains("CRC-32") == true)
+        #expect(try catalog.record(id: "Art/hostile/malformed_nan.usda")?.record.error?.contains("malformed number 'nanx'") == true)
+        let stride = try #require(try catalog.record(id: "Art/hostile/accessor_huge_stride.dae"))
+        #expect(stride.record.error == nil && stride.record.meshes == 0)
+        #expect(stride.warnings.contains { $0.contains("stride 4611686018427387904") })
+    }
 }
