@@ -12,7 +12,7 @@ public enum CatalogOutput {
 
     public static func table(_ records: [CatalogRecord]) -> String {
         guard !records.isEmpty else { return "(no assets)" }
-        let rows = [columns] + records.map(cells)
+        let rows = [columns] + records.map { cells($0).map(TerminalText.safe) }
         let widths = columns.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { c, cell in
@@ -52,6 +52,7 @@ public enum CatalogOutput {
             }
         }
         lines += entry.warnings.map { "  warning     " + $0 }
-        return lines.joined(separator: "\n")
+        // Every field here may hold a file's own text (names, paths, warnings).
+        return lines.map(TerminalText.safe).joined(separator: "\n")
     }
 }

@@ -3,13 +3,13 @@ import AssetCore
 /// The human-readable form of `assetc info` (the JSON form is `AssetInfo` itself).
 public enum InfoTextFormatter {
     public static func format(_ info: AssetInfo) -> String {
-        var lines = ["\(info.file)  (\(info.format))"]
+        var lines = ["\(TerminalText.safe(info.file))  (\(TerminalText.safe(info.format)))"]
         func row(_ label: String, _ value: String) {
             lines.append("  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
         }
         row("up axis", "\(info.upAxis.rawValue), \(NumberText.display(info.metersPerUnit)) m per unit")
-        if let generator = info.generator { row("generator", generator) }
-        if let defaultPrim = info.defaultPrim { row("default", defaultPrim) }
+        if let generator = info.generator { row("generator", TerminalText.safe(generator)) }
+        if let defaultPrim = info.defaultPrim { row("default", TerminalText.safe(defaultPrim)) }
         row("nodes", grouped(info.nodes))
         row("meshes", "\(grouped(info.meshes))  (points \(grouped(info.points)), faces \(grouped(info.faces)), triangles \(grouped(info.triangles)))")
         if info.primitives > 0 { row("primitives", grouped(info.primitives)) }
@@ -23,7 +23,7 @@ public enum InfoTextFormatter {
             row("bounds", "none (no geometry)")
         }
         row("warnings", info.warnings.isEmpty ? "none" : String(info.warnings.count))
-        for warning in info.warnings { lines.append("    - " + warning) }
+        for warning in info.warnings { lines.append("    - " + TerminalText.safe(warning)) }
         return lines.joined(separator: "\n")
     }
 

@@ -38,6 +38,7 @@ public enum SceneTreeFormatter {
         if let l = node.light, scene.lights.indices.contains(l) { notes.append("\(scene.lights[l].kind.rawValue) light") }
         if purpose != .default { notes.append("purpose \(purpose.rawValue)") }
         if node.isInvisible { notes.append("invisible") }
-        return notes.isEmpty ? text : text + "  — " + notes.joined(separator: "; ")
+        // Names come from the file: shown, never obeyed.
+        return TerminalText.safe(notes.isEmpty ? text : text + "  — " + notes.joined(separator: "; "))
     }
 }

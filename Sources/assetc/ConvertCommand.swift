@@ -63,7 +63,7 @@ struct ConvertCommand: ParsableCommand {
         options.readOptions = reading.readOptions
         let report = try ExitStatus.orExit { try ConvertUseCase().run(input: input, output: output, options: options) }
         var stderr = StandardError()
-        for diagnostic in report.diagnostics { print("assetc: warning: \(diagnostic)", to: &stderr) }
+        for diagnostic in report.diagnostics { print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr) }
         if !quiet {
             print("wrote \(report.writtenFiles.joined(separator: ", ")) (\(report.format.name))")
         }

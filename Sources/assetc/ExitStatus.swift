@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssetCore
+import AssetKit
 import Foundation
 
 /// The exit statuses Docs/CLI.md documents, one per kind of failure a script may want to tell apart.
@@ -16,7 +17,7 @@ enum ExitStatus {
     /// for its kind: the one way every command reports a failure.
     static func fail(_ error: AssetError) -> ExitCode {
         var stderr = StandardError()
-        print("assetc: error: \(error)", to: &stderr)
+        print("assetc: error: \(TerminalText.safe(error.description))", to: &stderr)
         return ExitCode(code(for: error))
     }
 

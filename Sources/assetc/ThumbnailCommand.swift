@@ -85,13 +85,13 @@ struct ThumbnailCommand: ParsableCommand {
             var stderr = StandardError()
             if let error = outcome.error {
                 if terminal { print("\r\u{1B}[K", terminator: "", to: &stderr) }
-                print("assetc: error: \(error)", to: &stderr)
+                print("assetc: error: \(TerminalText.safe(error.description))", to: &stderr)
             } else if terminal {
                 let width = 30, filled = width * done / max(total, 1)
-                print("\r\u{1B}[K[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(done)/\(total) \(outcome.job.input)",
+                print("\r\u{1B}[K[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(done)/\(total) \(TerminalText.safe(outcome.job.input))",
                       terminator: done == total ? "\n" : "", to: &stderr)
             } else {
-                print("thumbnail \(done)/\(total): \(outcome.job.input) -> \((out as NSString).appendingPathComponent(outcome.job.output))", to: &stderr)
+                print("thumbnail \(done)/\(total): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((out as NSString).appendingPathComponent(outcome.job.output)))", to: &stderr)
             }
         }
         if html { _ = try ExitStatus.orExit { try useCase.writeGallery(outcomes, outputFolder: out) } }
