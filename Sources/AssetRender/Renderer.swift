@@ -44,7 +44,7 @@ public enum Renderer {
         let size = min(max(options.size, 1), maxSize)
         let grid = grid(size: size, supersample: options.supersample)
         var diagnostics: [Diagnostic] = []
-        if grid < options.supersample {
+        if grid < min(max(options.supersample, 1), maxSupersample) {
             diagnostics.append(.warning("supersampling lowered from \(options.supersample) to \(grid): a \(size)-pixel image may hold at most \(maxSamples) samples"))
         }
         let bounds = scene.worldBounds
