@@ -23,8 +23,8 @@ public struct ThumbnailCache: Sendable {
         (catalogFolder as NSString).appendingPathComponent(Self.relativePath(contentHash: contentHash, size: size, view: view))
     }
 
-    /// The cached PNG, or the scene `render` gives rendered with `renderer`'s options at this size
-    /// and view, then written atomically for next time.
+    /// The cached PNG; else `scene()` rendered with `renderer`'s options at this size and view,
+    /// written atomically for next time. The scene is only asked for when nothing is cached.
     public func png(contentHash: String, size: Int, view: RenderView, renderer: ThumbnailUseCase,
                     scene: () throws(AssetError) -> Scene) throws(AssetError) -> [UInt8] {
         let file = path(contentHash: contentHash, size: size, view: view)

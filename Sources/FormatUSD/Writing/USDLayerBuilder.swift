@@ -53,7 +53,8 @@ struct USDLayerBuilder {
         var root = USDPrimSpec(specifier: .def, typeName: "Xform", name: rootName, line: 0)
         root.metadata["kind"] = .string("component")
         var names = USDName.Uniquer()
-        _ = names.name("Looks")
+        // The materials' scope owns the name; without materials a node of the scene may have it.
+        if !scene.materials.isEmpty { _ = names.name("Looks") }
         if single {
             root.properties = transformProperties(tops[0])
             addContents(of: tops[0], to: &root, path: "/\(rootName)", names: &names, isDefaultPrim: true)
