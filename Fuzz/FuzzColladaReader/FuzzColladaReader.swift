@@ -9,7 +9,8 @@ private let input = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathCo
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let limits = ReadLimits(maxFileBytes: 1 << 20, maxArrayElements: 1 << 20, maxNodeDepth: 64, maxNodes: 100_000)
+    let limits = ReadLimits(maxFileBytes: 1 << 20, maxArrayElements: 1 << 20, maxNodeDepth: 64, maxNodes: 100_000,
+                            maxMemoryBytes: 512 << 20, maxWork: 1 << 24)
     do {
         try Data(bytes: data, count: count).write(to: input)
     } catch {

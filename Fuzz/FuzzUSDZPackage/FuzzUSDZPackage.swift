@@ -8,7 +8,7 @@ import FormatUSD
 public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: count))
     let limits = ReadLimits(maxFileBytes: 1 << 20, maxArrayElements: 1 << 20, maxNodeDepth: 64, maxNodes: 100_000,
-                            maxPackageEntries: 256)
+                            maxPackageEntries: 256, maxMemoryBytes: 512 << 20, maxWork: 1 << 24)
     do {
         let archive = try USDZArchive(bytes: bytes, location: .file(path: "fuzz.usdz"), limits: limits)
         for (k, entry) in archive.entries.enumerated() {
@@ -16,9 +16,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             guard k == 0 else { continue }
             let location = AssetLocation.packageEntry(package: .file(path: "fuzz.usdz"), entry: entry.name)
             if contents.starts(with: Array("PXR-USDC".utf8)) {
-                _ = try USDCrateParser.parse(contents, location: location, limits: limits)
+                _ = try USDCrateParser.parse(contents, location: location, budget: ReadBudget(limits))
             } else {
-                _ = try USDAParser.parse(contents, location: location, limits: limits)
+                _ = try USDAParser.parse(contents, location: location, budget: ReadBudget(limits))
             }
         }
     } catch {

@@ -81,18 +81,20 @@ public struct ThumbnailUseCase: Sendable {
 
     /// Renders a scene with this use case's options, textures loaded from wherever they live,
     /// and encodes the PNG; also returns the renderer's warnings.
-    public func png(for scene: Scene) throws(AssetError) -> (bytes: [UInt8], warnings: [Diagnostic]) {
+    public func png(for scene: Scene, source: String? = nil) throws(AssetError) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         var options = render
         let limits = readOptions.limits
         options.textureBytes = { TextureBytes.load($0, limits: limits) }
-        let rendered = Renderer.render(scene, options: options)
+        options.limits = limits
+        options.source = source
+        let rendered = try Renderer.render(scene, options: options)
         return (try PNGCodec.encode(rendered.image), rendered.diagnostics)
     }
 
     private func renderOne(_ job: Job, outputFolder: String, force: Bool) -> Outcome {
         do throws(AssetError) {
             let result = try registry.read(URL(fileURLWithPath: job.input), options: readOptions)
-            let (png, renderWarnings) = try png(for: result.scene)
+            let (png, renderWarnings) = try png(for: result.scene, source: job.input)
             let target = (outputFolder as NSString).appendingPathComponent(job.output)
             _ = try AtomicOutput.write([OutputFile(relativePath: (target as NSString).lastPathComponent, bytes: png)],
                                        mainPath: target, force: force)

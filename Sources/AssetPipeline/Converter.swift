@@ -36,6 +36,9 @@ public struct Converter: Sendable {
     public func convert(input: String, output: String, options: ConvertOptions) throws(AssetError) -> ConvertReport {
         let writer = try writer(for: output, format: options.format)
         var result = try registry.read(URL(fileURLWithPath: input), options: options.readOptions)
+        // Writers and the flatten pass copy each placed mesh, so their work is the scene's after instancing.
+        try ReadBudget(options.readOptions.limits).spendInstancedTriangles(of: result.scene, for: "converting the scene",
+                                                                         at: SourceLocation(file: input))
         var diagnostics = result.diagnostics
         for pass in passes(for: writer.requirements, format: writer.format, options: options) {
             pass.run(&result.scene, diagnostics: &diagnostics)

@@ -13,6 +13,10 @@ public struct RenderOptions: Sendable {
     public var background: SIMD3<Float>?
     /// The bytes of a scene texture, or nil when it cannot be had.
     public var textureBytes: @Sendable (Texture) -> [UInt8]? = { _ in nil }
+    /// The memory and work one render may take (framebuffer bytes, triangles after instancing).
+    public var limits = ReadLimits()
+    /// Where errors say the scene came from.
+    public var source: String?
 
     public init() {}
 }
@@ -40,18 +44,29 @@ public enum Renderer {
         return grid
     }
 
-    public static func render(_ scene: Scene, options: RenderOptions) -> RenderResult {
+    /// Bytes of colour and depth one sample takes.
+    static let bytesPerSample = MemoryLayout<SIMD4<Float>>.stride + MemoryLayout<Float>.stride
+
+    /// Renders `scene`; fails, before allocating, when the framebuffer or the triangles after
+    /// instancing are past `options.limits`.
+    public static func render(_ scene: Scene, options: RenderOptions) throws(AssetError) -> RenderResult {
         let size = min(max(options.size, 1), maxSize)
         let grid = grid(size: size, supersample: options.supersample)
         var diagnostics: [Diagnostic] = []
         if grid < min(max(options.supersample, 1), maxSupersample) {
             diagnostics.append(.warning("supersampling lowered from \(options.supersample) to \(grid): a \(size)-pixel image may hold at most \(maxSamples) samples"))
         }
+        let budget = ReadBudget(options.limits)
+        let here = SourceLocation(file: options.source)
+        try budget.spend(bytes: size * size * grid * grid * bytesPerSample, for: "a \(size)-pixel image at \(grid)x\(grid) samples", at: here)
+        try budget.spendInstancedTriangles(of: scene, for: "drawing the scene", at: here)
         let bounds = scene.worldBounds
         let placed = scene.placedMeshes()
-        let meshes = placed.map { DrawMesh(mesh: scene.meshes[$0.instance.mesh], instance: $0.instance, world: $0.worldTransform) }
+        // One unwelded copy per mesh, however many instances place it.
+        var shapes = [DrawMesh?](repeating: nil, count: scene.meshes.count)
+        for p in placed where shapes[p.instance.mesh] == nil { shapes[p.instance.mesh] = DrawMesh(mesh: scene.meshes[p.instance.mesh]) }
         let camera = options.camera ?? RenderCamera.framing(bounds.isEmpty ? Bounds3(min: [-1, -1, -1], max: [1, 1, 1]) : bounds,
-                                                            radius: bounds.isEmpty ? nil : farthestPoint(meshes, from: bounds.center),
+                                                            radius: bounds.isEmpty ? nil : farthestPoint(placed, shapes, from: bounds.center),
                                                             view: options.view, upAxis: scene.metadata.upAxis)
         var rasterizer = TriangleRasterizer(framebuffer: Framebuffer(width: size, height: size, grid: grid))
         guard !bounds.isEmpty else {
@@ -62,9 +77,12 @@ public enum Renderer {
         let samplers = loadTextures(scene, options: options, diagnostics: &diagnostics)
         let eye = SIMD3<Float>(Float(camera.position.x), Float(camera.position.y), Float(camera.position.z))
         // Opaque geometry first, then transparent on top of it (unsorted, but in a fixed order).
-        for pass in [true, false] {
-            for (placed, mesh) in zip(placed, meshes) {
+        let passes = scene.materials.contains(where: isTransparent) ? [true, false] : [true]
+        for pass in passes {
+            for placed in placed {
                 let source = scene.meshes[placed.instance.mesh]
+                guard let shape = shapes[placed.instance.mesh] else { continue }
+                let mesh = shape.placed(source, instance: placed.instance, world: placed.worldTransform)
                 let sets = scene.materials.map { material -> Int in
                     guard let name = material.baseColor.texture?.texcoordSet else { return 0 }
                     return source.texcoordSets.firstIndex { $0.name == name } ?? 0
@@ -89,11 +107,12 @@ public enum Renderer {
 
     /// Distance from `center` to the farthest finite vertex: the radius of the bounding sphere the
     /// camera frames.
-    static func farthestPoint(_ meshes: [DrawMesh], from center: SIMD3<Double>) -> Double {
+    static func farthestPoint(_ placed: [PlacedMesh], _ shapes: [DrawMesh?], from center: SIMD3<Double>) -> Double {
         let c = SIMD3<Float>(Float(center.x), Float(center.y), Float(center.z))
         var farthest: Float = 0
-        for mesh in meshes {
-            for p in mesh.positions {
+        for instance in placed {
+            guard let shape = shapes[instance.instance.mesh] else { continue }
+            for p in instance.worldTransform.transformedPoints(shape.positions) {
                 let d = p - c
                 let squared = (d * d).sum()
                 if squared.isFinite { farthest = max(farthest, squared) }

@@ -49,7 +49,7 @@ public struct ColladaReader: SceneReader {
         }
         let collected = warnings
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
-            let root = try ColladaSAXReader.read(path: path, display: display, limits: options.limits)
+            let root = try ColladaSAXReader.read(path: path, display: display, budget: ReadBudget(options.limits))
             var reader = ColladaDocumentReader(file: display)
             try reader.read(root)
             var builder = ColladaSceneBuilder(document: reader.document, documentPath: path, options: options)

@@ -37,13 +37,14 @@ public struct USDReader: SceneReader {
         let path = file.url.relativePath
         let format = file.format
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
-            let resolver = USDAssetResolver(rootFile: path, options: options)
+            let budget = ReadBudget(options.limits)
+            let resolver = USDAssetResolver(rootFile: path, options: options, budget: budget)
             let cache = USDLayerCache(resolver: resolver)
             let rootLayer = try cache.load(.file(path: path))
-            let composer = USDStageComposer(cache: cache, limits: options.limits)
+            let composer = USDStageComposer(cache: cache, budget: budget)
             let stage = try composer.composeStage(rootLayer: rootLayer)
-            var builder = USDSceneBuilder(stage: stage, resolver: resolver)
-            let scene = builder.build(format: format.name)
+            var builder = USDSceneBuilder(stage: stage, resolver: resolver, budget: budget)
+            let scene = try builder.build(format: format.name)
             return ReadResult(scene: scene, diagnostics: composer.diagnostics + builder.diagnostics)
         }
     }

@@ -9,7 +9,32 @@ struct ReadingOptions: ParsableArguments {
     @Flag(name: .long, help: "Let references and textures resolve outside the asset's folder.")
     var allowOutsidePaths = false
 
+    @Option(name: .long, help: ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
+                                            valueName: "size"))
+    var maxMemory: ByteSizeArgument?
+
+    @Option(name: .long, help: ArgumentHelp("Work one read may do, in units: array elements, triangles after instancing, \(ReadBudget.arcWeight) per composed prim or arc (default \(ReadLimits.defaultWork)).",
+                                            valueName: "units"))
+    var maxWork: Int?
+
+    func validate() throws {
+        if let maxWork, maxWork <= 0 { throw ValidationError("--max-work must be a positive number of units") }
+    }
+
     var readOptions: ReadOptions {
-        ReadOptions(allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
+        var limits = ReadLimits()
+        if let maxMemory { limits.maxMemoryBytes = maxMemory.bytes }
+        if let maxWork { limits.maxWork = maxWork }
+        return ReadOptions(limits: limits, allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
+    }
+}
+
+/// A byte count with an optional binary unit: `1048576`, `512M`, `4G`, `1.5GiB`.
+struct ByteSizeArgument: ExpressibleByArgument {
+    let bytes: Int
+
+    init?(argument: String) {
+        guard let bytes = ByteCount.parse(argument) else { return nil }
+        self.bytes = bytes
     }
 }

@@ -18,7 +18,7 @@ import Testing
         let result = try FormatRegistry.standard.read(Self.repository.appendingPathComponent(sample))
         var options = RenderOptions()
         options.textureBytes = { TextureBytes.load($0) }
-        let rendered = Renderer.render(result.scene, options: options)
+        let rendered = try Renderer.render(result.scene, options: options)
         #expect(rendered.diagnostics.isEmpty, "\(rendered.diagnostics)")
         let name = sample.replacingOccurrences(of: "/", with: "_") + ".png"
         let url = Self.golden.appendingPathComponent(name)

@@ -33,7 +33,7 @@ enum RenderScenes {
 }
 
 @Suite struct RendererTests {
-    @Test func supersamplingIsLoweredToFitTheSampleBudget() {
+    @Test func supersamplingIsLoweredToFitTheSampleBudget() throws {
         #expect(Renderer.grid(size: 256, supersample: 2) == 2)
         #expect(Renderer.grid(size: 4096, supersample: 2) == 2, "4096² x 4 is exactly the budget")
         #expect(Renderer.grid(size: 4096, supersample: 8) == 2)
@@ -45,9 +45,9 @@ enum RenderScenes {
         }
     }
 
-    @Test func unitCubeCoversTheAreaWorkedOutByHand() {
+    @Test func unitCubeCoversTheAreaWorkedOutByHand() throws {
         let camera = RenderCamera(position: [0, 0, 3], target: .zero, verticalFieldOfView: 60, near: 0.1, far: 10)
-        let image = Renderer.render(RenderScenes.scene([RenderScenes.box([-0.5, -0.5, -0.5], [0.5, 0.5, 0.5])]),
+        let image = try Renderer.render(RenderScenes.scene([RenderScenes.box([-0.5, -0.5, -0.5], [0.5, 0.5, 0.5])]),
                                     options: RenderScenes.options(camera: camera)).image
         // The front face, 2.5 from the eye, spans 0.5 / (2.5 tan 30°) of the half-height: the
         // silhouette is a square of side 256 * that, the side faces hidden inside it.
@@ -58,11 +58,11 @@ enum RenderScenes {
         #expect(image[5, 5].w == 0)
     }
 
-    @Test func planeSeenEdgeOnCoversNothing() {
+    @Test func planeSeenEdgeOnCoversNothing() throws {
         let plane = Mesh(name: "Plane", points: [[-1, 0, -1], [1, 0, -1], [1, 0, 1], [-1, 0, 1]],
                          faceVertexCounts: [4], faceVertexIndices: [0, 1, 2, 3])
         let camera = RenderCamera(position: [0, 0, 3], target: .zero, near: 0.1, far: 10)
-        let image = Renderer.render(RenderScenes.scene([plane]), options: RenderScenes.options(camera: camera)).image
+        let image = try Renderer.render(RenderScenes.scene([plane]), options: RenderScenes.options(camera: camera)).image
         #expect(RenderScenes.coverage(image) == 0)
     }
 
@@ -77,7 +77,7 @@ enum RenderScenes {
         let texture = Texture(name: "t", source: .embedded(bytes: png, mimeType: "image/png"), wrapS: .clamp, wrapT: .clamp)
         var options = RenderScenes.options(camera: RenderCamera(position: [0, 0, 4], target: .zero, near: 0.1, far: 10))
         options.textureBytes = { _ in png }
-        let image = Renderer.render(RenderScenes.scene([quad], materials: [material], textures: [texture]), options: options).image
+        let image = try Renderer.render(RenderScenes.scene([quad], materials: [material], textures: [texture]), options: options).image
         // The quad reaches 128 * 1/(4 tan 30°) ≈ 55 px from the centre each way; sample inside its corners.
         func dominant(_ pixel: SIMD4<UInt8>) -> String {
             let (r, g, b) = (Int(pixel.x), Int(pixel.y), Int(pixel.z))
@@ -93,32 +93,32 @@ enum RenderScenes {
         #expect(dominant(image[128 + 45, 128 + 45]) == "white")
     }
 
-    @Test func geometryCrossingTheNearPlaneIsClippedNotLost() {
+    @Test func geometryCrossingTheNearPlaneIsClippedNotLost() throws {
         // A long floor under the eye, from behind the camera to far ahead.
         let floor = Mesh(name: "Floor", points: [[-50, -1, 50], [50, -1, 50], [50, -1, -50], [-50, -1, -50]],
                          faceVertexCounts: [4], faceVertexIndices: [0, 1, 2, 3])
         let camera = RenderCamera(position: .zero, target: [0, 0, -1], near: 0.1, far: 200)
-        let image = Renderer.render(RenderScenes.scene([floor]), options: RenderScenes.options(camera: camera, size: 64, supersample: 2)).image
+        let image = try Renderer.render(RenderScenes.scene([floor]), options: RenderScenes.options(camera: camera, size: 64, supersample: 2)).image
         #expect(image[32, 63].w == 255, "the floor fills the bottom of the view")
         #expect(image[32, 0].w == 0, "nothing above the horizon")
     }
 
-    @Test func zUpModelsStandUpright() {
+    @Test func zUpModelsStandUpright() throws {
         let post = RenderScenes.box([-0.2, -0.2, 0], [0.2, 0.2, 3])
         var options = RenderScenes.options(size: 64, supersample: 1)
         options.view = .front
-        let image = Renderer.render(RenderScenes.scene([post], upAxis: .z), options: options).image
+        let image = try Renderer.render(RenderScenes.scene([post], upAxis: .z), options: options).image
         var rows = Set<Int>(), columns = Set<Int>()
         for y in 0..<64 { for x in 0..<64 where image[x, y].w > 0 { rows.insert(y); columns.insert(x) } }
         #expect(rows.count > 3 * columns.count, "a post along +Z stands tall in a Z-up file (\(rows.count) x \(columns.count))")
     }
 
-    @Test func missingTextureRendersInTheConstantColourWithAWarning() {
+    @Test func missingTextureRendersInTheConstantColourWithAWarning() throws {
         let quad = Mesh(name: "Quad", points: [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], faceVertexCounts: [4], faceVertexIndices: [0, 1, 2, 3])
         var material = Material(name: "Lost", roughness: .init(1))  // no highlight: the centre shows the base colour
         material.baseColor = MaterialProperty(SIMD3(0, 0.8, 0), texture: TextureReference(texture: 0))
         let texture = Texture(name: "gone.png", source: .file(authoredPath: "gone.png", resolvedPath: nil))
-        let result = Renderer.render(RenderScenes.scene([quad], materials: [material], textures: [texture]),
+        let result = try Renderer.render(RenderScenes.scene([quad], materials: [material], textures: [texture]),
                                      options: RenderScenes.options(camera: RenderCamera(position: [0, 0, 3], target: .zero, near: 0.1, far: 10)))
         let centre = result.image[128, 128]
         #expect(centre.y > 150 && centre.x < 60 && centre.z < 60, "green, not black: \(centre)")
@@ -130,6 +130,7 @@ enum RenderScenes {
         let a = try PNGCodec.encode(Renderer.render(scene, options: RenderScenes.options()).image)
         let b = try PNGCodec.encode(Renderer.render(scene, options: RenderScenes.options()).image)
         #expect(a == b)
-        #expect(try PNGCodec.decode(a) == Renderer.render(scene, options: RenderScenes.options()).image, "PNG round trip is lossless")
+        let rendered = try Renderer.render(scene, options: RenderScenes.options()).image
+        #expect(try PNGCodec.decode(a) == rendered, "PNG round trip is lossless")
     }
 }

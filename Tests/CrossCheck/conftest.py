@@ -9,6 +9,17 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "Tests" / "Fixtures"
 
 
+# Bytes of address space assetc may use on a hostile input: the issue's bound. assetc's default
+# memory budget is half of it, so a file that claims more fails on the budget, not on the kernel.
+ADDRESS_SPACE_CAP = 2 << 30
+
+
+def limit_address_space():
+    """preexec_fn for subprocess: applies ADDRESS_SPACE_CAP to the child."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_CAP, ADDRESS_SPACE_CAP))
+
+
 def assetc_binary():
     binary = os.environ.get("ASSETC") or str(ROOT / ".build" / "debug" / "assetc")
     if not Path(binary).exists():

@@ -1,12 +1,11 @@
 """Every Collada fail-case gives one clear, located error and a non-zero exit, or exit 0 with a
 warning naming what was refused or dropped. No crash, no hang, bounded memory."""
 import json
-import resource
 import subprocess
 
 import pytest
 
-from conftest import FIXTURES, assetc_binary
+from conftest import FIXTURES, assetc_binary, limit_address_space
 
 FAIL = FIXTURES / "collada" / "fail-case"
 
@@ -16,13 +15,9 @@ EXPECTED = {name: (case["status"], case["message"])
             for name, case in json.loads((FIXTURES / "collada" / "fail-case.json").read_text()).items()}
 
 
-def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
-
-
 def run(name):
     return subprocess.run([assetc_binary(), "info", "--json", str(FAIL / name)], capture_output=True, text=True,
-                          timeout=30, preexec_fn=limit_memory)
+                          timeout=30, preexec_fn=limit_address_space)
 
 
 def test_every_fail_case_has_an_expectation():

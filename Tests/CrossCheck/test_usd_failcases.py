@@ -1,12 +1,11 @@
 """Every USD fail-case gives one clear, located error and a non-zero exit, or exit 0 with a warning
 naming what was refused or dropped. No crash, no hang, bounded memory, nothing outside read."""
 import json
-import resource
 import subprocess
 
 import pytest
 
-from conftest import FIXTURES, assetc_binary
+from conftest import FIXTURES, assetc_binary, limit_address_space
 
 FAIL = FIXTURES / "usd" / "fail-case"
 
@@ -14,13 +13,6 @@ FAIL = FIXTURES / "usd" / "fail-case"
 # tests (FailCaseTests), so both runners hold every fail-case to the same expectation.
 EXPECTED = {name: (case["status"], case["message"])
             for name, case in json.loads((FIXTURES / "usd" / "fail-case.json").read_text()).items()}
-
-MEMORY_CAP = 2 << 30  # bytes of address space the reader may use on any of these files
-
-
-def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP * 4, MEMORY_CAP * 4))
-
 
 def test_every_fail_case_has_an_expectation():
     assert sorted(p.name for p in FAIL.iterdir()) == sorted(EXPECTED)
@@ -30,7 +22,7 @@ def test_every_fail_case_has_an_expectation():
 def test_fail_case(name):
     status, text = EXPECTED[name]
     result = subprocess.run([assetc_binary(), "info", "--json", str(FAIL / name)], capture_output=True, text=True,
-                            timeout=30, preexec_fn=limit_memory)
+                            timeout=30, preexec_fn=limit_address_space)
     assert result.returncode == status, f"exit {result.returncode}: {result.stderr}"
     if status == 0:
         info = json.loads(result.stdout)

@@ -130,7 +130,7 @@ enum ColladaSAXReaderHarness {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-sax-\(UUID().uuidString).dae")
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        return try ColladaSAXReader.read(path: url.path, display: "t.dae", limits: ReadLimits())
+        return try ColladaSAXReader.read(path: url.path, display: "t.dae", budget: ReadBudget(ReadLimits()))
     }
 }
 

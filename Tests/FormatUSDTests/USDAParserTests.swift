@@ -117,7 +117,7 @@ import Testing
         limits.maxArrayElements = 4
         do {
             _ = try USDAParser.parse(Array("#usda 1.0\ndef \"A\" {\n int[] i = [1, 2, 3, 4, 5]\n}\n".utf8),
-                                     location: .file(path: "t.usda"), limits: limits)
+                                     location: .file(path: "t.usda"), budget: ReadBudget(limits))
             Issue.record("an array over the cap was accepted")
         } catch {
             #expect(error.kind == .limitExceeded("more than 4 array elements"))

@@ -4,8 +4,24 @@ extension Scene {
     /// Non-finite points are left out. Empty when nothing is placed.
     public var worldBounds: Bounds3 {
         var bounds = Bounds3.empty
+        // A mesh placed many times is measured once; instances that only move and scale it along
+        // the axes map that box exactly (each axis's extremes stay extremes), so only rotated or
+        // sheared instances transform every point.
+        var local = [Bounds3?](repeating: nil, count: meshes.count)
         for placed in placedMeshes() {
-            bounds.formUnion(meshes[placed.instance.mesh].bounds(transformedBy: placed.worldTransform))
+            let index = placed.instance.mesh
+            let transform = placed.worldTransform
+            if transform.isAxisAligned {
+                if local[index] == nil { local[index] = meshes[index].bounds() }
+                let box = local[index]!
+                guard !box.isEmpty else { continue }
+                let scale = SIMD3(transform.c0.x, transform.c1.y, transform.c2.z)
+                let offset = SIMD3(transform.c3.x, transform.c3.y, transform.c3.z)
+                let a = box.min * scale + offset, b = box.max * scale + offset
+                bounds.formUnion(Bounds3(min: pointwiseMin(a, b), max: pointwiseMax(a, b)))
+            } else {
+                bounds.formUnion(meshes[index].bounds(transformedBy: transform))
+            }
         }
         return bounds
     }

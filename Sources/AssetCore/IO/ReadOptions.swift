@@ -26,6 +26,18 @@ public struct ReadLimits: Sendable, Equatable {
     /// Most entries in a usdz package, most layers in one composition.
     public var maxPackageEntries: Int
     public var maxLayers: Int
+    /// Bytes one read may set aside for decoded data (`--max-memory`); see `ReadBudget`.
+    public var maxMemoryBytes: Int
+    /// Units of work one read may do (`--max-work`); see `ReadBudget`.
+    public var maxWork: Int
+
+    /// Half of the memory this process can have: physical memory, a container's limit or an
+    /// address-space limit, whichever is smallest. The other half is headroom for what the
+    /// budget does not count (the process itself, the bytes of the file, transient copies).
+    public static let defaultMemoryBytes = SystemMemory.available / 2
+    /// Enough for a scene of about 50 million triangles with its attributes, or a million
+    /// composed prims; a file needs a crafted claim or a raised limit to go beyond.
+    public static let defaultWork = 1 << 28
 
     public init(
         maxFileBytes: Int = 4 << 30,
@@ -33,7 +45,9 @@ public struct ReadLimits: Sendable, Equatable {
         maxNodeDepth: Int = 512,
         maxNodes: Int = 5_000_000,
         maxPackageEntries: Int = 65_536,
-        maxLayers: Int = 4_096
+        maxLayers: Int = 4_096,
+        maxMemoryBytes: Int = ReadLimits.defaultMemoryBytes,
+        maxWork: Int = ReadLimits.defaultWork
     ) {
         self.maxFileBytes = maxFileBytes
         self.maxArrayElements = maxArrayElements
@@ -41,5 +55,7 @@ public struct ReadLimits: Sendable, Equatable {
         self.maxNodes = maxNodes
         self.maxPackageEntries = maxPackageEntries
         self.maxLayers = maxLayers
+        self.maxMemoryBytes = maxMemoryBytes
+        self.maxWork = maxWork
     }
 }

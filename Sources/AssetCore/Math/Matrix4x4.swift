@@ -65,6 +65,12 @@ public struct Matrix4x4: Sendable, Hashable, Codable {
 
     public var isIdentity: Bool { self == .identity }
 
+    /// Translation and scale along the axes only: no rotation, shear or projection.
+    public var isAxisAligned: Bool {
+        c0.y == 0 && c0.z == 0 && c0.w == 0 && c1.x == 0 && c1.z == 0 && c1.w == 0
+            && c2.x == 0 && c2.y == 0 && c2.w == 0 && c3.w == 1
+    }
+
     public static func * (a: Matrix4x4, b: Matrix4x4) -> Matrix4x4 {
         Matrix4x4(c0: a * b.c0, c1: a * b.c1, c2: a * b.c2, c3: a * b.c3)
     }

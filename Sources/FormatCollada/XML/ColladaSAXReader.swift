@@ -14,7 +14,8 @@ final class ColladaSAXReader {
     static let maxTextBytes = 16 << 20
 
     let file: String
-    let limits: ReadLimits
+    let budget: ReadBudget
+    var limits: ReadLimits { budget.limits }
     private(set) var root: ColladaElement?
     private var stack: [ColladaElement] = []
     private var kinds: [ColladaContentKind] = []
@@ -24,14 +25,14 @@ final class ColladaSAXReader {
     private var carry: [UInt8] = []
     private var elementCount = 0
 
-    init(file: String, limits: ReadLimits) {
+    init(file: String, budget: ReadBudget) {
         self.file = file
-        self.limits = limits
+        self.budget = budget
     }
 
     /// Parses the whole file; throws the first located error.
-    static func read(path: String, display: String, limits: ReadLimits) throws(AssetError) -> ColladaElement {
-        let reader = ColladaSAXReader(file: display, limits: limits)
+    static func read(path: String, display: String, budget: ReadBudget) throws(AssetError) -> ColladaElement {
+        let reader = ColladaSAXReader(file: display, budget: budget)
         try reader.run(path: path)
         guard let root = reader.root else { throw AssetError(.malformed("the document has no root element"), at: SourceLocation(file: display)) }
         return root
@@ -108,6 +109,16 @@ final class ColladaSAXReader {
             let tail = carry
             carry.removeAll()
             tail.withUnsafeBufferPointer { consume($0, into: element, kind: kind, final: true) }
+        }
+        if let element = stack.last, kinds.last != .text {
+            let count = element.floats.count + element.doubles.count + element.ints.count
+            do throws(AssetError) {
+                try budget.spend(work: count, for: "<\(element.name)> of \(count) numbers", at: SourceLocation(file: file, line: currentLine))
+                try budget.spend(bytes: count * 8, for: "<\(element.name)> of \(count) numbers", at: SourceLocation(file: file, line: currentLine))
+            } catch {
+                if self.error == nil { self.error = error }
+                if let parser { xmlStopParser(parser) }
+            }
         }
         stack.removeLast()
         kinds.removeLast()

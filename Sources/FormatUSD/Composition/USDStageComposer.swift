@@ -24,21 +24,33 @@ struct USDComposedStage {
 /// inherits, variants, references, payloads, each level expanded recursively. Instanceable prims
 /// are expanded like any other prim. Composition problems (a missing file, a refused path, a
 /// cycle) are warnings; the rest of the stage still composes.
+///
+/// Each arc target (layer stack and path) contributes its opinions to a prim once: a target
+/// reached again through another arc of the same prim adds nothing its first visit did not, so it
+/// is skipped rather than expanded again, which keeps crafted fan-outs (a class inherited twice at
+/// every level) linear. What composition does still multiply (prims brought in by references of
+/// references) is charged to the read's budget as it goes.
 final class USDStageComposer {
     static let maxArcDepth = 32
 
     let cache: USDLayerCache
-    let limits: ReadLimits
-    var diagnostics: [Diagnostic] = []
+    let budget: ReadBudget
+    var limits: ReadLimits { budget.limits }
+    /// Each problem once: prims composed through the same broken arc meet it again.
+    var diagnostics: [Diagnostic] {
+        var seen: Set<Diagnostic> = []
+        return found.filter { seen.insert($0).inserted }
+    }
+    private var found: [Diagnostic] = []
     private var primCount = 0
 
-    init(cache: USDLayerCache, limits: ReadLimits) {
+    init(cache: USDLayerCache, budget: ReadBudget) {
         self.cache = cache
-        self.limits = limits
+        self.budget = budget
     }
 
     func composeStage(rootLayer: Int) throws(AssetError) -> USDComposedStage {
-        let stack = cache.stack(root: rootLayer, diagnostics: &diagnostics)
+        let stack = cache.stack(root: rootLayer, diagnostics: &found)
         let roots = stack.map { id in
             USDContribution(spec: rootPseudoSpec(cache.layer(id)), layer: id, stack: stack, sourcePath: "", mapping: .identity)
         }
@@ -98,8 +110,10 @@ final class USDStageComposer {
         guard depth <= limits.maxNodeDepth else {
             throw AssetError(.limitExceeded("prims nested deeper than \(limits.maxNodeDepth) levels after composition"), at: here)
         }
+        try budget.spend(work: ReadBudget.arcWeight, for: "composing \(primCount) prims", at: here)
         var chain = arcChain
-        let opinions = expandWithVariants(sites, chain: &chain)
+        let opinions = try expandWithVariants(sites, chain: &chain)
+        try budget.spend(work: ReadBudget.arcWeight * opinions.count, for: "composing \(primCount) prims", at: here)
 
         var specifier: USDSpecifier = .over
         var typeName = ""
@@ -146,24 +160,48 @@ final class USDStageComposer {
 
     // MARK: Arcs
 
-    private func expandWithVariants(_ sites: [USDContribution], chain: inout Set<String>) -> [USDContribution] {
+    /// The sites and every site their arcs bring in, strongest first. `chain` holds the arc
+    /// targets namespace ancestors expanded (reaching one again is a cycle); on return it also
+    /// holds this prim's, for its children.
+    private func expandWithVariants(_ sites: [USDContribution], chain: inout Set<String>) throws(AssetError) -> [USDContribution] {
         var selections: [String: String] = [:]
         for site in sites { for (set, variant) in site.spec.variantSelections where selections[set] == nil { selections[set] = variant } }
-        var localChain = chain
-        var expanded = expand(sites, selections: selections, arcDepth: 0, chain: &localChain)
+        // The prim's own sites: an arc back to one of them is a cycle from the start.
+        let own = Set(sites.map { "\($0.stack[0])\($0.sourcePath)" })
+        var visit = ArcVisit(inherited: chain)
+        var expanded = try expand(sites, selections: selections, arcDepth: 0, ancestors: own, visit: &visit)
         // Selections authored across a reference (the referencing layer is stronger) count too.
         var more = selections
         for c in expanded { for (set, variant) in c.spec.variantSelections where more[set] == nil { more[set] = variant } }
         if more != selections {
-            localChain = chain
-            expanded = expand(sites, selections: more, arcDepth: 0, chain: &localChain)
+            visit = ArcVisit(inherited: chain)
+            expanded = try expand(sites, selections: more, arcDepth: 0, ancestors: own, visit: &visit)
         }
-        chain = localChain
+        chain.formUnion(visit.seen)
         return expanded
     }
 
+    /// Arc targets met while expanding one prim's opinions.
+    private struct ArcVisit {
+        /// Targets of namespace ancestors' arcs: reaching one again would recurse without end.
+        let inherited: Set<String>
+        /// Targets this prim has already taken opinions from.
+        var seen: Set<String> = []
+        /// Targets already reported as a cycle for this prim (a cycle through a repeated arc is one problem).
+        var cycles: Set<String> = []
+
+        /// Whether to expand the target `key`: false for a cycle (with a warning) or a repeat.
+        mutating func admit(_ key: String, ancestors: Set<String>, cycle: () -> Void) -> Bool {
+            if inherited.contains(key) || ancestors.contains(key) {
+                if cycles.insert(key).inserted { cycle() }
+                return false
+            }
+            return seen.insert(key).inserted
+        }
+    }
+
     private func expand(_ sites: [USDContribution], selections: [String: String], arcDepth: Int,
-                        chain: inout Set<String>) -> [USDContribution] {
+                        ancestors: Set<String>, visit: inout ArcVisit) throws(AssetError) -> [USDContribution] {
         var out = sites
         guard arcDepth < Self.maxArcDepth else {
             if let site = sites.first {
@@ -174,13 +212,15 @@ final class USDStageComposer {
         for c in sites {
             for inherit in c.spec.inherits {
                 guard let classPath = USDPath.absolute(inherit, anchor: c.sourcePath) else { continue }
+                let key = "\(c.stack[0])\(classPath)"
+                guard visit.admit(key, ancestors: ancestors, cycle: { warn("inherits cycle through <\(classPath)> is cut", c) }) else { continue }
                 let classSites = c.stack.compactMap { id in
                     cache.layer(id).primSpec(at: classPath).map {
                         USDContribution(spec: $0, layer: id, stack: c.stack, sourcePath: classPath,
                                         mapping: c.mapping.adding(source: classPath, target: c.sourcePath))
                     }
                 }
-                out += expand(classSites, selections: selections, arcDepth: arcDepth + 1, chain: &chain)
+                out += try expand(classSites, selections: selections, arcDepth: arcDepth + 1, ancestors: ancestors.union([key]), visit: &visit)
             }
         }
         for c in sites {
@@ -191,21 +231,26 @@ final class USDStageComposer {
                     continue
                 }
                 let variant = USDContribution(spec: body, layer: c.layer, stack: c.stack, sourcePath: c.sourcePath, mapping: c.mapping)
-                out += expand([variant], selections: selections, arcDepth: arcDepth + 1, chain: &chain)
+                out += try expand([variant], selections: selections, arcDepth: arcDepth + 1, ancestors: ancestors, visit: &visit)
             }
         }
         for arcs in [\USDPrimSpec.references, \USDPrimSpec.payloads] {
             for c in sites {
                 for reference in c.spec[keyPath: arcs] {
-                    let targets = referencedSites(reference, from: c, chain: &chain)
-                    out += expand(targets, selections: selections, arcDepth: arcDepth + 1, chain: &chain)
+                    guard let (key, targets) = referencedSites(reference, from: c, ancestors: ancestors, visit: &visit) else { continue }
+                    out += try expand(targets, selections: selections, arcDepth: arcDepth + 1, ancestors: ancestors.union([key]), visit: &visit)
                 }
             }
         }
+        try budget.spend(work: ReadBudget.arcWeight * (out.count - sites.count), for: "expanding composition arcs",
+                         at: sites.first.map(location(of:)) ?? SourceLocation(file: nil))
         return out
     }
 
-    private func referencedSites(_ reference: USDReference, from c: USDContribution, chain: inout Set<String>) -> [USDContribution] {
+    /// The sites a reference or payload brings in and the key of its target; nil when it brings
+    /// none (refused, missing, a cycle, or a target this prim already has).
+    private func referencedSites(_ reference: USDReference, from c: USDContribution, ancestors: Set<String>,
+                                 visit: inout ArcVisit) -> (String, [USDContribution])? {
         let layer = cache.layer(c.layer)
         let here = SourceLocation(file: layer.location.description, line: reference.line > 0 ? reference.line : nil, elementPath: c.sourcePath)
         var stack = c.stack
@@ -213,34 +258,33 @@ final class USDStageComposer {
         if !reference.assetPath.isEmpty {
             switch cache.resolver.resolve(reference.assetPath, anchor: layer.location) {
             case .refused(let why):
-                diagnostics.append(.warning("reference refused: \(why)", at: here))
-                return []
+                found.append(.warning("reference refused: \(why)", at: here))
+                return nil
             case .found(let location):
                 do throws(AssetError) {
                     targetLayer = try cache.load(location)
                 } catch {
-                    diagnostics.append(.warning("reference @\(reference.assetPath)@ skipped: \(error)", at: here))
-                    return []
+                    found.append(.warning("reference @\(reference.assetPath)@ skipped: \(error)", at: here))
+                    return nil
                 }
-                stack = cache.stack(root: targetLayer, diagnostics: &diagnostics)
+                stack = cache.stack(root: targetLayer, diagnostics: &found)
             }
         }
         let target: String
         if let primPath = reference.primPath {
-            guard let absolute = USDPath.absolute(primPath, anchor: c.sourcePath) else { return [] }
+            guard let absolute = USDPath.absolute(primPath, anchor: c.sourcePath) else { return nil }
             target = absolute
         } else if let defaultPrim = cache.layer(targetLayer).defaultPrim {
             target = "/" + defaultPrim
         } else {
-            diagnostics.append(.warning("reference @\(reference.assetPath)@ names no prim and its layer has no defaultPrim", at: here))
-            return []
+            found.append(.warning("reference @\(reference.assetPath)@ names no prim and its layer has no defaultPrim", at: here))
+            return nil
         }
         let key = "\(targetLayer)\(target)"
-        guard !chain.contains(key) else {
-            diagnostics.append(.warning("reference cycle through \(cache.layer(targetLayer).location)<\(target)> is cut", at: here))
-            return []
+        let admitted = visit.admit(key, ancestors: ancestors) {
+            found.append(.warning("reference cycle through \(cache.layer(targetLayer).location)<\(target)> is cut", at: here))
         }
-        chain.insert(key)
+        guard admitted else { return nil }
         let sites = stack.compactMap { id in
             cache.layer(id).primSpec(at: target).map {
                 USDContribution(spec: $0, layer: id, stack: stack, sourcePath: target,
@@ -248,13 +292,16 @@ final class USDStageComposer {
             }
         }
         if sites.isEmpty {
-            diagnostics.append(.warning("reference target <\(target)> is not in \(cache.layer(targetLayer).location)", at: here))
+            found.append(.warning("reference target <\(target)> is not in \(cache.layer(targetLayer).location)", at: here))
         }
-        return sites
+        return (key, sites)
     }
 
     private func warn(_ message: String, _ c: USDContribution) {
-        let layer = cache.layer(c.layer)
-        diagnostics.append(.warning(message, at: SourceLocation(file: layer.location.description, line: c.spec.line > 0 ? c.spec.line : nil, elementPath: c.sourcePath)))
+        found.append(.warning(message, at: location(of: c)))
+    }
+
+    private func location(of c: USDContribution) -> SourceLocation {
+        SourceLocation(file: cache.layer(c.layer).location.description, line: c.spec.line > 0 ? c.spec.line : nil, elementPath: c.sourcePath)
     }
 }

@@ -32,7 +32,7 @@ struct CrateStructure {
 
     static let maxPathDepthSlack = 8
 
-    static func read(_ reader: inout CrateByteReader, limits: ReadLimits) throws(AssetError) -> CrateStructure {
+    static func read(_ reader: inout CrateByteReader, budget: ReadBudget) throws(AssetError) -> CrateStructure {
         var structure = CrateStructure()
         guard reader.count >= CrateFormat.bootstrapSize, reader.bytes.starts(with: CrateFormat.magic) else {
             throw reader.error("not a crate file: it must start with 'PXR-USDC' and an 88-byte header", at: 0)
@@ -70,21 +70,28 @@ struct CrateStructure {
             return sub
         }
         var tokensReader = try section("TOKENS")
-        try structure.readTokens(&tokensReader)
+        try structure.readTokens(&tokensReader, budget: budget)
         var stringsReader = try section("STRINGS")
-        try structure.readStrings(&stringsReader)
+        try structure.readStrings(&stringsReader, budget: budget)
         var fieldsReader = try section("FIELDS")
-        try structure.readFields(&fieldsReader, limits: limits)
+        try structure.readFields(&fieldsReader, budget: budget)
         var fieldSetsReader = try section("FIELDSETS")
-        try structure.readFieldSets(&fieldSetsReader, limits: limits)
+        try structure.readFieldSets(&fieldSetsReader, budget: budget)
         var pathsReader = try section("PATHS")
-        try structure.readPaths(&pathsReader, limits: limits)
+        try structure.readPaths(&pathsReader, budget: budget)
         var specsReader = try section("SPECS")
-        try structure.readSpecs(&specsReader, limits: limits)
+        try structure.readSpecs(&specsReader, budget: budget)
         return structure
     }
 
-    mutating func readTokens(_ r: inout CrateByteReader) throws(AssetError) {
+    /// Charges the memory a table of `count` entries of `stride` bytes will take, before any of it is set aside.
+    static func reserve(_ count: Int, of stride: Int, for table: String, _ r: CrateByteReader, budget: ReadBudget) throws(AssetError) {
+        let bytes = count.multipliedReportingOverflow(by: stride)
+        try budget.spend(bytes: bytes.overflow ? Int.max : bytes.partialValue, for: "the \(table) table of \(count) entries",
+                         at: SourceLocation(file: r.file, elementPath: table))
+    }
+
+    mutating func readTokens(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
         let start = r.position
         let count = try r.count(of: "TOKENS", elementSize: 0)
         let size = try r.u64()
@@ -93,6 +100,8 @@ struct CrateStructure {
         guard size <= CrateCompression.maxDecompressedSize(ofCompressed: compressed.count), UInt64(count) <= size else {
             throw r.error("TOKENS claims \(count) tokens in \(size) bytes from \(compressedSize) compressed bytes", at: start)
         }
+        try Self.reserve(count, of: MemoryLayout<String>.stride, for: "TOKENS", r, budget: budget)
+        try Self.reserve(Int(size), of: 2, for: "TOKENS", r, budget: budget)
         guard let chars = CrateCompression.decompress(compressed, outputSize: Int(size)) else {
             throw r.error("TOKENS data does not decompress to the \(size) bytes it claims", at: start)
         }
@@ -107,8 +116,9 @@ struct CrateStructure {
         guard tokens.count == count else { throw r.error("TOKENS claims \(count) tokens but holds \(tokens.count)", at: start) }
     }
 
-    mutating func readStrings(_ r: inout CrateByteReader) throws(AssetError) {
+    mutating func readStrings(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
         let count = try r.count(of: "STRINGS", elementSize: 4)
+        try Self.reserve(count, of: MemoryLayout<String>.stride, for: "STRINGS", r, budget: budget)
         strings.reserveCapacity(count)
         for _ in 0..<count {
             let index = try r.u32()
@@ -118,22 +128,24 @@ struct CrateStructure {
     }
 
     /// A count followed by an integer-coded list of that many 32-bit values.
-    static func readCodedInts(_ r: inout CrateByteReader, count: Int, limits: ReadLimits, _ what: String) throws(AssetError) -> [Int32] {
+    static func readCodedInts(_ r: inout CrateByteReader, count: Int, budget: ReadBudget, _ what: String) throws(AssetError) -> [Int32] {
         let start = r.position
         let size = try r.u64()
         let compressed = try r.slice(size, "\(what) compressed data")
-        guard UInt64(count) <= CrateIntegerCoding.maxCount(compressedBytes: compressed.count), count <= limits.maxArrayElements else {
+        guard UInt64(count) <= CrateIntegerCoding.maxCount(compressedBytes: compressed.count), count <= budget.limits.maxArrayElements else {
             throw r.error("\(what) claims \(count) values in \(size) compressed bytes", at: start)
         }
+        // The values and the coded buffer they are decoded from (at most 5 bytes a value).
+        try reserve(count, of: MemoryLayout<Int32>.stride + 5, for: what, r, budget: budget)
         guard let values = CrateIntegerCoding.decode32(compressed, count: count) else {
             throw r.error("\(what) integer data is corrupt", at: start)
         }
         return values
     }
 
-    mutating func readFields(_ r: inout CrateByteReader, limits: ReadLimits) throws(AssetError) {
+    mutating func readFields(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
         let count = try r.count(of: "FIELDS", elementSize: 0)
-        let names = try Self.readCodedInts(&r, count: count, limits: limits, "FIELDS names")
+        let names = try Self.readCodedInts(&r, count: count, budget: budget, "FIELDS names")
         fieldNames = try names.map { (index) throws(AssetError) -> Int in
             guard index >= 0, Int(index) < tokens.count else { throw r.error("field name refers to token \(index) of \(tokens.count)") }
             return Int(index)
@@ -141,6 +153,7 @@ struct CrateStructure {
         let start = r.position
         let size = try r.u64()
         let compressed = try r.slice(size, "FIELDS values")
+        try Self.reserve(count, of: 8 + MemoryLayout<ValueRep>.stride + MemoryLayout<Int>.stride, for: "FIELDS", r, budget: budget)
         guard UInt64(count) * 8 <= CrateCompression.maxDecompressedSize(ofCompressed: compressed.count),
               let reps = CrateCompression.decompress(compressed, outputSize: count * 8) else {
             throw r.error("FIELDS values do not decompress to \(count) value representations", at: start)
@@ -150,28 +163,30 @@ struct CrateStructure {
         }
     }
 
-    mutating func readFieldSets(_ r: inout CrateByteReader, limits: ReadLimits) throws(AssetError) {
+    mutating func readFieldSets(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
         let count = try r.count(of: "FIELDSETS", elementSize: 0)
-        fieldSets = try Self.readCodedInts(&r, count: count, limits: limits, "FIELDSETS")
+        fieldSets = try Self.readCodedInts(&r, count: count, budget: budget, "FIELDSETS")
         for index in fieldSets where index != -1 && (index < 0 || Int(index) >= fieldNames.count) {
             throw r.error("a field set refers to field \(UInt32(bitPattern: index)) of \(fieldNames.count)")
         }
         guard fieldSets.last ?? -1 == -1 else { throw r.error("FIELDSETS does not end with a terminator") }
     }
 
-    mutating func readPaths(_ r: inout CrateByteReader, limits: ReadLimits) throws(AssetError) {
+    mutating func readPaths(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
         let start = r.position
         let total = try r.u64()
         let encoded = try r.count(of: "PATHS", elementSize: 0)
         // Every path but the empty one is encoded, so the table can be one longer than the encoding.
-        guard total <= UInt64(encoded) + 1, encoded <= limits.maxArrayElements else {
+        guard total <= UInt64(encoded) + 1, encoded <= budget.limits.maxArrayElements else {
             throw r.error("PATHS claims \(total) paths", at: start)
         }
-        let pathIndexes = try Self.readCodedInts(&r, count: encoded, limits: limits, "PATHS indexes")
-        let elementTokens = try Self.readCodedInts(&r, count: encoded, limits: limits, "PATHS element tokens")
-        let jumps = try Self.readCodedInts(&r, count: encoded, limits: limits, "PATHS jumps")
+        try Self.reserve(Int(total), of: MemoryLayout<CratePathNode>.stride, for: "PATHS", r, budget: budget)
+        try Self.reserve(encoded, of: MemoryLayout<Bool>.stride, for: "PATHS", r, budget: budget)
+        let pathIndexes = try Self.readCodedInts(&r, count: encoded, budget: budget, "PATHS indexes")
+        let elementTokens = try Self.readCodedInts(&r, count: encoded, budget: budget, "PATHS element tokens")
+        let jumps = try Self.readCodedInts(&r, count: encoded, budget: budget, "PATHS jumps")
         paths = Array(repeating: CratePathNode(), count: Int(total))
-        let maxDepth = Int32(limits.maxNodeDepth * 2 + Self.maxPathDepthSlack)
+        let maxDepth = Int32(budget.limits.maxNodeDepth * 2 + Self.maxPathDepthSlack)
 
         // Depth-first: a node's first child follows it; a node with both a child and a sibling
         // gives the sibling's position as a forward jump. Siblings wait on an explicit stack so a
@@ -231,11 +246,15 @@ struct CrateStructure {
         return CratePathNode(kind: .prim, parent: parent, depth: depth, name: element)
     }
 
-    mutating func readSpecs(_ r: inout CrateByteReader, limits: ReadLimits) throws(AssetError) {
+    mutating func readSpecs(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
+        let start = r.position
         let count = try r.count(of: "SPECS", elementSize: 0)
-        let pathIndexes = try Self.readCodedInts(&r, count: count, limits: limits, "SPECS paths")
-        let fieldSetIndexes = try Self.readCodedInts(&r, count: count, limits: limits, "SPECS field sets")
-        let types = try Self.readCodedInts(&r, count: count, limits: limits, "SPECS types")
+        // Each spec has a path of its own, so there cannot be more specs than paths.
+        guard count <= paths.count else { throw r.error("SPECS claims \(count) specs for \(paths.count) paths", at: start) }
+        try Self.reserve(count, of: MemoryLayout<CrateSpec>.stride, for: "SPECS", r, budget: budget)
+        let pathIndexes = try Self.readCodedInts(&r, count: count, budget: budget, "SPECS paths")
+        let fieldSetIndexes = try Self.readCodedInts(&r, count: count, budget: budget, "SPECS field sets")
+        let types = try Self.readCodedInts(&r, count: count, budget: budget, "SPECS types")
         specs.reserveCapacity(count)
         for i in 0..<count {
             let path = Int(pathIndexes[i]), fieldSet = Int(fieldSetIndexes[i])

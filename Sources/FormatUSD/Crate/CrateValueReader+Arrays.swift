@@ -3,7 +3,18 @@ import AssetCore
 extension CrateValueReader {
     /// An array value: plain, integer-coded, or (floating point) coded as integers or as a lookup
     /// table and indexes.
-    mutating func array(_ rep: ValueRep, type: CrateType) throws(AssetError) -> USDValue {
+    /// The array and the work one use of it stands for: its element count.
+    mutating func array(_ rep: ValueRep, type: CrateType) throws(AssetError) -> (USDValue, Int) {
+        let value = try decodeArray(rep, type: type)
+        switch value {
+        case .numbers(let numbers, _): return (value, numbers.count)
+        case .integers(let integers): return (value, integers.count)
+        case .list(let items): return (value, items.count)
+        default: return (value, 1)
+        }
+    }
+
+    private mutating func decodeArray(_ rep: ValueRep, type: CrateType) throws(AssetError) -> USDValue {
         if rep.payload == 0 { return Self.emptyArray(type) }
         var r = try reader(at: rep)
         if version < Version(0, 5, 0) { _ = try r.u32() }  // a rank, always 1, before 0.5.0
@@ -17,7 +28,9 @@ extension CrateValueReader {
         switch type {
         case .string, .token, .assetPath, .pathExpression:
             try r.require(count, of: 4, "string array")
-            try spend(n)
+            try spend(n, at: rep.payload)
+            try budget.spend(bytes: n * MemoryLayout<USDValue>.stride, for: "a usdc array of \(n) strings",
+                             at: SourceLocation(file: file.file, elementPath: "byte offset \(rep.payload)"))
             var items: [USDValue] = []
             items.reserveCapacity(n)
             for _ in 0..<n {
@@ -41,7 +54,9 @@ extension CrateValueReader {
         guard !total.overflow, total.partialValue <= UInt64(limits.maxArrayElements) else {
             throw AssetError(.limitExceeded("usdc array of \(count) × \(components) numbers"), at: SourceLocation(file: file.file))
         }
-        try spend(Int(total.partialValue))
+        try spend(Int(total.partialValue), at: rep.payload)
+        try budget.spend(bytes: Int(total.partialValue) * MemoryLayout<Double>.stride, for: "a usdc array of \(count) values",
+                         at: SourceLocation(file: file.file, elementPath: "byte offset \(rep.payload)"))
         let compressed = rep.isCompressed && components == 1 && n >= CrateFormat.minCompressedArraySize
         if compressed, [.int32, .uint32, .int64, .uint64].contains(scalar), version >= Version(0, 5, 0) {
             let start = r.position

@@ -1,26 +1,25 @@
 import AssetCore
 
 /// Turns value representations into the `USDValue`s the usda parser produces for the same text,
-/// so composition and scene building never know which format a layer came from. Arrays are
-/// decoded once per representation (crate files share identical arrays between attributes), and
-/// all decoding draws on one budget so a file whose values point at each other many times over
-/// cannot make the reader do unbounded work.
+/// so composition and scene building never know which format a layer came from. Arrays and
+/// dictionaries are decoded once per representation (crate files share identical values between
+/// attributes, and a crafted file can share one a million times) and held once: `USDValue`'s
+/// arrays are copy-on-write. The read's budget is charged bytes once per decoded value but work
+/// once per use, so sharing saves memory without hiding how much a value multiplies.
 struct CrateValueReader {
     let file: CrateByteReader
     let structure: CrateStructure
-    let limits: ReadLimits
-    private var cache: [ValueRep: USDValue] = [:]
-    private var budget: Int
+    let budget: ReadBudget
+    var limits: ReadLimits { budget.limits }
+    /// Each shared value with the work one use of it stands for.
+    private var cache: [ValueRep: (value: USDValue, work: Int)] = [:]
 
     static let maxNesting = 64
 
-    init(file: CrateByteReader, structure: CrateStructure, limits: ReadLimits) {
+    init(file: CrateByteReader, structure: CrateStructure, budget: ReadBudget) {
         self.file = file
         self.structure = structure
-        self.limits = limits
-        // Decoded elements allowed: generous for real files (whose arrays are mostly stored
-        // plainly) yet bounded for crafted ones.
-        budget = 64 << 20 + file.count.multipliedReportingOverflow(by: 64).partialValue
+        self.budget = budget
     }
 
     var version: Version { structure.version }
@@ -29,12 +28,20 @@ struct CrateValueReader {
         file.error(why, at: offset.map { Int(clamping: $0) })
     }
 
-    mutating func spend(_ elements: Int) throws(AssetError) {
-        budget -= max(elements, 1)
-        guard budget >= 0 else {
-            throw AssetError(.limitExceeded("usdc values decode to more than the reader's budget for a \(file.count)-byte file"),
-                             at: SourceLocation(file: file.file))
+    func spend(_ elements: Int, at offset: UInt64? = nil) throws(AssetError) {
+        try budget.spend(work: max(elements, 1), for: "decoding usdc values",
+                         at: SourceLocation(file: file.file, elementPath: offset.map { "byte offset \($0)" }))
+    }
+
+    /// A value decoded once and then shared, charged `work` for this use and each later one.
+    mutating func shared(_ rep: ValueRep, decode: (inout CrateValueReader) throws(AssetError) -> (USDValue, Int)) throws(AssetError) -> USDValue {
+        if let cached = cache[rep] {
+            try spend(cached.work, at: rep.payload)
+            return cached.value
         }
+        let (value, work) = try decode(&self)
+        cache[rep] = (value, work)
+        return value
     }
 
     /// A reader positioned at a value's payload offset.
@@ -68,10 +75,7 @@ struct CrateValueReader {
         guard let type = rep.type else { throw error("unknown value type \(rep.typeNumber)") }
         if rep.isArrayEdit { throw AssetError(.unsupportedFeature("usdc array edits (crate 0.14)"), at: SourceLocation(file: file.file)) }
         if rep.isArray {
-            if let cached = cache[rep] { try spend(1); return cached }
-            let decoded = try array(rep, type: type)
-            cache[rep] = decoded
-            return decoded
+            return try shared(rep) { (reader) throws(AssetError) in try reader.array(rep, type: type) }
         }
         try spend(1)
         switch type {
@@ -82,7 +86,7 @@ struct CrateValueReader {
         case .valueBlock: return .none
         case .dictionary:
             if rep.isInlined { return .dictionary([]) }
-            return try dictionary(rep, nesting: nesting)
+            return try shared(rep) { (reader) throws(AssetError) in try reader.dictionary(rep, nesting: nesting) }
         case .tokenVector: return .list(try tokenVector(rep).map { .string($0) })
         case .stringVector:
             var r = try reader(at: rep)
@@ -192,10 +196,12 @@ struct CrateValueReader {
         try value(try nestedRep(&r), nesting: nesting)
     }
 
-    mutating func dictionary(_ rep: ValueRep, nesting: Int) throws(AssetError) -> USDValue {
+    /// A dictionary and the work one use of it stands for: its entries and all their values'.
+    mutating func dictionary(_ rep: ValueRep, nesting: Int) throws(AssetError) -> (USDValue, Int) {
         var r = try reader(at: rep)
         let n = try r.count(of: "dictionary", elementSize: 12)
-        try spend(n)
+        try spend(n, at: rep.payload)
+        let before = budget.workSpent
         var entries: [USDDictionaryEntry] = []
         entries.reserveCapacity(n)
         for _ in 0..<n {
@@ -205,6 +211,6 @@ struct CrateValueReader {
             if valueRep.isArray, !typeName.isEmpty { typeName += "[]" }
             entries.append(USDDictionaryEntry(typeName: typeName, key: key, value: try value(valueRep, nesting: nesting + 1)))
         }
-        return .dictionary(entries)
+        return (.dictionary(entries), n + budget.workSpent - before)
     }
 }

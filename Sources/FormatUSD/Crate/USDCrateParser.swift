@@ -12,14 +12,14 @@ package enum USDCrateParser {
         "primOrder", "propertyOrder",
     ]
 
-    package static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
+    package static func parse(_ data: [UInt8], location: AssetLocation, budget: ReadBudget = ReadBudget(ReadLimits())) throws(AssetError) -> USDLayer {
         let result = data.withUnsafeBytes { (raw) -> Result<USDLayer, AssetError> in
             do throws(AssetError) {
                 var file = CrateByteReader(bytes: raw, file: location.description)
-                let structure = try CrateStructure.read(&file, limits: limits)
+                let structure = try CrateStructure.read(&file, budget: budget)
                 var builder = CrateLayerBuilder(structure: structure,
-                                                values: CrateValueReader(file: file, structure: structure, limits: limits),
-                                                limits: limits)
+                                                values: CrateValueReader(file: file, structure: structure, budget: budget),
+                                                limits: budget.limits)
                 return .success(try builder.build(location: location))
             } catch {
                 return .failure(error)

@@ -15,14 +15,15 @@ final class USDAssetResolver {
     /// Absolute, symlink-free folder of the root asset.
     let sandbox: String
     let allowsOutside: Bool
-    let limits: ReadLimits
+    let budget: ReadBudget
+    var limits: ReadLimits { budget.limits }
     private var archives: [AssetLocation: USDZArchive] = [:]
 
-    init(rootFile: String, options: ReadOptions) {
+    init(rootFile: String, options: ReadOptions, budget: ReadBudget) {
         let absolute = URL(fileURLWithPath: rootFile).standardizedFileURL.resolvingSymlinksInPath().path
         sandbox = PathArithmetic.directory(of: absolute)
         allowsOutside = options.allowsPathsOutsideAsset
-        limits = options.limits
+        self.budget = budget
     }
 
     /// Resolves `assetPath` as written in the layer at `anchor`.
@@ -82,12 +83,14 @@ final class USDAssetResolver {
             guard size <= limits.maxFileBytes else {
                 throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
             }
+            try budget.spend(bytes: size, for: "the layer's \(size) bytes", at: SourceLocation(file: path))
             return try FileBytes.read(path: url.path, expectedSize: size)
         case .packageEntry(let package, let entryName):
             let archive = try archive(at: package)
             guard let entry = archive.entry(named: entryName) else {
                 throw AssetError(.unresolvedReference("package entry '\(entryName)'"), at: SourceLocation(file: package.description))
             }
+            try budget.spend(bytes: entry.size, for: "package entry '\(entryName)'", at: SourceLocation(file: location.description))
             return try archive.read(entry)
         }
     }

@@ -25,8 +25,8 @@ final class USDLayerCache {
         // Layers are told apart by content, not name: `.usd` may be either, and usdz entries are
         // named by whoever wrote the package.
         let layer = bytes.starts(with: CrateFormat.magic)
-            ? try USDCrateParser.parse(bytes, location: location, limits: resolver.limits)
-            : try USDAParser.parse(bytes, location: location, limits: resolver.limits)
+            ? try USDCrateParser.parse(bytes, location: location, budget: resolver.budget)
+            : try USDAParser.parse(bytes, location: location, budget: resolver.budget)
         layers.append(layer)
         ids[location] = layers.count - 1
         return layers.count - 1

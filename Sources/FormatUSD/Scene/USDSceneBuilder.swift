@@ -20,15 +20,17 @@ struct USDSceneBuilder {
 
     let stage: USDComposedStage
     let resolver: USDAssetResolver
+    let budget: ReadBudget
     let values: USDAttributeValues
     var diagnostics: [Diagnostic] = []
     private var scene = Scene()
     private var materialIndex: [String: Int] = [:]
     private var warnedTypes: Set<String> = []
 
-    init(stage: USDComposedStage, resolver: USDAssetResolver) {
+    init(stage: USDComposedStage, resolver: USDAssetResolver, budget: ReadBudget) {
         self.stage = stage
         self.resolver = resolver
+        self.budget = budget
         values = USDAttributeValues(time: stage.rootLayer.startTimeCode)
     }
 
@@ -38,7 +40,7 @@ struct USDSceneBuilder {
         var isStronger: Bool
     }
 
-    mutating func build(format: String) -> Scene {
+    mutating func build(format: String) throws(AssetError) -> Scene {
         scene.metadata = metadata(format: format)
         var primsByPath: [String: USDComposedPrim] = [:]
         var materialPrims: [USDComposedPrim] = []
@@ -50,7 +52,7 @@ struct USDSceneBuilder {
         }
         scene.textures = materials.textures
         diagnostics += materials.diagnostics
-        scene.root = Node(name: "", children: stage.prims.compactMap { makeNode($0, inherited: nil) })
+        scene.root = Node(name: "", children: try makeNodes(stage.prims, inherited: nil))
         return scene
     }
 
@@ -94,7 +96,31 @@ struct USDSceneBuilder {
         return metadata
     }
 
-    private mutating func makeNode(_ prim: USDComposedPrim, inherited: Binding?) -> Node? {
+    private mutating func makeNodes(_ prims: [USDComposedPrim], inherited: Binding?) throws(AssetError) -> [Node] {
+        var nodes: [Node] = []
+        nodes.reserveCapacity(prims.count)
+        for prim in prims {
+            if let node = try makeNode(prim, inherited: inherited) { nodes.append(node) }
+        }
+        return nodes
+    }
+
+    /// Charges what building a mesh from `prim` takes: each of its arrays is converted once per
+    /// mesh, however many meshes share the array in the layer.
+    private func chargeMesh(_ prim: USDComposedPrim) throws(AssetError) {
+        var elements = 0
+        for property in prim.properties.values {
+            switch property.spec.defaultValue {
+            case .numbers(let numbers, _): elements += numbers.count
+            case .integers(let integers): elements += integers.count
+            default: break
+            }
+        }
+        try budget.spend(work: elements, for: "mesh \(prim.path)", at: prim.location)
+        try budget.spend(bytes: elements * MemoryLayout<Float>.stride, for: "mesh \(prim.path)", at: prim.location)
+    }
+
+    private mutating func makeNode(_ prim: USDComposedPrim, inherited: Binding?) throws(AssetError) -> Node? {
         guard isTraversed(prim), !Self.shadingTypes.contains(prim.typeName) else { return nil }
         var node = Node(name: prim.name, typeName: prim.typeName)
         let xform = USDXformOps.evaluate(prim, values: values, diagnostics: &diagnostics)
@@ -109,6 +135,7 @@ struct USDSceneBuilder {
 
         switch prim.typeName {
         case "Mesh":
+            try chargeMesh(prim)
             let builder = USDMeshBuilder(values: values)
             if let built = builder.build(prim, diagnostics: &diagnostics) {
                 let subsetMaterials = built.subsetPrims.map { subset in
@@ -137,7 +164,7 @@ struct USDSceneBuilder {
         default:
             warnOnce(prim, "prim type '\(prim.typeName)' is not understood; kept as a plain node")
         }
-        node.children = prim.children.compactMap { makeNode($0, inherited: binding) }
+        node.children = try makeNodes(prim.children, inherited: binding)
         return node
     }
 

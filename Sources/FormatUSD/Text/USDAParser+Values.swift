@@ -68,7 +68,15 @@ extension USDAParser {
                 throw AssetError(.limitExceeded("more than \(limits.maxArrayElements) array elements"), at: tokens.location(line: token.line, column: token.column))
             }
         }
+        try charge(items.count, at: opening)
         return .list(items)
+    }
+
+    /// Charges the read's budget for an array of `count` elements ending at the current token.
+    func charge(_ count: Int, at token: USDAToken? = nil) throws(AssetError) {
+        let location = token.map { tokens.location(line: $0.line, column: $0.column) } ?? tokens.location(line: tokens.line, column: tokens.column)
+        try budget.spend(work: count, for: "an array of \(count) elements", at: location)
+        try budget.spend(bytes: count * MemoryLayout<Double>.stride, for: "an array of \(count) elements", at: location)
     }
 
     static func flattenNumbers(_ values: [USDValue]) -> [Double]? {
@@ -88,17 +96,19 @@ extension USDAParser {
     mutating func scanNumericArray() throws(AssetError) -> USDValue? {
         if let chunk = USDANumericArrayScanner.scanDoubles(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) {
             advance(past: chunk)
+            try charge(chunk.values.count)
             return .numbers(chunk.values, components: max(chunk.components, 1))
         }
         return try scanNumericArraySlow()
     }
 
     /// After `[` in an `int[]` value: 32-bit integers through the fast scanner, or nil.
-    mutating func scanIntegerArray() -> USDValue? {
+    mutating func scanIntegerArray() throws(AssetError) -> USDValue? {
         guard let chunk = USDANumericArrayScanner.scanInt32s(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) else {
             return nil
         }
         advance(past: chunk)
+        try charge(chunk.values.count)
         return .integers(chunk.values)
     }
 
@@ -122,6 +132,7 @@ extension USDAParser {
             let c = bytes[tokens.position]
             if c == UInt8(ascii: "]") {
                 tokens.position += 1
+                try charge(values.count)
                 return .numbers(values, components: max(components, 1))
             }
             if c == UInt8(ascii: ",") { tokens.position += 1; continue }

@@ -8,13 +8,14 @@ package struct USDAParser {
     package static let maxValueNesting = 64
 
     var tokens: USDATokenizer
-    let limits: ReadLimits
+    let budget: ReadBudget
+    var limits: ReadLimits { budget.limits }
     var layer: USDLayer
 
     /// Parses a whole layer. `displayName` is how locations name the file.
-    package static func parse(_ data: [UInt8], location: AssetLocation, limits: ReadLimits = ReadLimits()) throws(AssetError) -> USDLayer {
+    package static func parse(_ data: [UInt8], location: AssetLocation, budget: ReadBudget = ReadBudget(ReadLimits())) throws(AssetError) -> USDLayer {
         try data.withUnsafeBufferPointer { (bytes) throws(AssetError) -> USDLayer in
-            var parser = USDAParser(tokens: USDATokenizer(bytes: bytes, file: location.description), limits: limits,
+            var parser = USDAParser(tokens: USDATokenizer(bytes: bytes, file: location.description), budget: budget,
                                     layer: USDLayer(location: location))
             try parser.parseLayer()
             return parser.layer
@@ -256,7 +257,7 @@ package struct USDAParser {
     mutating func integerArray() throws(AssetError) -> USDValue? {
         let saved = (tokens.position, tokens.line, tokens.lineStart)
         _ = try tokens.next()
-        if let value = scanIntegerArray() { return value }
+        if let value = try scanIntegerArray() { return value }
         (tokens.position, tokens.line, tokens.lineStart) = saved
         return nil
     }
