@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
-"""Writes a ~1,000,000-triangle Collada file (about 50 MB) for the reader benchmark: a wavy grid of
-triangles with per-vertex normals, positions and normals sharing one index offset, floats printed
-with 6 decimals the way exporters print them.
+"""Writes a ~1,000,000-triangle Collada file for the reader benchmarks: a wavy grid of triangles with
+normals, floats printed with 6 decimals the way exporters print them.
 
-    python3 Benchmarks/make_dae_mesh.py OUT.dae [TRIANGLES]
+    python3 Benchmarks/make_dae_mesh.py OUT.dae [TRIANGLES] [--shape shared|export]
+
+`shared` (the default, about 50 MB): positions and normals share one index through <vertices>.
+`export`: shaped like Blender, Maya and 3ds Max exports: positions, normals and texture coordinates
+each have their own offset in <p>, and their arrays are in different orders, so no two attributes
+share an index.
 """
+import argparse
 import math
-import sys
 
 
 def main():
-    out = sys.argv[1]
-    triangles = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
-    side = int(math.sqrt(triangles / 2)) + 1
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("triangles", nargs="?", type=int, default=1_000_000)
+    parser.add_argument("--shape", choices=["shared", "export"], default="shared")
+    args = parser.parse_args()
+    side = int(math.sqrt(args.triangles / 2)) + 1
     n = side + 1
     count = n * n
-    with open(out, "w") as f:
+    export = args.shape == "export"
+    with open(args.out, "w") as f:
         f.write('<?xml version="1.0" encoding="utf-8"?>\n<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">\n')
         f.write('<asset><unit name="meter" meter="1"/><up_axis>Z_UP</up_axis></asset>\n<library_geometries><geometry id="g" name="Terrain"><mesh>\n')
         f.write(f'<source id="p"><float_array id="pa" count="{3 * count}">')
@@ -24,17 +32,41 @@ def main():
             f.write("\n")
         f.write(f'</float_array><technique_common><accessor source="#pa" count="{count}" stride="3">'
                 '<param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>\n')
+        # In the export shape the normals are stored last point first, so normal index != position index.
+        rows = range(n - 1, -1, -1) if export else range(n)
         f.write(f'<source id="n"><float_array id="na" count="{3 * count}">')
-        for y in range(n):
-            f.write(" ".join(f"{-0.0125 * math.cos(x * 0.05) * math.cos(y * 0.07):.6f} {0.0175 * math.sin(x * 0.05) * math.sin(y * 0.07):.6f} 0.999800" for x in range(n)))
+        for y in rows:
+            xs = range(n - 1, -1, -1) if export else range(n)
+            f.write(" ".join(f"{-0.0125 * math.cos(x * 0.05) * math.cos(y * 0.07):.6f} {0.0175 * math.sin(x * 0.05) * math.sin(y * 0.07):.6f} 0.999800" for x in xs))
             f.write("\n")
         f.write(f'</float_array><technique_common><accessor source="#na" count="{count}" stride="3">'
                 '<param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>\n')
-        f.write('<vertices id="v"><input semantic="POSITION" source="#p"/><input semantic="NORMAL" source="#n"/></vertices>\n')
-        f.write(f'<triangles count="{2 * side * side}"><input semantic="VERTEX" source="#v" offset="0"/><p>')
-        for y in range(side):
-            f.write(" ".join(f"{y * n + x} {y * n + x + 1} {y * n + x + n} {y * n + x + 1} {y * n + x + n + 1} {y * n + x + n}" for x in range(side)))
-            f.write("\n")
+        if export:
+            # One texture coordinate per grid cell corner in column-major order: a third index order.
+            f.write(f'<source id="t"><float_array id="ta" count="{2 * count}">')
+            for x in range(n):
+                f.write(" ".join(f"{x / side:.6f} {y / side:.6f}" for y in range(n)))
+                f.write("\n")
+            f.write(f'</float_array><technique_common><accessor source="#ta" count="{count}" stride="2">'
+                    '<param name="S" type="float"/><param name="T" type="float"/></accessor></technique_common></source>\n')
+            f.write('<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>\n')
+            f.write(f'<triangles count="{2 * side * side}"><input semantic="VERTEX" source="#v" offset="0"/>'
+                    '<input semantic="NORMAL" source="#n" offset="1"/><input semantic="TEXCOORD" source="#t" offset="2" set="0"/><p>')
+            last = count - 1
+
+            def corner(i):
+                x, y = i % n, i // n
+                return f"{i} {last - i} {x * n + y}"
+            for y in range(side):
+                f.write(" ".join(" ".join(corner(c) for c in (a, a + 1, a + n, a + 1, a + n + 1, a + n))
+                                 for a in (y * n + x for x in range(side))))
+                f.write("\n")
+        else:
+            f.write('<vertices id="v"><input semantic="POSITION" source="#p"/><input semantic="NORMAL" source="#n"/></vertices>\n')
+            f.write(f'<triangles count="{2 * side * side}"><input semantic="VERTEX" source="#v" offset="0"/><p>')
+            for y in range(side):
+                f.write(" ".join(f"{y * n + x} {y * n + x + 1} {y * n + x + n} {y * n + x + 1} {y * n + x + n + 1} {y * n + x + n}" for x in range(side)))
+                f.write("\n")
         f.write('</p></triangles>\n</mesh></geometry></library_geometries>\n')
         f.write('<library_visual_scenes><visual_scene id="s"><node id="t" name="Terrain"><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>\n')
         f.write('<scene><instance_visual_scene url="#s"/></scene>\n</COLLADA>\n')

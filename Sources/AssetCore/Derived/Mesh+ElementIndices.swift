@@ -1,18 +1,36 @@
 extension Mesh {
-    /// For every corner of `faceVertexIndices`, the index into `primvar.values` it takes, whatever
-    /// the primvar's interpolation and indexing. Formats with per-corner indices (OBJ, Collada)
-    /// write these directly.
+    /// For each corner of `faceVertexIndices`, the index into `primvar.values` it takes.
     public func cornerElementIndices(of primvar: Primvar) -> [Int32] {
-        let faces = primvar.interpolation == .uniform ? cornerFaces() : []
-        return (0..<faceVertexIndices.count).map { corner in
-            let element: Int
-            switch primvar.interpolation {
-            case .constant: element = 0
-            case .uniform: element = Int(faces[corner])
-            case .vertex, .varying: element = Int(faceVertexIndices[corner])
-            case .faceVarying: element = corner
-            }
-            return primvar.indices.map { $0[element] } ?? Int32(element)
+        valueIndices(of: primvar, corners: nil).map { Int32(bitPattern: $0) }
+    }
+
+    /// For each of `corners` (positions in `faceVertexIndices`; nil: every corner in order), the
+    /// index into `primvar.values` it takes. The interpolation is decided once, outside the loop,
+    /// so this is one pass over contiguous buffers. A per-point primvar without indices gives back
+    /// the point indices themselves.
+    public func valueIndices(of primvar: Primvar, corners: [UInt32]?) -> [UInt32] {
+        let count = corners?.count ?? faceVertexIndices.count
+        // The element each corner names, before the primvar's own indices apply.
+        let elements: [UInt32]
+        switch primvar.interpolation {
+        case .constant:
+            elements = [UInt32](repeating: 0, count: count)
+        case .uniform:
+            let faces = cornerFaces()
+            elements = Self.gather(faces, at: corners)
+        case .vertex, .varying:
+            elements = Self.gather(faceVertexIndices, at: corners)
+        case .faceVarying:
+            elements = corners ?? (0..<UInt32(count)).map { $0 }
+        }
+        guard let indices = primvar.indices else { return elements }
+        return indices.withUnsafeBufferPointer { indices in elements.map { UInt32(bitPattern: indices[Int($0)]) } }
+    }
+
+    private static func gather(_ values: [Int32], at corners: [UInt32]?) -> [UInt32] {
+        values.withUnsafeBufferPointer { values in
+            guard let corners else { return values.map { UInt32(bitPattern: $0) } }
+            return corners.map { UInt32(bitPattern: values[Int($0)]) }
         }
     }
 }

@@ -20,6 +20,7 @@ extension Mesh {
         let normalsPrimvar = normals
         let colorPrimvar = primvar(named: Primvar.displayColorName)
         let attributes = [normalsPrimvar, colorPrimvar].compactMap { $0 } + sets
+        // Nothing to weld when every attribute already shares the point index.
         let perPoint = attributes.allSatisfy { ($0.interpolation == .vertex || $0.interpolation == .varying) && $0.indices == nil }
         if perPoint {
             let indices = faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(fvi[Int($0)]) } }
@@ -30,35 +31,29 @@ extension Mesh {
                 colors: colorPrimvar.flatMap { Self.colorValues($0, count: points.count) },
                 indices: indices)
         }
-        // One key per corner: the point and each attribute's element index.
-        let elementIndices = attributes.map { cornerElementIndices(of: $0) }
-        var keyIndex: [[Int32]: UInt32] = [:]
-        var keys: [[Int32]] = []
-        var indices: [UInt32] = []
-        indices.reserveCapacity(corners.count)
-        for corner in corners.map(Int.init) {
-            var key = [faceVertexIndices[corner]]
-            for attribute in elementIndices { key.append(attribute[corner]) }
-            if let known = keyIndex[key] {
-                indices.append(known)
-            } else {
-                let index = UInt32(keys.count)
-                keyIndex[key] = index
-                keys.append(key)
-                indices.append(index)
-            }
+        // One key per corner: the point and each attribute's value index.
+        let pointIndices = faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(bitPattern: fvi[Int($0)]) } }
+        let streams = [pointIndices] + attributes.map { valueIndices(of: $0, corners: corners) }
+        let welded = VertexWelder.weld(streams, expectedVertices: points.count)
+        let first = welded.firstCorners
+        func gathered<T>(_ values: [T], stream: Int) -> [T] {
+            streams[stream].withUnsafeBufferPointer { s in values.withUnsafeBufferPointer { v in first.map { v[Int(s[Int($0)])] } } }
         }
-        var result = UnweldedMesh(positions: keys.map { points[Int($0[0])] }, normals: nil, texcoords: [], colors: nil, indices: indices)
+        var result = UnweldedMesh(positions: gathered(points, stream: 0), normals: nil, texcoords: [], colors: nil,
+                                  indices: welded.vertexOfCorner)
         var slot = 1
-        if let normalsPrimvar, case .float3(let v) = normalsPrimvar.values { result.normals = keys.map { v[Int($0[slot])] }; slot += 1 }
-        else if normalsPrimvar != nil { slot += 1 }
+        if let normalsPrimvar {
+            if case .float3(let v) = normalsPrimvar.values { result.normals = gathered(v, stream: slot) }
+            slot += 1
+        }
         if let colorPrimvar {
-            result.colors = keys.map { Self.color(colorPrimvar.values, Int($0[slot])) }
+            let values = colorPrimvar.values
+            result.colors = streams[slot].withUnsafeBufferPointer { s in first.map { Self.color(values, Int(s[Int($0)])) } }
             slot += 1
         }
         for set in sets {
-            if case .float2(let v) = set.values { result.texcoords.append(keys.map { v[Int($0[slot])] }) }
-            else { result.texcoords.append(Array(repeating: .zero, count: keys.count)) }
+            if case .float2(let v) = set.values { result.texcoords.append(gathered(v, stream: slot)) }
+            else { result.texcoords.append(Array(repeating: .zero, count: first.count)) }
             slot += 1
         }
         return result
@@ -89,7 +84,8 @@ extension Mesh {
         return (0..<count).map { color(p.values, $0) }
     }
 
-    static func color(_ values: PrimvarValues, _ i: Int) -> SIMD4<Float> {
+    /// Value `i` of a colour primvar as RGBA: RGB gets alpha 1, one channel is grey.
+    public static func color(_ values: PrimvarValues, _ i: Int) -> SIMD4<Float> {
         switch values {
         case .float3(let v): return SIMD4(v[i].x, v[i].y, v[i].z, 1)
         case .float4(let v): return v[i]

@@ -1,16 +1,33 @@
 import AssetCore
 
-/// One mesh made ready to draw: vertex buffers and a triangle list, with the material each
-/// triangle uses. Contiguous arrays, no per-triangle objects. Built once per mesh in the mesh's
-/// own space (`init(mesh:)`), then placed per instance (`placed`), so a mesh drawn a thousand
-/// times is triangulated and unwelded once and only one placed copy exists at a time.
-struct DrawMesh {
-    var positions: [SIMD3<Float>]
-    var normals: [SIMD3<Float>]
-    /// Per vertex, the texture coordinates of the set the triangle's material samples (set 0 if none).
-    var texcoords: [[SIMD2<Float>]]
-    var colors: [SIMD4<Float>]?
+/// Values of one attribute and, for every triangle corner, which value it takes. Reading
+/// attributes per corner lets separately indexed meshes (real exports) draw without an unwelded
+/// copy; an attribute that follows the points shares the point index array.
+struct CornerAttribute<Value> {
+    var values: [Value]
+    /// Three per triangle, into `values`.
     var indices: [UInt32]
+
+    /// The values at the triangle's three corners.
+    @inline(__always) func corners(of triangle: Int) -> (Value, Value, Value) {
+        (values[Int(indices[3 * triangle])], values[Int(indices[3 * triangle + 1])], values[Int(indices[3 * triangle + 2])])
+    }
+}
+
+/// One mesh made ready to draw: its points, a triangle list, each attribute read
+/// per corner, and the material each triangle uses. Contiguous arrays, no per-triangle objects.
+/// Built once per mesh in the mesh's own space (`init(mesh:)`), then placed per instance
+/// (`placed`), so a mesh drawn a thousand times is triangulated once and only one placed copy
+/// exists at a time.
+struct DrawMesh {
+    /// The mesh's points, as the scene's bounds count them.
+    var positions: [SIMD3<Float>]
+    /// Three per triangle, into `positions`.
+    var indices: [UInt32]
+    var normals: CornerAttribute<SIMD3<Float>>
+    /// Per texcoord set; a material samples the set it names (set 0 if none).
+    var texcoords: [CornerAttribute<SIMD2<Float>>]
+    var colors: CornerAttribute<SIMD4<Float>>?
     /// The source face of each triangle.
     var triangleFaces: [UInt32]
     /// Material index per triangle, -1 for none; set by `placed`.
@@ -18,26 +35,42 @@ struct DrawMesh {
 
     init(mesh: Mesh) {
         let triangulation = mesh.triangulated()
-        var source = mesh
-        if source.normals == nil {
-            source.primvars.append(Primvar(name: Primvar.normalsName, interpolation: .vertex,
-                                           values: .float3(mesh.smoothNormals()), role: .normal))
+        let corners = triangulation.corners
+        let pointIndices = mesh.faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(bitPattern: fvi[Int($0)]) } }
+        positions = mesh.points
+        indices = pointIndices
+        let normalsPrimvar = mesh.normals
+        if let normalsPrimvar, case .float3(let values) = normalsPrimvar.values {
+            normals = Self.attribute(values, normalsPrimvar, mesh, corners, pointIndices)
+        } else if normalsPrimvar != nil {
+            normals = CornerAttribute(values: [SIMD3(0, 1, 0)], indices: [UInt32](repeating: 0, count: corners.count))
+        } else {
+            normals = CornerAttribute(values: mesh.smoothNormals(), indices: pointIndices)
         }
-        let unwelded = source.unwelded(corners: triangulation.corners)
-        positions = unwelded.positions
-        normals = unwelded.normals ?? []
-        if normals.count != positions.count { normals = Array(repeating: SIMD3(0, 1, 0), count: positions.count) }
-        texcoords = unwelded.texcoords
-        colors = unwelded.colors
-        indices = unwelded.indices
+        texcoords = mesh.texcoordSets.map { set in
+            guard case .float2(let values) = set.values else {
+                return CornerAttribute(values: [.zero], indices: [UInt32](repeating: 0, count: corners.count))
+            }
+            return Self.attribute(values, set, mesh, corners, pointIndices)
+        }
+        colors = mesh.primvar(named: Primvar.displayColorName).map { primvar in
+            let values = (0..<primvar.values.count).map { Mesh.color(primvar.values, $0) }
+            return Self.attribute(values, primvar, mesh, corners, pointIndices)
+        }
         triangleFaces = triangulation.faces
+    }
+
+    private static func attribute<V>(_ values: [V], _ primvar: Primvar, _ mesh: Mesh, _ corners: [UInt32],
+                                     _ pointIndices: [UInt32]) -> CornerAttribute<V> {
+        let perPoint = (primvar.interpolation == .vertex || primvar.interpolation == .varying) && primvar.indices == nil
+        return CornerAttribute(values: values, indices: perPoint ? pointIndices : mesh.valueIndices(of: primvar, corners: corners))
     }
 
     /// This mesh in world space with the instance's materials.
     func placed(_ mesh: Mesh, instance: MeshInstance, world: Matrix4x4) -> DrawMesh {
         var copy = self
         copy.positions = world.transformedPoints(positions)
-        copy.normals = world.transformedNormals(normals) ?? normals
+        copy.normals.values = world.transformedNormals(normals.values) ?? normals.values
         // Subsets bind their own materials; other faces take the instance's.
         var faceMaterial = [Int32](repeating: Int32(instance.material ?? -1), count: mesh.faceVertexCounts.count)
         for (s, subset) in mesh.subsets.enumerated() where s < instance.subsetMaterials.count {

@@ -23,7 +23,8 @@ struct SurfaceShader: FragmentShader {
     func shade(triangle: Int, barycentric b: SIMD3<Float>) -> SIMD4<Float> {
         let i0 = Int(mesh.indices[3 * triangle]), i1 = Int(mesh.indices[3 * triangle + 1]), i2 = Int(mesh.indices[3 * triangle + 2])
         let position = mesh.positions[i0] * b.x + mesh.positions[i1] * b.y + mesh.positions[i2] * b.z
-        var normal = mesh.normals[i0] * b.x + mesh.normals[i1] * b.y + mesh.normals[i2] * b.z
+        let (n0, n1, n2) = mesh.normals.corners(of: triangle)
+        var normal = n0 * b.x + n1 * b.y + n2 * b.z
         let toEye = eye - position
         let viewLength = (toEye * toEye).sum().squareRoot()
         let v = viewLength > 0 ? toEye / viewLength : SIMD3(0, 0, 1)
@@ -46,8 +47,8 @@ struct SurfaceShader: FragmentShader {
             if let sampler = samplers[materialIndex] {
                 let set = baseColorSet[materialIndex]
                 if set < mesh.texcoords.count {
-                    let uv = mesh.texcoords[set]
-                    let st = uv[i0] * b.x + uv[i1] * b.y + uv[i2] * b.z
+                    let (t0, t1, t2) = mesh.texcoords[set].corners(of: triangle)
+                    let st = t0 * b.x + t1 * b.y + t2 * b.z
                     let texel = sampler.sample(st)
                     base = SIMD3(texel.x, texel.y, texel.z)
                     opacity *= texel.w
@@ -55,7 +56,8 @@ struct SurfaceShader: FragmentShader {
             }
         }
         if let colors = mesh.colors {
-            let c = colors[i0] * b.x + colors[i1] * b.y + colors[i2] * b.z
+            let (c0, c1, c2) = colors.corners(of: triangle)
+            let c = c0 * b.x + c1 * b.y + c2 * b.z
             base *= SIMD3(c.x, c.y, c.z)
             opacity *= c.w
         }
