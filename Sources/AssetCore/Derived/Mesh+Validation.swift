@@ -2,19 +2,28 @@ extension Mesh {
     /// The first topology problem that makes the mesh unusable, or nil. Readers drop such a mesh with
     /// a warning naming this text rather than failing the whole file.
     public func topologyProblem() -> String? {
-        var expected = 0
-        for (face, count) in faceVertexCounts.enumerated() {
-            if count < 0 { return "faceVertexCounts[\(face)] is negative (\(count))" }
-            expected += Int(count)
+        // Branch-free reductions first (they vectorize); the located messages are looked for only
+        // when a reduction says something is wrong.
+        let (expected, lowestCount) = faceVertexCounts.withUnsafeBufferPointer { counts in
+            var sum = 0, lowest = Int32.max
+            for c in counts { sum &+= Int(c); lowest = Swift.min(lowest, c) }
+            return (sum, lowest)
+        }
+        if lowestCount < 0, let face = faceVertexCounts.firstIndex(where: { $0 < 0 }) {
+            return "faceVertexCounts[\(face)] is negative (\(faceVertexCounts[face]))"
         }
         if expected != faceVertexIndices.count {
             return "faceVertexCounts add up to \(expected) but there are \(faceVertexIndices.count) faceVertexIndices"
         }
         let pointCount = points.count
-        let bad = faceVertexIndices.withUnsafeBufferPointer { buffer in
-            buffer.firstIndex { $0 < 0 || Int($0) >= pointCount }
+        // As unsigned, a negative index is past every valid one.
+        let highest = faceVertexIndices.withUnsafeBufferPointer { buffer in
+            var highest: UInt32 = 0
+            for v in buffer { highest = Swift.max(highest, UInt32(bitPattern: v)) }
+            return highest
         }
-        if let bad {
+        if !faceVertexIndices.isEmpty, Int(highest) >= pointCount,
+           let bad = faceVertexIndices.firstIndex(where: { $0 < 0 || Int($0) >= pointCount }) {
             return "faceVertexIndices[\(bad)] = \(faceVertexIndices[bad]) is outside the \(pointCount) points"
         }
         for subset in subsets {

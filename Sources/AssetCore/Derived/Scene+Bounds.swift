@@ -36,11 +36,12 @@ extension Mesh {
         var lo = SIMD3<Double>(repeating: .infinity), hi = SIMD3<Double>(repeating: -.infinity)
         points.withUnsafeBufferPointer { buffer in
             if transform.isIdentity {
-                for p in buffer {
-                    let d = p.double
-                    guard d.isFinite else { continue }
-                    lo = pointwiseMin(lo, d); hi = pointwiseMax(hi, d)
+                // In Float, then widened: widening is exact and keeps order, so the box is the same.
+                var low = SIMD3<Float>(repeating: .infinity), high = SIMD3<Float>(repeating: -.infinity)
+                for p in buffer where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+                    low = pointwiseMin(low, p); high = pointwiseMax(high, p)
                 }
+                if low.x <= high.x { lo = low.double; hi = high.double }
             } else {
                 for p in buffer {
                     let d = transform.transformPoint(p.double)
