@@ -19,18 +19,15 @@ import Darwin
 /// the correctly rounded result. Everything else (long significands, large exponents) goes to the C
 /// library, which is exact, so the result is always the one `strtod`/`strtof` gives.
 public enum DecimalNumberParser {
-    /// Exactly representable powers of ten: 10^22 is the largest with a 53-bit significand.
-    @usableFromInline static let powersOfTen: [Double] = (0...22).map { e in
-        var x = 1.0
-        for _ in 0..<e { x *= 10 }
-        return x
-    }
+    /// Exactly representable powers of ten: 10^22 is the largest with a 53-bit significand. Written
+    /// as literals so the compiler lays the arrays out statically: built by a closure they were
+    /// lazy globals, checked (`swift_once`) on every number in the hot loops.
+    @usableFromInline static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
-    @usableFromInline static let powersOfTenFloat: [Float] = (0...10).map { e in
-        var x: Float = 1
-        for _ in 0..<e { x *= 10 }
-        return x
-    }
+    @usableFromInline static let powersOfTenFloat: [Float] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
 
     /// The result of scanning one number.
     public struct Scan {
@@ -248,23 +245,36 @@ extension DecimalNumberParser {
         if k < end && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
         else if allowPlus && k < end && p[k] == UInt8(ascii: "+") { k += 1 }
         var significand: UInt64 = 0
+        // Every digit counts, leading zeros too: an upper bound on the significant ones, so a
+        // number this calls long only takes the exact general path sooner.
         var digits = 0
         var exponent = 0
         let firstDigit = k
+        if let word = EightDigits.read(p, at: k) {
+            significand = word.value
+            digits = word.count
+            k += word.count
+        }
         while k < end {
             let d = p[k] &- 48
             guard d < 10 else { break }
             significand = significand &* 10 &+ UInt64(d)
-            if significand != 0 { digits += 1 }
+            digits += 1
             k += 1
         }
         if k < end && p[k] == UInt8(ascii: ".") {
             k += 1
+            if let word = EightDigits.read(p, at: k), word.count > 0 {
+                significand = significand &* EightDigits.powerOfTen(word.count) &+ word.value
+                digits += word.count
+                exponent -= word.count
+                k += word.count
+            }
             while k < end {
                 let d = p[k] &- 48
                 guard d < 10 else { break }
                 significand = significand &* 10 &+ UInt64(d)
-                if significand != 0 { digits += 1 }
+                digits += 1
                 exponent -= 1
                 k += 1
             }
@@ -334,6 +344,10 @@ extension DecimalNumberParser {
         if k < p.count && p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
         var value: Int64 = 0
         let first = k
+        if let word = EightDigits.read(p, at: k) {
+            value = Int64(word.value)
+            k += word.count
+        }
         while k < p.count {
             let d = p[k] &- 48
             guard d < 10 else { break }

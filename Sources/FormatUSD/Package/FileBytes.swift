@@ -13,6 +13,7 @@ enum FileBytes {
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: expectedSize) { buffer, count in
             count = 0
+            HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: expectedSize)
             while count < expectedSize {
                 let n = Glibc.read(fd, buffer.baseAddress! + count, expectedSize - count)
                 if n < 0 { if errno == EINTR { continue }; failure = errno; return }

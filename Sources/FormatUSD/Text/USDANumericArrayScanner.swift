@@ -68,14 +68,20 @@ enum USDANumericArrayScanner {
             var halves: [Chunk<Kind.Element>?] = [nil, nil]
             halves.withUnsafeMutableBufferPointer { out in
                 let ranges = [start..<split, split..<close]
+                // The first half's buffer is sized for the whole array, so the second joins it
+                // without a reallocation.
+                let capacities = [estimatedNumbers(p, start..<close), estimatedNumbers(p, split..<close)]
                 // Each iteration reads the shared bytes and writes only its own slot.
                 nonisolated(unsafe) let slots = out
                 nonisolated(unsafe) let bytes = p
                 DispatchQueue.concurrentPerform(iterations: 2) { k in
-                    slots[k] = scanRange(Kind.self, bytes, ranges[k], maxElements: maxElements)
+                    slots[k] = scanRange(Kind.self, bytes, ranges[k], maxElements: maxElements, capacity: capacities[k])
                 }
             }
-            guard var first = halves[0], let second = halves[1] else { return nil }
+            // Moved out of `halves`, so the first buffer is uniquely held and grows in place.
+            let firstHalf = halves[0], second = halves[1]
+            halves = []
+            guard var first = firstHalf, let second else { return nil }
             guard first.components == second.components || first.elements == 0 || second.elements == 0 else { return nil }
             first.components = max(first.components, second.components)
             first.values.append(contentsOf: second.values)
@@ -86,9 +92,33 @@ enum USDANumericArrayScanner {
             first.end = close + 1
             return first
         }
-        guard var chunk = scanRange(Kind.self, p, start..<close, maxElements: maxElements) else { return nil }
+        guard var chunk = scanRange(Kind.self, p, start..<close, maxElements: maxElements,
+                                    capacity: estimatedNumbers(p, start..<close)) else { return nil }
         chunk.end = close + 1
         return chunk
+    }
+
+    /// How many numbers `range` likely holds: the densest of three 8 KB samples (start, middle,
+    /// end; numbers often grow longer or shorter along an array) scaled to the whole, a little
+    /// over, so the buffer is allocated once. Never more than the bytes can hold (a digit and a
+    /// separator each), so a short array of huge claims reserves nothing unreasonable.
+    static func estimatedNumbers(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        let sample = min(range.count, 8 << 10)
+        guard sample > 0 else { return 0 }
+        var densest = 0
+        for from in [range.lowerBound, range.lowerBound + (range.count - sample) / 2, range.upperBound - sample] {
+            var numbers = 0
+            var inNumber = false
+            for i in from..<(from + sample) {
+                let c = p[i]
+                let numeric = (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E || c == 0x2B || c == 0x65 || c == 0x45
+                if numeric && !inNumber { numbers += 1 }
+                inNumber = numeric
+            }
+            densest = max(densest, numbers)
+        }
+        let estimate = densest * range.count / sample + densest * range.count / sample / 32 + 16
+        return min(estimate, range.count / 2 + 1)
     }
 
     /// Middle of the array, moved forward to the start of an element.
@@ -109,10 +139,12 @@ enum USDANumericArrayScanner {
     /// or a separator. Written as one flat loop: a nested function capturing these locals would
     /// make Swift check exclusive access dynamically on every byte.
     private static func scanRange<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>,
-                                                    _ range: Range<Int>, maxElements: Int) -> Chunk<Kind.Element>? {
+                                                    _ range: Range<Int>, maxElements: Int, capacity: Int) -> Chunk<Kind.Element>? {
         let slice = UnsafeBufferPointer(rebasing: p[..<range.upperBound])
         let end = range.upperBound
         var values: [Kind.Element] = []
+        values.reserveCapacity(capacity)
+        HugePages.advise(&values)
         var components = 0, elements = 0, newlines = 0, lastNewline = -1
         var i = range.lowerBound
         var count = 0
