@@ -21,8 +21,13 @@ final class ColladaSAXReader {
     private var kinds: [ColladaContentKind] = []
     private var error: AssetError?
     fileprivate var parser: xmlParserCtxtPtr?
-    /// The unfinished tail of a number cut by a chunk boundary.
-    private var carry: [UInt8] = []
+    /// Numeric text not yet parsed. libxml2 hands character data over in pieces of a few hundred
+    /// bytes, which cut numbers anywhere; gathering them and parsing up to the last whitespace
+    /// once per `flushSize` keeps the number loop long and never splits a number.
+    private var pending: [UInt8] = []
+    static let flushSize = 64 << 10
+    /// The file's size: no element can hold more numbers than half its bytes.
+    private var fileBytes = 0
     private var elementCount = 0
 
     init(file: String, budget: ReadBudget) {
@@ -42,6 +47,9 @@ final class ColladaSAXReader {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw AssetError.openFailed(path: file, errno: errno) }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var status = stat()
+        if fstat(fd, &status) == 0 { fileBytes = Int(status.st_size) }
+        pending.reserveCapacity(Self.flushSize * 2)
         var handler = Self.makeHandler()
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let parser = xmlCreatePushParserCtxt(&handler, context, nil, 0, file) else {
@@ -98,18 +106,60 @@ final class ColladaSAXReader {
         guard stack.count < limits.maxNodeDepth + 32 else {
             return failLimit("XML elements nested deeper than \(limits.maxNodeDepth + 32) levels")
         }
+        // Numbers before a child element end at its tag.
+        if !pending.isEmpty, let open = stack.last, let kind = kinds.last { flush(into: open, kind: kind, all: true) }
         let element = ColladaElement(name: name, attributes: attributes, line: currentLine)
-        if let parent = stack.last { parent.children.append(element) } else { root = element }
+        let parent = stack.last
+        if let parent { parent.children.append(element) } else { root = element }
         stack.append(element)
-        kinds.append(ColladaContentKind.of(name))
+        let kind = ColladaContentKind.of(name)
+        kinds.append(kind)
+        if kind != .text, let declared = declaredCount(of: element, parent: parent) { reserve(declared, in: element, kind: kind) }
+    }
+
+    /// How many numbers the document says an element holds: a `*_array`'s `count`, or for `<p>`
+    /// the primitive count times corners times the inputs' stride. Only a hint for reserving.
+    private func declaredCount(of element: ColladaElement, parent: ColladaElement?) -> Int? {
+        if element.name.hasSuffix("_array") { return element["count"].flatMap { Int($0) } }
+        guard element.name == "p", let parent, let count = parent["count"].flatMap({ Int($0) }) else { return nil }
+        // Offsets and counts are the file's word: any overflow means no hint at all.
+        let offsets = parent.children("input").compactMap { $0["offset"].flatMap { Int($0) } }
+        let highest = offsets.max() ?? 0
+        guard highest >= 0, highest < Int.max else { return nil }
+        let corners: Int
+        switch parent.name {
+        case "triangles": corners = 3
+        case "lines": corners = 2
+        case "polylist":
+            guard let vcount = parent.child("vcount") else { return nil }
+            return Self.product(vcount.ints.reduce(0) { $0 &+ max(Int($1), 0) }, highest + 1)
+        default: return nil
+        }
+        return Self.product(count, corners).flatMap { Self.product($0, highest + 1) }
+    }
+
+    private static func product(_ a: Int, _ b: Int) -> Int? {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow || value < 0 ? nil : value
+    }
+
+    /// Reserves the declared count once, so a 50 MB array is not copied as it grows, bounded by what
+    /// the file's bytes can hold and by a quarter of the memory budget: a hostile count reserves
+    /// nothing the read could not have filled anyway.
+    private func reserve(_ declared: Int, in element: ColladaElement, kind: ColladaContentKind) {
+        let cap = min(fileBytes / 2 + 1, limits.maxArrayElements, limits.maxMemoryBytes / 32)
+        let count = min(max(declared, 0), cap)
+        guard count > 1024 else { return }
+        switch kind {
+        case .floats: element.floats.reserveCapacity(count); HugePages.advise(&element.floats)
+        case .doubles: element.doubles.reserveCapacity(count); HugePages.advise(&element.doubles)
+        case .ints: element.ints.reserveCapacity(count); HugePages.advise(&element.ints)
+        case .text: break
+        }
     }
 
     fileprivate func end() {
-        if !carry.isEmpty, let element = stack.last, let kind = kinds.last {
-            let tail = carry
-            carry.removeAll()
-            tail.withUnsafeBufferPointer { consume($0, into: element, kind: kind, final: true) }
-        }
+        if !pending.isEmpty, let element = stack.last, let kind = kinds.last { flush(into: element, kind: kind, all: true) }
         if let element = stack.last, kinds.last != .text {
             let count = element.floats.count + element.doubles.count + element.ints.count
             do throws(AssetError) {
@@ -133,26 +183,31 @@ final class ColladaSAXReader {
             element.text += String(decoding: bytes, as: UTF8.self)
             return
         }
-        if carry.isEmpty {
-            consume(bytes, into: element, kind: kind, final: false)
-        } else {
-            // Finish the number the last chunk cut, then go on with the rest.
-            var split = 0
-            while split < bytes.count && !Self.isSpace(bytes[split]) { split += 1 }
-            carry.append(contentsOf: bytes[0..<split])
-            guard split < bytes.count else { return }
-            let joined = carry
-            carry.removeAll(keepingCapacity: true)
-            joined.withUnsafeBufferPointer { consume($0, into: element, kind: kind, final: true) }
-            consume(UnsafeBufferPointer(rebasing: bytes[split...]), into: element, kind: kind, final: false)
+        pending.append(contentsOf: bytes)
+        if pending.count >= Self.flushSize { flush(into: element, kind: kind, all: false) }
+    }
+
+    /// Parses the gathered text up to its last whitespace (all of it at the element's end). A
+    /// token longer than a megabyte is no number: it is parsed as it is, which records it as bad.
+    private func flush(into element: ColladaElement, kind: ColladaContentKind, all: Bool) {
+        var cut = pending.count
+        if !all {
+            while cut > 0 && !Self.isSpace(pending[cut - 1]) { cut -= 1 }
+            if cut == 0 {
+                guard pending.count > 1 << 20 else { return }
+                cut = pending.count
+            }
         }
+        // Lines after the cut were already counted by libxml2: the bad token's line is found back from there.
+        let linesAfter = pending[cut...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        pending.withUnsafeBufferPointer { consume(UnsafeBufferPointer(rebasing: $0[..<cut]), into: element, kind: kind, linesAfter: linesAfter) }
+        pending.removeFirst(cut)
     }
 
     @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
 
-    /// Parses whitespace-separated numbers into the element's buffer. Unless `final`, a number
-    /// touching the end of the bytes may continue in the next chunk, so it is kept in `carry`.
-    private func consume(_ b: UnsafeBufferPointer<UInt8>, into element: ColladaElement, kind: ColladaContentKind, final: Bool) {
+    /// Parses whitespace-separated numbers, which end where the bytes end, into the element's buffer.
+    private func consume(_ b: UnsafeBufferPointer<UInt8>, into element: ColladaElement, kind: ColladaContentKind, linesAfter: Int) {
         // The buffer is moved into a local for the loop: appending to a class's stored array would
         // be checked for exclusive access at run time on every number.
         let scan: ColladaNumberScan
@@ -160,25 +215,26 @@ final class ColladaSAXReader {
         case .floats:
             var values = element.floats
             element.floats = []
-            scan = ColladaNumberScan.run(FloatNumbers.self, b, final: final, into: &values)
+            scan = ColladaNumberScan.run(FloatNumbers.self, b, into: &values)
             element.floats = values
         case .doubles:
             var values = element.doubles
             element.doubles = []
-            scan = ColladaNumberScan.run(DoubleNumbers.self, b, final: final, into: &values)
+            scan = ColladaNumberScan.run(DoubleNumbers.self, b, into: &values)
             element.doubles = values
         case .ints:
             var values = element.ints
             element.ints = []
-            scan = ColladaNumberScan.run(IntNumbers.self, b, final: final, into: &values)
+            scan = ColladaNumberScan.run(IntNumbers.self, b, into: &values)
             element.ints = values
         case .text:
             return
         }
         if let bad = scan.badToken, element.badNumber == nil {
-            element.badNumber = (String(decoding: b[bad.lowerBound..<min(bad.upperBound, bad.lowerBound + 40)], as: UTF8.self), currentLine)
+            let linesBelow = b[bad.upperBound...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + linesAfter
+            element.badNumber = (String(decoding: b[bad.lowerBound..<min(bad.upperBound, bad.lowerBound + 40)], as: UTF8.self),
+                                 max(currentLine - linesBelow, element.line))
         }
-        if let tail = scan.carryFrom { carry.append(contentsOf: b[tail...]) }
         if element.floats.count + element.doubles.count + element.ints.count > limits.maxArrayElements {
             failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers")
         }
@@ -248,14 +304,12 @@ enum IntNumbers: ColladaNumberKind {
     @inline(__always) static func parse(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? { DecimalNumberParser.parseInt32(b, &i) }
 }
 
-/// The outcome of scanning one chunk of numeric text.
+/// The outcome of scanning one stretch of numeric text.
 struct ColladaNumberScan {
     /// The first token that was not a number of the kind.
     var badToken: Range<Int>?
-    /// Where an unfinished number at the end of the chunk starts.
-    var carryFrom: Int?
 
-    static func run<Kind: ColladaNumberKind>(_ kind: Kind.Type, _ b: UnsafeBufferPointer<UInt8>, final: Bool,
+    static func run<Kind: ColladaNumberKind>(_ kind: Kind.Type, _ b: UnsafeBufferPointer<UInt8>,
                                              into values: inout [Kind.Value]) -> ColladaNumberScan {
         var result = ColladaNumberScan()
         var i = 0
@@ -265,13 +319,11 @@ struct ColladaNumberScan {
             guard i < n else { return result }
             let start = i
             if let value = Kind.parse(b, &i), i == n || ColladaSAXReader.isSpace(b[i]) {
-                if i == n && !final { result.carryFrom = start; return result }
                 values.append(value)
                 continue
             }
             var end = start
             while end < n && !ColladaSAXReader.isSpace(b[end]) { end += 1 }
-            if end == n && !final { result.carryFrom = start; return result }
             if result.badToken == nil { result.badToken = start..<end }
             i = end
         }

@@ -27,6 +27,7 @@ enum CrateCompression {
         // Uninitialized: LZ4 writes every byte it reports, and the count is set to exactly that.
         let output = [UInt8](unsafeUninitializedCapacity: outputSize) { out, initialized in
             initialized = 0
+            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: outputSize)
             guard let outBase = UnsafeMutableRawPointer(out.baseAddress)?.assumingMemoryBound(to: CChar.self) else { return }
             guard let inBase = source.baseAddress?.assumingMemoryBound(to: CChar.self) else { failed = true; return }
             if chunks == 0 {

@@ -42,6 +42,7 @@ enum CrateIntegerCoding {
         guard work.count >= width + codeBytes else { return nil }
         var failed = false
         let result = [I](unsafeUninitializedCapacity: count) { out, initialized in
+            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: count * MemoryLayout<I>.stride)
             work.withUnsafeBytes { w in
                 let common = I(littleEndian: w.loadUnaligned(as: I.self))
                 var vint = width + codeBytes

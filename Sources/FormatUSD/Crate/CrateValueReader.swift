@@ -12,7 +12,10 @@ struct CrateValueReader {
     let budget: ReadBudget
     var limits: ReadLimits { budget.limits }
     /// Each shared value with the work one use of it stands for.
-    private var cache: [ValueRep: (value: USDValue, work: Int)] = [:]
+    var cache: [ValueRep: (value: USDValue, work: Int)] = [:]
+    /// Arrays decoded ahead (`prefetchLargeArrays`) and not used yet, with what decoding them
+    /// charged: their first use charges exactly that, as decoding them then would have.
+    var prefetchedCharges: [ValueRep: (bytes: Int, work: Int)] = [:]
 
     static let maxNesting = 64
 
@@ -36,7 +39,13 @@ struct CrateValueReader {
     /// A value decoded once and then shared, charged `work` for this use and each later one.
     mutating func shared(_ rep: ValueRep, decode: (inout CrateValueReader) throws(AssetError) -> (USDValue, Int)) throws(AssetError) -> USDValue {
         if let cached = cache[rep] {
-            try spend(cached.work, at: rep.payload)
+            if let first = prefetchedCharges.removeValue(forKey: rep) {
+                let here = SourceLocation(file: file.file, elementPath: "byte offset \(rep.payload)")
+                try budget.spend(work: first.work, for: "decoding usdc values", at: here)
+                try budget.spend(bytes: first.bytes, for: "a usdc array", at: here)
+            } else {
+                try spend(cached.work, at: rep.payload)
+            }
             return cached.value
         }
         let (value, work) = try decode(&self)
@@ -167,6 +176,7 @@ struct CrateValueReader {
     /// Reads `count` little-endian scalars starting at `offset` into Doubles (bounds checked by the caller).
     static func loadNumbers(_ bytes: UnsafeRawBufferPointer, at offset: Int, scalar: CrateScalar, count: Int) -> [Double] {
         [Double](unsafeUninitializedCapacity: count) { out, initialized in
+            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: count * MemoryLayout<Double>.stride)
             switch scalar {
             case .bool, .uint8: for i in 0..<count { out[i] = Double(bytes[offset + i]) }
             case .half: for i in 0..<count { out[i] = Double(Float16(bitPattern: UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 2 * i, as: UInt16.self)))) }

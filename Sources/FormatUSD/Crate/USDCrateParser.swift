@@ -69,6 +69,9 @@ struct CrateLayerBuilder {
 
     mutating func build(location: AssetLocation) throws(AssetError) -> USDLayer {
         var layer = USDLayer(location: location)
+        values.prefetchLargeArrays(specAtPath.values.sorted().flatMap { spec in
+            structure.fields(of: structure.specs[spec]).map { structure.fieldValues[Int($0)] }
+        })
         guard let root = structure.paths.firstIndex(where: { $0.kind == .root }) else {
             throw AssetError(.malformed("usdc: the file has no root path"), at: SourceLocation(file: values.file.file, elementPath: "PATHS"))
         }

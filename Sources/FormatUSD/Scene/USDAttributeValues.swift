@@ -58,6 +58,7 @@ package enum USDArrayConversion {
         let n = values.count / 3
         return values.withUnsafeBufferPointer { v in
             [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, count in
+                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: n * MemoryLayout<SIMD3<Float>>.stride)
                 for i in 0..<n { out[i] = SIMD3(Float(v[3 * i]), Float(v[3 * i + 1]), Float(v[3 * i + 2])) }
                 count = n
             }
@@ -69,6 +70,7 @@ package enum USDArrayConversion {
         let n = values.count / 2
         return values.withUnsafeBufferPointer { v in
             [SIMD2<Float>](unsafeUninitializedCapacity: n) { out, count in
+                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: n * MemoryLayout<SIMD2<Float>>.stride)
                 for i in 0..<n { out[i] = SIMD2(Float(v[2 * i]), Float(v[2 * i + 1])) }
                 count = n
             }
@@ -80,6 +82,7 @@ package enum USDArrayConversion {
         let n = values.count / 4
         return values.withUnsafeBufferPointer { v in
             [SIMD4<Float>](unsafeUninitializedCapacity: n) { out, count in
+                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: n * MemoryLayout<SIMD4<Float>>.stride)
                 for i in 0..<n { out[i] = SIMD4(Float(v[4 * i]), Float(v[4 * i + 1]), Float(v[4 * i + 2]), Float(v[4 * i + 3])) }
                 count = n
             }
