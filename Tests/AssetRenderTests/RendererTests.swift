@@ -33,6 +33,33 @@ enum RenderScenes {
 }
 
 @Suite struct RendererTests {
+    /// Drawing reads separately indexed attributes per corner; the image must be the one the same
+    /// mesh gives once unwelded into plain per-vertex buffers.
+    @Test func perCornerAttributesDrawLikeTheUnweldedMesh() throws {
+        var mesh = RenderScenes.box([-1, -1, -1], [1, 1, 1])
+        let corners = mesh.faceVertexIndices.count
+        // Flat normals per face and a colour per corner, each indexed in its own order.
+        let faceNormals: [SIMD3<Float>] = [[0, 0, -1], [0, 0, 1], [0, -1, 0], [0, 1, 0], [-1, 0, 0], [1, 0, 0]]
+        let colors: [SIMD3<Float>] = (0..<7).map { SIMD3(Float($0) / 6, 1 - Float($0) / 6, 0.5) }
+        mesh.primvars = [
+            Primvar(name: Primvar.normalsName, interpolation: .faceVarying, values: .float3(faceNormals),
+                    indices: (0..<corners).map { Int32($0 / 4) }, role: .normal),
+            Primvar(name: Primvar.displayColorName, interpolation: .faceVarying, values: .float3(colors),
+                    indices: (0..<corners).map { Int32(($0 * 3) % 7) }, role: .color),
+        ]
+        let unwelded = mesh.unwelded(corners: (0..<UInt32(corners)).map { $0 })
+        let plain = Mesh(name: "Plain", points: unwelded.positions, faceVertexCounts: mesh.faceVertexCounts,
+                         faceVertexIndices: unwelded.indices.map { Int32($0) },
+                         primvars: [Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(unwelded.normals ?? []), role: .normal),
+                                    Primvar(name: Primvar.displayColorName, interpolation: .vertex, values: .float4(unwelded.colors ?? []), role: .color)])
+        #expect(plain.points.count > mesh.points.count, "the fixture must need unwelding")
+        let options = RenderScenes.options(size: 64, supersample: 2)
+        let direct = try Renderer.render(RenderScenes.scene([mesh]), options: options)
+        let viaUnwelded = try Renderer.render(RenderScenes.scene([plain]), options: options)
+        #expect(RenderScenes.coverage(direct.image) > 100)
+        #expect(direct.image.pixels == viaUnwelded.image.pixels)
+    }
+
     @Test func supersamplingIsLoweredToFitTheSampleBudget() throws {
         #expect(Renderer.grid(size: 256, supersample: 2) == 2)
         #expect(Renderer.grid(size: 4096, supersample: 2) == 2, "4096² x 4 is exactly the budget")

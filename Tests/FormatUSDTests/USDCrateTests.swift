@@ -169,3 +169,53 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Large arrays are decoded on both cores before the layer is built; the layer and what the read
+/// budget was charged must be exactly what the one-thread decode gives.
+@Suite struct CratePrefetchTests {
+    static func bigMeshLayer() throws -> [UInt8] {
+        let side = 200
+        var text = "#usda 1.0\ndef Mesh \"Grid\"\n{\n    int[] faceVertexCounts = [" + Array(repeating: "4", count: side * side).joined(separator: ", ") + "]\n"
+        text += "    int[] faceVertexIndices = [" + (0..<(side * side)).map { q in
+            let a = q + q / side
+            return "\(a), \(a + 1), \(a + side + 2), \(a + side + 1)"
+        }.joined(separator: ", ") + "]\n"
+        text += "    point3f[] points = [" + (0..<((side + 1) * (side + 1))).map { i in
+            "(\(i % (side + 1)), \(Double(i % 13) * 0.25), \(i / (side + 1)))"
+        }.joined(separator: ", ") + "]\n"
+        // The same values twice: the writer shares them, and each use is charged.
+        text += "    float[] primvars:a = [" + (0..<70_000).map { String(Double($0) * 0.5) }.joined(separator: ", ") + "]\n"
+        text += "    float[] primvars:b = [" + (0..<70_000).map { String(Double($0) * 0.5) }.joined(separator: ", ") + "]\n}\n"
+        let layer = try USDAParser.parse(Array(text.utf8), location: .file(path: "big.usda"))
+        return try USDCrateWriter.encode(layer).bytes
+    }
+
+    @Test func prefetchedLayerAndChargesMatchTheSequentialRead() throws {
+        let bytes = try Self.bigMeshLayer()
+        let parallelBudget = ReadBudget(ReadLimits()), sequentialBudget = ReadBudget(ReadLimits())
+        let parallel = try USDCrateParser.parse(bytes, location: .file(path: "big.usdc"), budget: parallelBudget, prefetch: true)
+        let sequential = try USDCrateParser.parse(bytes, location: .file(path: "big.usdc"), budget: sequentialBudget, prefetch: false)
+        let differences = USDLayerComparison.differences(parallel, sequential)
+        #expect(differences.isEmpty, "\(differences.prefix(5))")
+        #expect(parallelBudget.bytesSpent == sequentialBudget.bytesSpent)
+        #expect(parallelBudget.workSpent == sequentialBudget.workSpent)
+        #expect(sequentialBudget.workSpent >= 2 * 70_000 + 160_000 + 40_000 + 3 * 40_401, "every array use is charged")
+    }
+
+    @Test func aBudgetTooSmallFailsTheSameWayEitherWay() throws {
+        let bytes = try Self.bigMeshLayer()
+        var limits = ReadLimits()
+        limits.maxWork = 200_000
+        func failure(prefetch: Bool) -> String? {
+            do {
+                _ = try USDCrateParser.parse(bytes, location: .file(path: "big.usdc"), budget: ReadBudget(limits), prefetch: prefetch)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        let sequential = failure(prefetch: false)
+        #expect(sequential != nil, "the budget must be too small for the test to mean anything")
+        #expect(failure(prefetch: true) == sequential)
+    }
+}

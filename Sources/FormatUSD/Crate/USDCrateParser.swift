@@ -12,7 +12,9 @@ package enum USDCrateParser {
         "primOrder", "propertyOrder",
     ]
 
-    package static func parse(_ data: [UInt8], location: AssetLocation, budget: ReadBudget = ReadBudget(ReadLimits())) throws(AssetError) -> USDLayer {
+    /// `prefetch: false` decodes every array in file order on one thread, as the tests compare.
+    package static func parse(_ data: [UInt8], location: AssetLocation, budget: ReadBudget = ReadBudget(ReadLimits()),
+                              prefetch: Bool = true) throws(AssetError) -> USDLayer {
         let result = data.withUnsafeBytes { (raw) -> Result<USDLayer, AssetError> in
             do throws(AssetError) {
                 var file = CrateByteReader(bytes: raw, file: location.description)
@@ -20,7 +22,7 @@ package enum USDCrateParser {
                 var builder = CrateLayerBuilder(structure: structure,
                                                 values: CrateValueReader(file: file, structure: structure, budget: budget),
                                                 limits: budget.limits)
-                return .success(try builder.build(location: location))
+                return .success(try builder.build(location: location, prefetch: prefetch))
             } catch {
                 return .failure(error)
             }
@@ -67,11 +69,9 @@ struct CrateLayerBuilder {
         specAtPath[path].map { structure.specs[$0].type }
     }
 
-    mutating func build(location: AssetLocation) throws(AssetError) -> USDLayer {
+    mutating func build(location: AssetLocation, prefetch: Bool = true) throws(AssetError) -> USDLayer {
         var layer = USDLayer(location: location)
-        values.prefetchLargeArrays(specAtPath.values.sorted().flatMap { spec in
-            structure.fields(of: structure.specs[spec]).map { structure.fieldValues[Int($0)] }
-        })
+        if prefetch { prefetchArrays() }
         guard let root = structure.paths.firstIndex(where: { $0.kind == .root }) else {
             throw AssetError(.malformed("usdc: the file has no root path"), at: SourceLocation(file: values.file.file, elementPath: "PATHS"))
         }
@@ -89,6 +89,13 @@ struct CrateLayerBuilder {
             layer.rootPrims.append(try prim(at: child, depth: 1))
         }
         return layer
+    }
+
+    /// Every field value of every spec the build may read, for `prefetchLargeArrays`.
+    private mutating func prefetchArrays() {
+        values.prefetchLargeArrays(specAtPath.values.sorted().flatMap { spec in
+            structure.fields(of: structure.specs[spec]).map { structure.fieldValues[Int($0)] }
+        })
     }
 
     func children(of path: Int, kind: CratePathNode.Kind, spec: CrateSpecType...) -> [Int] {
