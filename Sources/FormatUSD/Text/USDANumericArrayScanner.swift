@@ -26,7 +26,7 @@ enum USDANumericArrayScanner {
     }
 
     /// Arrays at least this long (in bytes) are parsed on two threads.
-    static let parallelThreshold = 4 << 20
+    static let parallelThreshold = 1 << 20
 
     /// How one element kind is parsed; a protocol rather than a closure so each kind gets its own
     /// specialised, inlined loop.
@@ -135,20 +135,64 @@ enum USDANumericArrayScanner {
         return i < close ? i : nil
     }
 
+    /// Where a scan is, so one that fills its buffer can go on in a bigger one.
+    private struct ScanState {
+        var i: Int
+        var components = 0, elements = 0, newlines = 0, lastNewline = -1
+        /// Numbers in the current group.
+        var count = 0
+        var inGroup = false
+    }
+
+    private enum ScanStop { case finished, full, declined }
+
     /// Parses the elements in `range`; nil at the first byte that is not part of a number, a group
-    /// or a separator. Written as one flat loop: a nested function capturing these locals would
-    /// make Swift check exclusive access dynamically on every byte.
+    /// or a separator. Numbers are written straight into the array's uninitialized storage, sized
+    /// by `capacity`: no per-number append (with its uniqueness and capacity checks). If the
+    /// estimate was short, the values so far move once into a buffer twice the size.
     private static func scanRange<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>,
                                                     _ range: Range<Int>, maxElements: Int, capacity: Int) -> Chunk<Kind.Element>? {
         let slice = UnsafeBufferPointer(rebasing: p[..<range.upperBound])
-        let end = range.upperBound
+        var state = ScanState(i: range.lowerBound)
+        var stop = ScanStop.full
         var values: [Kind.Element] = []
-        values.reserveCapacity(capacity)
-        HugePages.advise(&values)
-        var components = 0, elements = 0, newlines = 0, lastNewline = -1
-        var i = range.lowerBound
-        var count = 0
-        var inGroup = false
+        var size = max(capacity, 16)
+        while stop == .full {
+            let previous = values
+            values = [Kind.Element](unsafeUninitializedCapacity: size) { buffer, initialized in
+                HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: size * MemoryLayout<Kind.Element>.stride)
+                var written = buffer.initialize(fromContentsOf: previous)
+                stop = scanInto(Kind.self, slice, maxElements: maxElements, buffer, &written, &state)
+                initialized = written
+            }
+            size *= 2
+        }
+        guard stop == .finished else { return nil }
+        var chunk = Chunk<Kind.Element>()
+        chunk.values = values
+        chunk.components = state.components
+        chunk.elements = state.elements
+        chunk.newlines = state.newlines
+        chunk.lastNewline = state.lastNewline
+        return chunk
+    }
+
+    /// The scan itself, as one flat loop over locals (a nested function capturing them would make
+    /// Swift check exclusive access dynamically on every byte); `state` is read once and written
+    /// back when it stops.
+    @inline(__always)
+    private static func scanInto<Kind: NumberKind>(_ kind: Kind.Type, _ slice: UnsafeBufferPointer<UInt8>, maxElements: Int,
+                                                   _ out: UnsafeMutableBufferPointer<Kind.Element>, _ written: inout Int,
+                                                   _ state: inout ScanState) -> ScanStop {
+        let end = slice.count
+        var i = state.i, components = state.components, elements = state.elements
+        var newlines = state.newlines, lastNewline = state.lastNewline, count = state.count, inGroup = state.inGroup
+        var n = written
+        defer {
+            state = ScanState(i: i, components: components, elements: elements, newlines: newlines,
+                              lastNewline: lastNewline, count: count, inGroup: inGroup)
+            written = n
+        }
         while true {
             // Separators: spaces, commas, tabs, newlines.
             while i < end {
@@ -157,39 +201,32 @@ enum USDANumericArrayScanner {
                 else if c == 0x0A { newlines += 1; lastNewline = i; i += 1 }
                 else { break }
             }
-            if i == end {
-                guard !inGroup else { return nil }
-                var chunk = Chunk<Kind.Element>()
-                chunk.values = values
-                chunk.components = components
-                chunk.elements = elements
-                chunk.newlines = newlines
-                chunk.lastNewline = lastNewline
-                return chunk
-            }
+            if i == end { return inGroup ? .declined : .finished }
             let c = slice[i]
             if c == UInt8(ascii: "(") {
-                guard !Kind.scalarsOnly, !inGroup else { return nil }
+                guard !Kind.scalarsOnly, !inGroup else { return .declined }
                 inGroup = true
                 count = 0
                 i += 1
                 continue
             }
             if c == UInt8(ascii: ")") {
-                guard inGroup, count > 0 else { return nil }
+                guard inGroup, count > 0 else { return .declined }
                 inGroup = false
                 i += 1
             } else {
-                guard let value = Kind.parse(slice, &i) else { return nil }
-                values.append(value)
+                if n == out.count { return .full }
+                guard let value = Kind.parse(slice, &i) else { return .declined }
+                out[n] = value
+                n += 1
                 count += 1
                 if inGroup { continue }
                 count = 1
             }
             // One element finished.
-            if components == 0 { components = count } else if count != components { return nil }
+            if components == 0 { components = count } else if count != components { return .declined }
             elements += 1
-            if elements > maxElements { return nil }
+            if elements > maxElements { return .declined }
         }
     }
 }
