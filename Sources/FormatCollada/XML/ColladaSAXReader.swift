@@ -1,6 +1,8 @@
 import AssetCore
 import CLibXML2
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Reads a Collada file with libxml2's SAX2 push parser into a tree of `ColladaElement`s.
 ///
@@ -28,6 +30,15 @@ final class ColladaSAXReader {
     static let flushSize = 64 << 10
     /// The file's size: no element can hold more numbers than half its bytes.
     private var fileBytes = 0
+    /// Numbers are parsed on a second thread while libxml2 tokenizes the next bytes on this one:
+    /// at 300-400 MB/s the tokenizer alone is most of a big file's time, so the two overlap.
+    /// Runs are parsed in order, one at a time; an element's buffers are touched here only after
+    /// `drain()`.
+    private let numbers = DispatchQueue(label: "assetc.collada.numbers")
+    /// At most this many runs (64 KB each) wait for the number thread.
+    private let room = DispatchSemaphore(value: 4)
+    /// Set by the number thread when an element passes `maxArrayElements`.
+    private let overLimit = AtomicFlag()
     private var elementCount = 0
 
     init(file: String, budget: ReadBudget) {
@@ -80,6 +91,7 @@ final class ColladaSAXReader {
             }
             if finished { break }
         }
+        drain()
         if let error { throw error }
     }
 
@@ -161,6 +173,7 @@ final class ColladaSAXReader {
     fileprivate func end() {
         if !pending.isEmpty, let element = stack.last, let kind = kinds.last { flush(into: element, kind: kind, all: true) }
         if let element = stack.last, kinds.last != .text {
+            drain()
             let count = element.floats.count + element.doubles.count + element.ints.count
             do throws(AssetError) {
                 try budget.spend(work: count, for: "<\(element.name)> of \(count) numbers", at: SourceLocation(file: file, line: currentLine))
@@ -198,47 +211,28 @@ final class ColladaSAXReader {
                 cut = pending.count
             }
         }
-        // Lines after the cut were already counted by libxml2: the bad token's line is found back from there.
+        // Lines after the cut were already counted by libxml2: the run's last line is found back from there.
         let linesAfter = pending[cut...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        pending.withUnsafeBufferPointer { consume(UnsafeBufferPointer(rebasing: $0[..<cut]), into: element, kind: kind, linesAfter: linesAfter) }
+        let run = NumberRun(bytes: Array(pending[..<cut]), element: element, kind: kind,
+                            lastLine: currentLine - linesAfter, maxElements: limits.maxArrayElements)
         pending.removeFirst(cut)
+        room.wait()
+        numbers.async { [room, overLimit] in
+            if !run.parse() { overLimit.set() }
+            room.signal()
+        }
+        if overLimit.isSet { failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers") }
     }
 
-    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
-
-    /// Parses whitespace-separated numbers, which end where the bytes end, into the element's buffer.
-    private func consume(_ b: UnsafeBufferPointer<UInt8>, into element: ColladaElement, kind: ColladaContentKind, linesAfter: Int) {
-        // The buffer is moved into a local for the loop: appending to a class's stored array would
-        // be checked for exclusive access at run time on every number.
-        let scan: ColladaNumberScan
-        switch kind {
-        case .floats:
-            var values = element.floats
-            element.floats = []
-            scan = ColladaNumberScan.run(FloatNumbers.self, b, into: &values)
-            element.floats = values
-        case .doubles:
-            var values = element.doubles
-            element.doubles = []
-            scan = ColladaNumberScan.run(DoubleNumbers.self, b, into: &values)
-            element.doubles = values
-        case .ints:
-            var values = element.ints
-            element.ints = []
-            scan = ColladaNumberScan.run(IntNumbers.self, b, into: &values)
-            element.ints = values
-        case .text:
-            return
-        }
-        if let bad = scan.badToken, element.badNumber == nil {
-            let linesBelow = b[bad.upperBound...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + linesAfter
-            element.badNumber = (String(decoding: b[bad.lowerBound..<min(bad.upperBound, bad.lowerBound + 40)], as: UTF8.self),
-                                 max(currentLine - linesBelow, element.line))
-        }
-        if element.floats.count + element.doubles.count + element.ints.count > limits.maxArrayElements {
+    /// Waits for the number thread to finish every run handed to it.
+    private func drain() {
+        numbers.sync {}
+        if overLimit.isSet, let element = stack.last {
             failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers")
         }
     }
+
+    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
 
     // MARK: libxml2 glue
 
@@ -283,6 +277,60 @@ final class ColladaSAXReader {
             reader.fail(message, line: Int(error.pointee.line), column: error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil)
         }
         return handler
+    }
+}
+
+/// A flag one thread raises and another reads.
+private final class AtomicFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+/// One run of numeric text for the number thread: whitespace-separated numbers that end where the
+/// bytes end, parsed into their element's buffer. `@unchecked Sendable` because the element is a
+/// class the reader's thread also holds; it touches the element's number buffers and `badNumber`
+/// only after draining the queue, so the two threads never use them at once.
+private struct NumberRun: @unchecked Sendable {
+    let bytes: [UInt8]
+    let element: ColladaElement
+    let kind: ColladaContentKind
+    /// The line the run's last byte is on.
+    let lastLine: Int
+    let maxElements: Int
+
+    /// False when the element now holds more than `maxElements` numbers.
+    func parse() -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            // The buffer is moved into a local for the loop: appending to a class's stored array
+            // would be checked for exclusive access at run time on every number.
+            let scan: ColladaNumberScan
+            switch kind {
+            case .floats:
+                var values = element.floats
+                element.floats = []
+                scan = ColladaNumberScan.run(FloatNumbers.self, b, into: &values)
+                element.floats = values
+            case .doubles:
+                var values = element.doubles
+                element.doubles = []
+                scan = ColladaNumberScan.run(DoubleNumbers.self, b, into: &values)
+                element.doubles = values
+            case .ints:
+                var values = element.ints
+                element.ints = []
+                scan = ColladaNumberScan.run(IntNumbers.self, b, into: &values)
+                element.ints = values
+            case .text:
+                return true
+            }
+            if let bad = scan.badToken, element.badNumber == nil {
+                let linesBelow = b[bad.upperBound...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                element.badNumber = (String(decoding: b[bad.lowerBound..<min(bad.upperBound, bad.lowerBound + 40)], as: UTF8.self),
+                                     max(lastLine - linesBelow, element.line))
+            }
+            return element.floats.count + element.doubles.count + element.ints.count <= maxElements
+        }
     }
 }
 
