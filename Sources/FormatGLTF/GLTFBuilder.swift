@@ -86,18 +86,22 @@ struct GLTFBuilder {
         if mesh.orientation == .leftHanded { corners.orientation = .rightHanded }
         let unwelded = corners.unwelded(corners: (0..<UInt32(corners.faceVertexIndices.count)).map { $0 })
         var attributes: [String: Int] = [:]
-        attributes["POSITION"] = addFloats(unwelded.positions.flatMap { [$0.x, $0.y, $0.z] }, type: "VEC3", count: unwelded.positions.count, bounds: true)
+        attributes["POSITION"] = addFloats(Self.flat(unwelded.positions, width: 3) { p, out in out[0] = p.x; out[1] = p.y; out[2] = p.z },
+                                           type: "VEC3", count: unwelded.positions.count, bounds: true)
         if let normals = unwelded.normals {
-            attributes["NORMAL"] = addFloats(normals.flatMap { n -> [Float] in
+            attributes["NORMAL"] = addFloats(Self.flat(normals, width: 3) { n, out in
                 let l = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
-                return l > 0 ? [n.x / l, n.y / l, n.z / l] : [0, 1, 0]  // glTF requires unit normals
+                // glTF requires unit normals.
+                if l > 0 { out[0] = n.x / l; out[1] = n.y / l; out[2] = n.z / l } else { out[0] = 0; out[1] = 1; out[2] = 0 }
             }, type: "VEC3", count: normals.count)
         }
         for (set, uv) in unwelded.texcoords.enumerated() {
-            attributes["TEXCOORD_\(set)"] = addFloats(uv.flatMap { [$0.x, 1 - $0.y] }, type: "VEC2", count: uv.count)
+            attributes["TEXCOORD_\(set)"] = addFloats(Self.flat(uv, width: 2) { t, out in out[0] = t.x; out[1] = 1 - t.y },
+                                                     type: "VEC2", count: uv.count)
         }
         if let colors = unwelded.colors {
-            attributes["COLOR_0"] = addFloats(colors.flatMap { [$0.x, $0.y, $0.z, $0.w] }, type: "VEC4", count: colors.count)
+            attributes["COLOR_0"] = addFloats(Self.flat(colors, width: 4) { c, out in out[0] = c.x; out[1] = c.y; out[2] = c.z; out[3] = c.w },
+                                              type: "VEC4", count: colors.count)
         }
         attributeCache[meshIndex] = (attributes, unwelded)
         return (attributes, unwelded)
@@ -110,16 +114,37 @@ struct GLTFBuilder {
         return document.bufferViews.count - 1
     }
 
+    /// `width` floats per element, written by `write` straight into one buffer: no array per vertex.
+    private static func flat<T>(_ elements: [T], width: Int, _ write: (T, UnsafeMutableBufferPointer<Float>) -> Void) -> [Float] {
+        [Float](unsafeUninitializedCapacity: elements.count * width) { out, initialized in
+            for (i, element) in elements.enumerated() {
+                write(element, UnsafeMutableBufferPointer(rebasing: out[(i * width)..<(i * width + width)]))
+            }
+            initialized = elements.count * width
+        }
+    }
+
     private mutating func addFloats(_ values: [Float], type: String, count: Int, bounds: Bool = false) -> Int {
         buffer.pad(to: 4)
         let start = buffer.count
-        for v in values { buffer.f32(v) }
+        buffer.f32s(values)
         let view = addView(buffer.count - start, target: 34962)
         var accessor = GLTFDocument.Accessor(bufferView: view, componentType: 5126, count: count, type: type)
         if bounds, count > 0 {
+            // Per component, compared as Sequence.min()/max() compare (a NaN never replaces a value).
             let width = values.count / count
-            accessor.min = (0..<width).map { k in stride(from: k, to: values.count, by: width).map { values[$0] }.min()! }
-            accessor.max = (0..<width).map { k in stride(from: k, to: values.count, by: width).map { values[$0] }.max()! }
+            var low = Array(values[0..<width]), high = low
+            values.withUnsafeBufferPointer { v in
+                for e in 1..<count {
+                    for k in 0..<width {
+                        let x = v[e * width + k]
+                        if x < low[k] { low[k] = x }
+                        if high[k] < x { high[k] = x }
+                    }
+                }
+            }
+            accessor.min = low
+            accessor.max = high
         }
         document.accessors.append(accessor)
         return document.accessors.count - 1
@@ -128,7 +153,7 @@ struct GLTFBuilder {
     private mutating func addIndices(_ indices: [UInt32]) -> Int {
         buffer.pad(to: 4)
         let start = buffer.count
-        for i in indices { buffer.u32(i) }
+        buffer.u32s(indices)
         let view = addView(buffer.count - start, target: 34963)
         document.accessors.append(GLTFDocument.Accessor(bufferView: view, componentType: 5125, count: indices.count, type: "SCALAR"))
         return document.accessors.count - 1

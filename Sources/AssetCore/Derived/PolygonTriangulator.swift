@@ -29,7 +29,10 @@ struct PolygonTriangulator {
         if isConvex(n: n, normal: normal, point: point) {
             let first = UInt32(corners.lowerBound)
             for k in 1..<(n - 1) {
-                out.append(contentsOf: [first, UInt32(corners.lowerBound + k), UInt32(corners.lowerBound + k + 1)])
+                // Separate appends: an array literal would allocate per triangle.
+                out.append(first)
+                out.append(UInt32(corners.lowerBound + k))
+                out.append(UInt32(corners.lowerBound + k + 1))
             }
             return
         }
@@ -76,7 +79,9 @@ struct PolygonTriangulator {
             let m = remaining.count
             let prev = remaining[(i + m - 1) % m], cur = remaining[i % m], next = remaining[(i + 1) % m]
             if isEar(prev, cur, next) {
-                out.append(contentsOf: [UInt32(base + prev), UInt32(base + cur), UInt32(base + next)])
+                out.append(UInt32(base + prev))
+                out.append(UInt32(base + cur))
+                out.append(UInt32(base + next))
                 remaining.remove(at: i % m)
                 misses = 0
                 i = i % remaining.count

@@ -50,7 +50,10 @@ extension Mesh {
                             let c = points[Int(indices[offset + 2])].double
                             let area2 = Vector.length(Vector.cross(b - a, c - a))
                             if area2 > 0, area2.isFinite {
-                                result.corners.append(contentsOf: [UInt32(offset), UInt32(offset + 1), UInt32(offset + 2)])
+                                // Three appends, not an array literal: that would allocate per triangle.
+                                result.corners.append(UInt32(offset))
+                                result.corners.append(UInt32(offset + 1))
+                                result.corners.append(UInt32(offset + 2))
                             }
                         } else {
                             clipper.triangulate(

@@ -24,6 +24,24 @@ public struct ByteWriter: Sendable {
     public mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
     public mutating func f32(_ v: Float) { u32(v.bitPattern) }
 
+    /// Many 32-bit floats at once: one copy of their bytes on little-endian machines.
+    public mutating func f32s(_ values: [Float]) {
+        #if _endian(little)
+        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+        for v in values { f32(v) }
+        #endif
+    }
+
+    /// Many 32-bit unsigned integers at once: one copy of their bytes on little-endian machines.
+    public mutating func u32s(_ values: [UInt32]) {
+        #if _endian(little)
+        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+        for v in values { u32(v) }
+        #endif
+    }
+
     /// Appends `value` until the length is a multiple of `alignment`.
     public mutating func pad(to alignment: Int, with value: UInt8 = 0) {
         while bytes.count % alignment != 0 { bytes.append(value) }
