@@ -85,9 +85,9 @@ let package = Package(
         // Helpers every test target shares (temporary folders that clean up after themselves).
         .target(name: "AssetTestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore"]),
+        .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore", "AssetTestSupport"]),
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
-        .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore"]),
+        .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatColladaTests", dependencies: ["FormatCollada", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),

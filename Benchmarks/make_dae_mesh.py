@@ -13,6 +13,16 @@ import argparse
 import math
 
 
+def write_source(f, name, rows, count, params):
+    """One <source> with its float_array (one text row per grid row) and accessor."""
+    f.write(f'<source id="{name}"><float_array id="{name}a" count="{len(params) * count}">')
+    for row in rows:
+        f.write(row)
+        f.write("\n")
+    f.write(f'</float_array><technique_common><accessor source="#{name}a" count="{count}" stride="{len(params)}">'
+            + "".join(f'<param name="{p}" type="float"/>' for p in params) + '</accessor></technique_common></source>\n')
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
@@ -26,29 +36,15 @@ def main():
     with open(args.out, "w") as f:
         f.write('<?xml version="1.0" encoding="utf-8"?>\n<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">\n')
         f.write('<asset><unit name="meter" meter="1"/><up_axis>Z_UP</up_axis></asset>\n<library_geometries><geometry id="g" name="Terrain"><mesh>\n')
-        f.write(f'<source id="p"><float_array id="pa" count="{3 * count}">')
-        for y in range(n):
-            f.write(" ".join(f"{x / side:.6f} {y / side:.6f} {0.25 * math.sin(x * 0.05) * math.cos(y * 0.07):.6f}" for x in range(n)))
-            f.write("\n")
-        f.write(f'</float_array><technique_common><accessor source="#pa" count="{count}" stride="3">'
-                '<param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>\n')
+        write_source(f, "p", (" ".join(f"{x / side:.6f} {y / side:.6f} {0.25 * math.sin(x * 0.05) * math.cos(y * 0.07):.6f}"
+                                       for x in range(n)) for y in range(n)), count, "XYZ")
         # In the export shape the normals are stored last point first, so normal index != position index.
-        rows = range(n - 1, -1, -1) if export else range(n)
-        f.write(f'<source id="n"><float_array id="na" count="{3 * count}">')
-        for y in rows:
-            xs = range(n - 1, -1, -1) if export else range(n)
-            f.write(" ".join(f"{-0.0125 * math.cos(x * 0.05) * math.cos(y * 0.07):.6f} {0.0175 * math.sin(x * 0.05) * math.sin(y * 0.07):.6f} 0.999800" for x in xs))
-            f.write("\n")
-        f.write(f'</float_array><technique_common><accessor source="#na" count="{count}" stride="3">'
-                '<param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>\n')
+        order = range(n - 1, -1, -1) if export else range(n)
+        write_source(f, "n", (" ".join(f"{-0.0125 * math.cos(x * 0.05) * math.cos(y * 0.07):.6f} {0.0175 * math.sin(x * 0.05) * math.sin(y * 0.07):.6f} 0.999800"
+                                       for x in order) for y in order), count, "XYZ")
         if export:
             # One texture coordinate per grid cell corner in column-major order: a third index order.
-            f.write(f'<source id="t"><float_array id="ta" count="{2 * count}">')
-            for x in range(n):
-                f.write(" ".join(f"{x / side:.6f} {y / side:.6f}" for y in range(n)))
-                f.write("\n")
-            f.write(f'</float_array><technique_common><accessor source="#ta" count="{count}" stride="2">'
-                    '<param name="S" type="float"/><param name="T" type="float"/></accessor></technique_common></source>\n')
+            write_source(f, "t", (" ".join(f"{x / side:.6f} {y / side:.6f}" for y in range(n)) for x in range(n)), count, "ST")
             f.write('<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>\n')
             f.write(f'<triangles count="{2 * side * side}"><input semantic="VERTEX" source="#v" offset="0"/>'
                     '<input semantic="NORMAL" source="#n" offset="1"/><input semantic="TEXCOORD" source="#t" offset="2" set="0"/><p>')

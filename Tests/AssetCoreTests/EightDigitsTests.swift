@@ -1,10 +1,11 @@
+import AssetTestSupport
 import Testing
 @testable import AssetCore
 
 @Suite struct EightDigitsTests {
     /// Every digit run length with every kind of byte after it, against a byte-by-byte count.
     @Test func countsAndValuesMatchAByteLoop() {
-        var random = SplitMix(7)
+        var random = SeededGenerator(seed: 7)
         for _ in 0..<20_000 {
             let length = Int(random.next() % 11)
             var bytes = (0..<length).map { _ in UInt8(48 + random.next() % 10) }

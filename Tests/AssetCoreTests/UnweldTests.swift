@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Testing
 @testable import AssetCore
 
@@ -7,7 +8,7 @@ import Testing
     /// A triangle mesh whose normals and texture coordinates are faceVarying and indexed in their
     /// own orders, with repeats, so corners share some vertices and not others.
     static func exportShaped(points: Int, triangles: Int, seed: UInt64) -> Mesh {
-        var random = SplitMix(seed)
+        var random = SeededGenerator(seed: seed)
         let positions = (0..<points).map { i in SIMD3<Float>(Float(i), Float(i % 7), Float(i % 3)) }
         let indices = (0..<(3 * triangles)).map { _ in Int32(random.next() % UInt64(points)) }
         let normalValues = (0..<(points / 2 + 1)).map { i in SIMD3<Float>(0, 1, Float(i)) }
@@ -75,18 +76,5 @@ import Testing
         #expect(indices(.faceVarying) == [7, 0, 5])
         #expect(indices(.faceVarying, [10, 11, 12, 13, 14, 15, 16, 17]) == [17, 10, 15])
         #expect(mesh.cornerElementIndices(of: Primvar(name: "p", interpolation: .uniform, values: .float([]))) == [0, 0, 0, 0, 1, 1, 1, 1])
-    }
-}
-
-/// A small deterministic generator, so a failing case can be run again.
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

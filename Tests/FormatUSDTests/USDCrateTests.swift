@@ -1,4 +1,5 @@
 import AssetCore
+import AssetTestSupport
 import Foundation
 import Testing
 @testable import FormatUSD
@@ -154,19 +155,6 @@ import Testing
         } catch {
             #expect(error.description.contains("is not a valid prim name"), "\(error)")
         }
-    }
-}
-
-/// A deterministic generator, so randomised tests use the same values every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -302,27 +302,12 @@ private struct NumberRun: @unchecked Sendable {
     /// False when the element now holds more than `maxElements` numbers.
     func parse() -> Bool {
         bytes.withUnsafeBufferPointer { b in
-            // The buffer is moved into a local for the loop: appending to a class's stored array
-            // would be checked for exclusive access at run time on every number.
             let scan: ColladaNumberScan
             switch kind {
-            case .floats:
-                var values = element.floats
-                element.floats = []
-                scan = ColladaNumberScan.run(FloatNumbers.self, b, into: &values)
-                element.floats = values
-            case .doubles:
-                var values = element.doubles
-                element.doubles = []
-                scan = ColladaNumberScan.run(DoubleNumbers.self, b, into: &values)
-                element.doubles = values
-            case .ints:
-                var values = element.ints
-                element.ints = []
-                scan = ColladaNumberScan.run(IntNumbers.self, b, into: &values)
-                element.ints = values
-            case .text:
-                return true
+            case .floats: scan = parse(FloatNumbers.self, b, into: \.floats)
+            case .doubles: scan = parse(DoubleNumbers.self, b, into: \.doubles)
+            case .ints: scan = parse(IntNumbers.self, b, into: \.ints)
+            case .text: return true
             }
             if let bad = scan.badToken, element.badNumber == nil {
                 let linesBelow = b[bad.upperBound...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
@@ -331,6 +316,19 @@ private struct NumberRun: @unchecked Sendable {
             }
             return element.floats.count + element.doubles.count + element.ints.count <= maxElements
         }
+    }
+}
+
+extension NumberRun {
+    /// The element's buffer is moved into a local for the loop: appending to a class's stored
+    /// array would be checked for exclusive access at run time on every number.
+    private func parse<Kind: ColladaNumberKind>(_ kind: Kind.Type, _ b: UnsafeBufferPointer<UInt8>,
+                                                into buffer: ReferenceWritableKeyPath<ColladaElement, [Kind.Value]>) -> ColladaNumberScan {
+        var values = element[keyPath: buffer]
+        element[keyPath: buffer] = []
+        let scan = ColladaNumberScan.run(Kind.self, b, into: &values)
+        element[keyPath: buffer] = values
+        return scan
     }
 }
 
