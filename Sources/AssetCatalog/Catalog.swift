@@ -115,7 +115,7 @@ public final class Catalog: Sendable {
     /// What serving an asset's file, thumbnail or conversion needs, read without decoding the whole
     /// record: the service asks this on every such request.
     public func summary(id: String) throws(AssetError) -> CatalogSummary? {
-        try read { db in
+        try readOneStatement { db in
             let statement = try db.cachedStatement(sql: "SELECT id, root, kind, format, byteSize, contentHash, error FROM asset WHERE id = ?")
             guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
             return CatalogSummary(id: row[0], root: row[1], kind: CatalogRecord.Kind(rawValue: row[2]) ?? .model, format: row[3],
@@ -175,6 +175,15 @@ public final class Catalog: Sendable {
 
     func read<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
         do { return try pool.read(body) } catch let error as AssetError { throw error } catch {
+            throw AssetError(.io("catalog read failed: \(error)"), at: SourceLocation(file: path))
+        }
+    }
+
+    /// `read` for a body that runs a single SELECT: SQLite gives one statement a consistent
+    /// snapshot on its own, so the BEGIN and COMMIT of a read transaction are skipped. Measured on
+    /// the service's cached-thumbnail route, the transaction was a tenth of each request.
+    func readOneStatement<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
+        do { return try pool.unsafeRead(body) } catch let error as AssetError { throw error } catch {
             throw AssetError(.io("catalog read failed: \(error)"), at: SourceLocation(file: path))
         }
     }
