@@ -64,6 +64,21 @@ enum ColladaFixtures {
         #expect(root.child("p")?.ints == (0..<count).map(Int32.init))
     }
 
+    /// Numbers are parsed in 64 KB runs on a second thread; a bad token deep in a long array must
+    /// still be reported on its own line, whichever run it falls in.
+    @Test(arguments: [3, 2_500, 7_999])
+    func aBadNumberDeepInALongArrayKeepsItsLine(badRow: Int) throws {
+        // Line 1 holds <COLLADA><float_array>, then one row of ten numbers per line.
+        let rows = (0..<8_000).map { row in
+            row == badRow ? "1 2 3 4 oops 6 7 8 9 10" : (0..<10).map { String(row * 10 + $0) }.joined(separator: " ")
+        }
+        let root = try ColladaSAXReaderHarness.parse("<COLLADA><float_array>\n" + rows.joined(separator: "\n") + "\n</float_array></COLLADA>")
+        let array = try #require(root.child("float_array"))
+        #expect(array.badNumber?.token == "oops")
+        #expect(array.badNumber?.line == badRow + 2)
+        #expect(array.floats.count == 8_000 * 10 - 1, "every other number is kept")
+    }
+
     @Test func multiMaterialPrimitivesBecomeSubsetsWithTheirBindings() throws {
         let result = try ColladaFixtures.read("materials_textures.dae")
         #expect(result.warnings.isEmpty, "\(result.warnings)")
