@@ -17,12 +17,7 @@ extension Mesh {
         }
         let pointCount = points.count
         // As unsigned, a negative index is past every valid one.
-        let highest = faceVertexIndices.withUnsafeBufferPointer { buffer in
-            var highest: UInt32 = 0
-            for v in buffer { highest = Swift.max(highest, UInt32(bitPattern: v)) }
-            return highest
-        }
-        if !faceVertexIndices.isEmpty, Int(highest) >= pointCount,
+        if Self.highest(faceVertexIndices) >= pointCount,
            let bad = faceVertexIndices.firstIndex(where: { $0 < 0 || Int($0) >= pointCount }) {
             return "faceVertexIndices[\(bad)] = \(faceVertexIndices[bad]) is outside the \(pointCount) points"
         }
@@ -44,7 +39,7 @@ extension Mesh {
             if let indices = primvar.indices {
                 if indices.count != needed {
                     problems.append((i, "primvar \(primvar.name) has \(indices.count) indices; \(primvar.interpolation.rawValue) needs \(needed)"))
-                } else if let bad = indices.first(where: { $0 < 0 || Int($0) >= valueCount }) {
+                } else if Self.highest(indices) >= valueCount, let bad = indices.first(where: { $0 < 0 || Int($0) >= valueCount }) {
                     problems.append((i, "primvar \(primvar.name) index \(bad) is outside its \(valueCount) values"))
                 }
             } else if valueCount != needed && !(primvar.interpolation == .constant && valueCount >= 1) {
@@ -52,5 +47,17 @@ extension Mesh {
             }
         }
         return problems
+    }
+
+    /// The largest index read as unsigned, so a negative one counts as past every valid index; -1
+    /// for none. A branch-free reduction (it vectorizes): the located message is looked for only
+    /// when this says an index is out of range.
+    static func highest(_ indices: [Int32]) -> Int {
+        guard !indices.isEmpty else { return -1 }
+        return indices.withUnsafeBufferPointer { buffer in
+            var highest: UInt32 = 0
+            for v in buffer { highest = Swift.max(highest, UInt32(bitPattern: v)) }
+            return Int(highest)
+        }
     }
 }

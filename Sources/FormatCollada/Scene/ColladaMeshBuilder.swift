@@ -167,10 +167,14 @@ struct ColladaMeshBuilder {
 
     /// Appends one index per corner: the `offset`-th of each corner's `stride` indices, plus `base`.
     static func gather(_ records: [Int32], stride: Int, offset: Int, corners: Int, base: Int32, into out: inout [Int32]) {
-        out.reserveCapacity(out.count + corners)
-        records.withUnsafeBufferPointer { r in
-            for c in 0..<corners { out.append(r[c * stride + offset] &+ base) }
+        let gathered = records.withUnsafeBufferPointer { r in
+            [Int32](unsafeUninitializedCapacity: corners) { buffer, initialized in
+                for c in 0..<corners { buffer[c] = r[c * stride + offset] &+ base }
+                initialized = corners
+            }
         }
+        // The usual case, one primitive per mesh, takes the gathered buffer as it is.
+        if out.isEmpty { out = gathered } else { out.append(contentsOf: gathered) }
     }
 
     /// Face sizes and the corner records: `stride` indices per corner, one input per offset. For
