@@ -24,8 +24,13 @@ extension CrateValueReader {
         }
         guard candidates.count >= 2 else { return }
         // Room for every candidate at the widest element any decode keeps (8 bytes), or none at all.
-        let bytes = candidates.reduce(0) { $0 + $1.numbers * 8 }
-        guard bytes <= limits.maxMemoryBytes - budget.bytesSpent else { return }
+        let room = limits.maxMemoryBytes - budget.bytesSpent
+        var bytes = 0
+        for candidate in candidates {
+            let (sum, overflow) = bytes.addingReportingOverflow(candidate.numbers * 8)
+            guard !overflow, sum <= room else { return }
+            bytes = sum
+        }
         // Largest first, each to the less loaded of two workers.
         candidates.sort { $0.numbers > $1.numbers }
         var lanes: [[Int]] = [[], []]
