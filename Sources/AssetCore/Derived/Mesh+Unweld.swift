@@ -21,8 +21,7 @@ extension Mesh {
         let colorPrimvar = primvar(named: Primvar.displayColorName)
         let attributes = [normalsPrimvar, colorPrimvar].compactMap { $0 } + sets
         // Nothing to weld when every attribute already shares the point index.
-        let perPoint = attributes.allSatisfy { ($0.interpolation == .vertex || $0.interpolation == .varying) && $0.indices == nil }
-        if perPoint {
+        if attributes.allSatisfy(\.followsPoints) {
             let indices = faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(fvi[Int($0)]) } }
             return UnweldedMesh(
                 positions: points,

@@ -52,6 +52,9 @@ public struct Primvar: Sendable, Equatable {
         case point
     }
 
+    /// One value per point, taken by the point's own index: corners need no index of their own.
+    public var followsPoints: Bool { (interpolation == .vertex || interpolation == .varying) && indices == nil }
+
     /// Number of elements the primvar provides (the indices' count when indexed).
     public var elementCount: Int { indices?.count ?? values.count }
 }

@@ -62,8 +62,7 @@ struct DrawMesh {
 
     private static func attribute<V>(_ values: [V], _ primvar: Primvar, _ mesh: Mesh, _ corners: [UInt32],
                                      _ pointIndices: [UInt32]) -> CornerAttribute<V> {
-        let perPoint = (primvar.interpolation == .vertex || primvar.interpolation == .varying) && primvar.indices == nil
-        return CornerAttribute(values: values, indices: perPoint ? pointIndices : mesh.valueIndices(of: primvar, corners: corners))
+        CornerAttribute(values: values, indices: primvar.followsPoints ? pointIndices : mesh.valueIndices(of: primvar, corners: corners))
     }
 
     /// This mesh in world space with the instance's materials.

@@ -7,8 +7,8 @@ import Darwin
 #endif
 
 /// The fast path for big numeric arrays in usda text (`[(x, y, z), ...]`, `[0, 1, 2, ...]`): one
-/// tight loop over the bytes into one flat buffer, no token or value per element. Arrays over a few
-/// megabytes are split in two at an element boundary and parsed on both cores.
+/// tight loop over the bytes into one flat buffer, no token or value per element. Arrays from
+/// `parallelThreshold` up are split in two at an element boundary and parsed on both cores.
 ///
 /// It declines (returns nil) anything unusual: comments inside the array, nested groups
 /// (matrices), `inf`/`nan`, elements of different sizes. The general parser then takes the array
