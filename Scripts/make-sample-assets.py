@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
-"""Writes the sample assets in Assets/. A ship as Collada (Assets/Ship/ship.dae with its plank
-texture: hull, deck, cabin, and a mast carrying a sail, two materials, Z up as Blender writes it), and a Loomis-style head (cranium with flattened sides, a jaw, and
-the hair, brow, nose and centre guide lines as separate meshes) under an Xform hierarchy, with a
-UsdPreviewSurface material and its paper texture, as Assets/LoomisHead/LoomisHead.usda and packaged as
-Assets/LoomisHead.usdz. Deterministic: the same bytes on every run.
+"""Writes the sample assets in Assets/, laid out as an app that uses them keeps them, so the
+catalog's ids end in the paths SceneKit code passes to `SCNScene(named:)`:
+
+- Art.scnassets/ship.dae (with textures/planks.png): a ship as Collada, hull, deck, cabin, and a
+  mast carrying a sail, two materials, Z up as Blender writes it;
+- SceneKitAssetCatalog.scnassets/LoomisHead.usdz, packaged from LoomisHead/LoomisHead.usda and its
+  paper texture: a Loomis-style head (cranium with flattened sides, a jaw, and the hair, brow,
+  nose and centre guide lines as separate meshes) under an Xform hierarchy, with a
+  UsdPreviewSurface material;
+- Assets.xcassets with a Planks image set (Contents.json and the PNG), as Xcode writes one.
+
+Deterministic: the same bytes on every run.
 
     python3 Scripts/make-sample-assets.py
 """
+import json
 import math
 import os
 import sys
@@ -356,16 +364,34 @@ def ship():
           <node id="Sail" name="Sail">{instance("sail", "canvas", "canvas-material")}</node>
         </node>
       </node>''')
-    folder = os.path.join(ROOT, "Assets", "Ship")
+    folder = os.path.join(ROOT, "Assets", "Art.scnassets")
     os.makedirs(os.path.join(folder, "textures"), exist_ok=True)
     write_png(os.path.join(folder, "textures", "planks.png"), 128, 128, planks)
     with open(os.path.join(folder, "ship.dae"), "w") as f:
         f.write(d.text())
+    image_set(os.path.join(ROOT, "Assets", "Assets.xcassets"), "Planks", "planks.png",
+              os.path.join(folder, "textures", "planks.png"))
+
+
+def image_set(catalog, name, file_name, source):
+    """An Xcode asset catalog holding one universal image set, with the Contents.json files Xcode writes."""
+    info = {"info": {"author": "xcode", "version": 1}}
+    folder = os.path.join(catalog, name + ".imageset")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(catalog, "Contents.json"), "w") as f:
+        f.write(json.dumps(info, indent=2) + "\n")
+    contents = {"images": [{"filename": file_name, "idiom": "universal", "scale": "1x"},
+                           {"idiom": "universal", "scale": "2x"}, {"idiom": "universal", "scale": "3x"}], **info}
+    with open(os.path.join(folder, "Contents.json"), "w") as f:
+        f.write(json.dumps(contents, indent=2) + "\n")
+    with open(source, "rb") as f, open(os.path.join(folder, file_name), "wb") as out:
+        out.write(f.read())
 
 
 def main():
     ship()
-    folder = os.path.join(ROOT, "Assets", "LoomisHead")
+    catalog = os.path.join(ROOT, "Assets", "SceneKitAssetCatalog.scnassets")
+    folder = os.path.join(catalog, "LoomisHead")
     os.makedirs(os.path.join(folder, "textures"), exist_ok=True)
     png_path = os.path.join(folder, "textures", "paper.png")
     write_png(png_path, 128, 128, paper)
@@ -374,7 +400,7 @@ def main():
         f.write(layer)
     with open(png_path, "rb") as f:
         png = f.read()
-    write_usdz(os.path.join(ROOT, "Assets", "LoomisHead.usdz"),
+    write_usdz(os.path.join(catalog, "LoomisHead.usdz"),
                [("LoomisHead.usda", layer.encode()), ("textures/paper.png", png)])
 
 

@@ -28,12 +28,13 @@ public struct ConvertUseCase: Sendable {
     /// The bytes of `input` converted to `format` (the main file; sidecars stay beside it), kept
     /// under `folder/<contentHash>/` so an unchanged asset is converted once.
     public func convertedBytes(of input: String, contentHash: String, format: String, fileName: String,
-                               cacheFolder folder: String) throws(AssetError) -> [UInt8] {
+                               cacheFolder folder: String, readOptions: ReadOptions = ReadOptions()) throws(AssetError) -> [UInt8] {
         let output = ((folder as NSString).appendingPathComponent(contentHash) as NSString).appendingPathComponent(fileName)
         if let data = FileManager.default.contents(atPath: output) { return Array(data) }
         var options = ConvertOptions()
         options.format = format
         options.force = true
+        options.readOptions = readOptions
         _ = try run(input: input, output: output, options: options)
         guard let data = FileManager.default.contents(atPath: output) else {
             throw AssetError(.io("the converted file vanished before it could be read"), at: SourceLocation(file: output))

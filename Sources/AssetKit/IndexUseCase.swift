@@ -62,6 +62,9 @@ public struct IndexUseCase: Sendable {
     }
 
     private func index(root: String, catalog: Catalog, report: inout Report, progress: @Sendable (String) -> Void) throws(AssetError) {
+        // References resolve anywhere under the indexed folder (a library's shared `materials/`),
+        // unless the caller fixed one root for every folder.
+        let readOptions = readOptions.rooted(at: root)
         let known = try catalog.fingerprints(root: root)
         // Models and textures, the catalog's own folder left out.
         let candidates = AssetFolder.files(under: root, registry: registry, skipping: catalog.folder, includeTextures: true)
@@ -85,7 +88,7 @@ public struct IndexUseCase: Sendable {
             let batch = Array(changed[start..<min(start + batchSize, changed.count)])
             let entries = Locked([CatalogEntry?](repeating: nil, count: batch.count))
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
-                let built = entry(for: batch[k], root: root, catalogFolder: catalog.folder)
+                let built = entry(for: batch[k], root: root, catalogFolder: catalog.folder, readOptions: readOptions)
                 entries.withLock { $0[k] = built }
             }
             let built = entries.value.map { $0! }
@@ -104,7 +107,7 @@ public struct IndexUseCase: Sendable {
     }
 
     /// Reads one file into its catalog entry; a failure becomes the entry's error.
-    func entry(for candidate: Candidate, root: String, catalogFolder: String) -> CatalogEntry {
+    func entry(for candidate: Candidate, root: String, catalogFolder: String, readOptions: ReadOptions) -> CatalogEntry {
         let now = Date().timeIntervalSince1970
         let ext = (candidate.path as NSString).pathExtension.lowercased()
         var record = CatalogRecord(id: candidate.id, root: root, kind: candidate.kind, format: ext == "jpg" ? "jpeg" : ext,

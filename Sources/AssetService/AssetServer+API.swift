@@ -116,7 +116,7 @@ extension AssetServer {
         let path = try AssetPath.file(of: record)
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
         let png: [UInt8] = try await Blocking.run {
-            let renderer = ThumbnailUseCase()
+            let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
             return try thumbnails.png(contentHash: record.contentHash, size: size, view: view, renderer: renderer) { () throws(AssetError) in
                 try renderer.scene(at: path)
             }
@@ -143,7 +143,8 @@ extension AssetServer {
         let folder = (catalog.folder as NSString).appendingPathComponent("converted")
         let path = try AssetPath.file(of: record)
         let bytes: [UInt8] = try await Blocking.run {
-            try ConvertUseCase().convertedBytes(of: path, contentHash: record.contentHash, format: target, fileName: name, cacheFolder: folder)
+            try ConvertUseCase().convertedBytes(of: path, contentHash: record.contentHash, format: target, fileName: name,
+                                                cacheFolder: folder, readOptions: AssetPath.readOptions(for: record))
         }
         let buffer = ByteBuffer(bytes: bytes)
         cache.put(key, buffer)

@@ -1,12 +1,17 @@
 import ArgumentParser
 import AssetCore
+import Foundation
 
 /// Flags every command that reads assets shares.
 struct ReadingOptions: ParsableArguments {
     @Flag(name: .long, help: "Treat the first warning as an error.")
     var strict = false
 
-    @Flag(name: .long, help: "Let references and textures resolve outside the asset's folder.")
+    @Option(name: .long, help: ArgumentHelp("Folder references, sublayers, payloads and textures may resolve under (default: the folder index and serve walk; else the current directory when the asset lies under it; else the asset's folder).",
+                                            valueName: "dir"))
+    var assetRoot: String?
+
+    @Flag(name: .long, help: "Let references and textures resolve outside the asset root.")
     var allowOutsidePaths = false
 
     @Option(name: .long, help: ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
@@ -19,13 +24,20 @@ struct ReadingOptions: ParsableArguments {
 
     func validate() throws {
         if let maxWork, maxWork <= 0 { throw ValidationError("--max-work must be a positive number of units") }
+        if let assetRoot {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: assetRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--asset-root '\(assetRoot)' is not a folder")
+            }
+        }
     }
 
     var readOptions: ReadOptions {
         var limits = ReadLimits()
         if let maxMemory { limits.maxMemoryBytes = maxMemory.bytes }
         if let maxWork { limits.maxWork = maxWork }
-        return ReadOptions(limits: limits, allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
+        return ReadOptions(limits: limits, assetRoot: assetRoot.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
+                           allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
     }
 }
 

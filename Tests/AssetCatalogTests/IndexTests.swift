@@ -25,29 +25,30 @@ import Testing
         let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
         let useCase = IndexUseCase()
         let first = try useCase.run(roots: [art.path], catalog: catalog)
-        #expect(first.added == 5 && first.models == 3 && first.textures == 2 && first.failed == 0)
-        let ship = try #require(try catalog.record(id: "Art/Ship/ship.dae"))
+        #expect(first.added == 6 && first.models == 3 && first.textures == 3 && first.failed == 0)
+        #expect(try catalog.record(id: "Art/Assets.xcassets/Planks.imageset/planks.png")?.record.kind == .texture, "image sets are catalogued")
+        let ship = try #require(try catalog.record(id: "Art/Art.scnassets/ship.dae"))
         #expect(ship.record.triangles == 148)
-        #expect(ship.textureReferences.first?.resolvedID == "Art/Ship/textures/planks.png", "the reference links to the texture's row")
+        #expect(ship.textureReferences.first?.resolvedID == "Art/Art.scnassets/textures/planks.png", "the reference links to the texture's row")
         #expect(try catalog.linkedTextureCount() == 2)
 
         // Unchanged: nothing re-read.
         let second = try useCase.run(roots: [art.path], catalog: catalog)
-        #expect(second == IndexUseCase.Report(unchanged: 5, models: 3, textures: 2))
+        #expect(second == IndexUseCase.Report(unchanged: 6, models: 3, textures: 3))
 
         // Modify one, delete one, add one, add a corrupt one.
-        let usda = art.appendingPathComponent("LoomisHead/LoomisHead.usda")
+        let usda = art.appendingPathComponent("SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")
         var text = try String(contentsOf: usda, encoding: .utf8)
         text = text.replacingOccurrences(of: "def Xform \"Guides\" (\n", with: "def Xform \"Guides\" (\n        active = false\n")
         try text.write(to: usda, atomically: true, encoding: .utf8)
-        try FileManager.default.removeItem(at: art.appendingPathComponent("LoomisHead.usdz"))
+        try FileManager.default.removeItem(at: art.appendingPathComponent("SceneKitAssetCatalog.scnassets/LoomisHead.usdz"))
         try FileManager.default.copyItem(at: repository.appendingPathComponent("Tests/Fixtures/collada/minimal_triangles.dae"),
                                          to: art.appendingPathComponent("new.dae"))
         try Data("#usda 1.0\ndef \"Broken\" {\n".utf8).write(to: art.appendingPathComponent("broken.usda"))
         let third = try useCase.run(roots: [art.path], catalog: catalog)
         #expect(third.added == 2 && third.updated == 1 && third.removed == 1 && third.failed == 1)
-        #expect(try catalog.record(id: "Art/LoomisHead.usdz") == nil)
-        #expect(try catalog.record(id: "Art/LoomisHead/LoomisHead.usda")?.record.triangles == 960 + 358, "the guides are inactive now")
+        #expect(try catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz") == nil)
+        #expect(try catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")?.record.triangles == 960 + 358, "the guides are inactive now")
         #expect(try catalog.record(id: "Art/new.dae")?.record.triangles == 2)
         let broken = try #require(try catalog.record(id: "Art/broken.usda"))
         #expect(broken.record.error?.contains("broken.usda:2:") == true, "recorded with its located error, not dropped")
@@ -62,13 +63,13 @@ import Testing
         useCase.render.size = 32
         let report = try useCase.run(roots: [art.path], catalog: catalog)
         #expect(report.thumbnailsFailed == 0)
-        let usda = try #require(try catalog.record(id: "Art/LoomisHead/LoomisHead.usda")?.record)
+        let usda = try #require(try catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")?.record)
         let thumbnail = try #require(usda.thumbnail)
         // The service's naming: the same file answers GET .../thumbnail.png?size=32&view=iso.
         #expect(thumbnail == "thumbnails/\(usda.contentHash)-32-iso.png")
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: catalog.folder).appendingPathComponent(thumbnail)))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(try catalog.record(id: "Art/Ship/textures/planks.png")?.record.thumbnail == nil, "textures get none")
+        #expect(try catalog.record(id: "Art/Art.scnassets/textures/planks.png")?.record.thumbnail == nil, "textures get none")
     }
 
     @Test func aThumbnailThatCannotBeWrittenIsReportedNotDropped() throws {
@@ -82,7 +83,7 @@ import Testing
         #expect(report.models == 3)
         #expect(report.thumbnailsFailed == 3)
         #expect(report.failed == 0, "the models themselves were read")
-        let entry = try #require(try catalog.record(id: "Art/Ship/ship.dae"))
+        let entry = try #require(try catalog.record(id: "Art/Art.scnassets/ship.dae"))
         #expect(entry.record.thumbnail == nil)
         #expect(entry.record.triangles == 148)
         #expect(entry.warnings.first?.hasPrefix("thumbnail not rendered: ") == true, "\(entry.warnings)")
@@ -103,7 +104,7 @@ import Testing
         let report = try IndexUseCase(thumbnails: true).run(roots: [art.path], catalog: catalog)
         #expect(report.models == 3 + hostile.count)
         #expect(report.failed == 3, "the CRC, number and crate files fail; the two Collada files read with warnings")
-        for good in ["Art/LoomisHead.usdz", "Art/LoomisHead/LoomisHead.usda", "Art/Ship/ship.dae"] {
+        for good in ["Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz", "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda", "Art/Art.scnassets/ship.dae"] {
             let record = try #require(try catalog.record(id: good)?.record)
             #expect(record.error == nil && record.thumbnail != nil, "\(good)")
         }

@@ -11,7 +11,7 @@ import Testing
 @Suite struct GoldenImageTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let golden = repository.appendingPathComponent("Tests/Fixtures/render/golden")
-    static let samples = ["Assets/LoomisHead.usdz", "Assets/LoomisHead/LoomisHead.usda", "Assets/Ship/ship.dae"]
+    static let samples = ["Assets/SceneKitAssetCatalog.scnassets/LoomisHead.usdz", "Assets/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda", "Assets/Art.scnassets/ship.dae"]
 
     @Test(arguments: samples)
     func sampleMatchesGolden(_ sample: String) throws {

@@ -37,17 +37,17 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
                 #expect((page["items"] as? [Any])?.count == 2)
                 #expect(page["nextCursor"] as? String == "2")
             }
-            try await client.execute(uri: "/api/assets?limit=2&cursor=4", method: .get) { response in
+            try await client.execute(uri: "/api/assets?limit=2&cursor=5", method: .get) { response in
                 let page = try json(response.body)
                 #expect((page["items"] as? [Any])?.count == 1)
                 #expect(page["nextCursor"] is NSNull)
             }
             let cases: [(String, [String])] = [
-                ("format=dae", ["Art/Ship/ship.dae"]),
-                ("minTriangles=1000&format=usdz", ["Art/LoomisHead.usdz"]),
-                ("upAxis=Z", ["Art/Ship/ship.dae"]),
-                ("where=triangles%20%3E%20100%20and%20upAxis%20%3D%20Y&sort=id", ["Art/LoomisHead.usdz", "Art/LoomisHead/LoomisHead.usda"]),
-                ("q=mast", ["Art/Ship/ship.dae"]),
+                ("format=dae", ["Art/Art.scnassets/ship.dae"]),
+                ("minTriangles=1000&format=usdz", ["Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz"]),
+                ("upAxis=Z", ["Art/Art.scnassets/ship.dae"]),
+                ("where=triangles%20%3E%20100%20and%20upAxis%20%3D%20Y&sort=id", ["Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz", "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda"]),
+                ("q=mast", ["Art/Art.scnassets/ship.dae"]),
                 ("maxTriangles=0", []),
             ]
             for (query, expected) in cases {
@@ -62,17 +62,17 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
     @Test func assetEndpointsServeRecordFileThumbnailAndConversion() async throws {
         let (server, art) = try makeServer(in: temporary)
         try await withLiveServer(server) { client in
-            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae", method: .get) { response in
+            try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae", method: .get) { response in
                 let detail = try json(response.body)
                 #expect((detail["nodes"] as? [String])?.contains("/Ship/Mast/Sail") == true)
                 #expect((detail["record"] as? [String: Any])?["triangles"] as? Int == 148)
             }
-            let original = try Data(contentsOf: art.appendingPathComponent("Ship/ship.dae"))
-            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/file", method: .get) { response in
+            let original = try Data(contentsOf: art.appendingPathComponent("Art.scnassets/ship.dae"))
+            try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/file", method: .get) { response in
                 #expect(Data(response.body.readableBytesView) == original)
             }
             var etag = ""
-            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=64", method: .get) { response in
+            try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?size=64", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
                 #expect(Array(response.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
@@ -80,17 +80,17 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
                 etag = response.headers[.eTag] ?? ""
             }
             #expect(!etag.isEmpty)
-            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=64", method: .get,
+            try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?size=64", method: .get,
                                      headers: [.ifNoneMatch: etag]) { #expect($0.status == .notModified) }
-            try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/convert?to=glb", method: .get) { response in
+            try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/convert?to=glb", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(Array(response.body.readableBytesView.prefix(4)) == Array("glTF".utf8))
             }
             try await client.execute(uri: "/", method: .get) { response in
                 let page = String(buffer: response.body)
-                #expect(page.contains("/assets/Art/Ship/ship.dae") && page.contains("thumbnail.png"))
+                #expect(page.contains("/assets/Art/Art.scnassets/ship.dae") && page.contains("thumbnail.png"))
             }
-            try await client.execute(uri: "/assets/Art/Ship/ship.dae", method: .get) { response in
+            try await client.execute(uri: "/assets/Art/Art.scnassets/ship.dae", method: .get) { response in
                 let page = String(buffer: response.body)
                 #expect(page.contains("view=top") && page.contains("convert?to=usdz") && page.contains("planks.png"))
             }
@@ -109,8 +109,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
             ("/api/assets/Art/../../etc/passwd/file", .get, [:], .badRequest),
             ("/api/assets/Art/escape.dae/file", .get, [:], .notFound),
             ("/api/assets/Art%2F..%2F..%2Fetc%2Fpasswd/file", .get, [:], .badRequest),
-            ("/api/assets/Art/Ship/ship.dae/convert?to=fbx", .get, [:], .badRequest),
-            ("/api/assets/Art/Ship/ship.dae/thumbnail.png?view=sideways", .get, [:], .badRequest),
+            ("/api/assets/Art/Art.scnassets/ship.dae/convert?to=fbx", .get, [:], .badRequest),
+            ("/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?view=sideways", .get, [:], .badRequest),
             ("/api/reindex", .post, [:], .unauthorized),
             ("/api/reindex", .post, [.authorization: "Bearer wrong-token"], .unauthorized),
         ]
@@ -135,7 +135,7 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         let (server, _) = try makeServer(in: temporary)
         try await withLiveServer(server) { client in
             for (asked, served) in [(16, 32), (100, 128), (129, 256), (256, 256), (1000, 1024)] {
-                try await client.execute(uri: "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=\(asked)", method: .get) { response in
+                try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?size=\(asked)", method: .get) { response in
                     #expect(response.status == .ok)
                     // The PNG's IHDR width, big-endian at bytes 16-19.
                     let bytes = Array(response.body.readableBytesView)
@@ -171,7 +171,7 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
     @Test func liveServerAnswersWhileAReindexRuns() async throws {
         let (server, art) = try makeServer(in: temporary)
         // Something for the reindex to do.
-        try FileManager.default.copyItem(at: art.appendingPathComponent("Ship/ship.dae"), to: art.appendingPathComponent("copy.dae"))
+        try FileManager.default.copyItem(at: art.appendingPathComponent("Art.scnassets/ship.dae"), to: art.appendingPathComponent("copy.dae"))
         try await withLiveServer(server) { client in
             try await client.execute(uri: "/api/reindex", method: .post, headers: [.authorization: "Bearer test-token-123"]) {
                 #expect($0.status == .accepted)
@@ -179,7 +179,7 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
             try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for k in 0..<40 {
                     group.addTask {
-                        let uri = k % 2 == 0 ? "/api/assets?limit=10" : "/api/assets/Art/Ship/ship.dae/thumbnail.png?size=32"
+                        let uri = k % 2 == 0 ? "/api/assets?limit=10" : "/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?size=32"
                         return try await client.execute(uri: uri, method: .get) { $0.status }
                     }
                 }

@@ -6,7 +6,7 @@ import Testing
     let temporary = TemporaryFolder("assetc-cli-convert")
     var folder: URL { temporary.url }
     let ship = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Assets/Ship/ship.dae")
+        .deletingLastPathComponent().appendingPathComponent("Assets/Art.scnassets/ship.dae")
 
     @Test func convertsAndTheResultReadsBackWithTheSameFigures() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -10,8 +10,8 @@ import Testing
         let work = temporary.url
         let art = work.appendingPathComponent("Art")
         try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
-        let ship = try Data(contentsOf: repository.appendingPathComponent("Assets/Ship/ship.dae"))
-        let head = try Data(contentsOf: repository.appendingPathComponent("Assets/LoomisHead/LoomisHead.usda"))
+        let ship = try Data(contentsOf: repository.appendingPathComponent("Assets/Art.scnassets/ship.dae"))
+        let head = try Data(contentsOf: repository.appendingPathComponent("Assets/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda"))
         let count = 240
         for i in 0..<count {
             // Distinct bytes per file, so every one is its own asset with its own thumbnail.

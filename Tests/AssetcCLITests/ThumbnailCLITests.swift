@@ -10,8 +10,8 @@ import Testing
         let work = temporary.url
         let art = work.appendingPathComponent("Art.scnassets")
         try FileManager.default.createDirectory(at: art.appendingPathComponent("textures"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets/Ship/ship.dae"), to: art.appendingPathComponent("ship.dae"))
-        try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets/Ship/textures/planks.png"),
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets/Art.scnassets/ship.dae"), to: art.appendingPathComponent("ship.dae"))
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets/Art.scnassets/textures/planks.png"),
                                          to: art.appendingPathComponent("textures/planks.png"))
         try Data("#usda 1.0\ndef Mesh \"Broken\" {\n  int[] faceVertexCounts = [3\n".utf8).write(to: art.appendingPathComponent("broken.usda"))
         let out = work.appendingPathComponent("thumbs")

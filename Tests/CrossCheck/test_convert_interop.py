@@ -152,7 +152,7 @@ def test_written_usdz_passes_openusd_validators(source, tmp_path):
 def test_usda_root_keeps_a_text_root_layer(tmp_path):
     from pxr import Sdf
     out = tmp_path / "text.usdz"
-    convert(ROOT / "Assets" / "LoomisHead" / "LoomisHead.usda", out, "--usda-root")
+    convert(ROOT / "Assets" / "SceneKitAssetCatalog.scnassets" / "LoomisHead" / "LoomisHead.usda", out, "--usda-root")
     entries = usdz_entries(out)
     assert entries[0].endswith(".usda")
     assert usdz_entry_bytes(out, entries[0]).startswith(b"#usda")

@@ -21,8 +21,10 @@ def test_every_fail_case_has_an_expectation():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fail_case(name):
     status, text = EXPECTED[name]
+    # Run from the fail-case folder, so that folder is the asset root (refers_outside.usda's
+    # target lies one level up, outside it).
     result = subprocess.run([assetc_binary(), "info", "--json", str(FAIL / name)], capture_output=True, text=True,
-                            timeout=30, preexec_fn=limit_address_space)
+                            timeout=30, preexec_fn=limit_address_space, cwd=FAIL)
     assert result.returncode == status, f"exit {result.returncode}: {result.stderr}"
     if status == 0:
         info = json.loads(result.stdout)
@@ -39,7 +41,7 @@ def test_fail_case(name):
 def test_refused_references_add_no_geometry():
     """The file outside exists and is valid; had it been read its 500-unit triangle would show."""
     result = subprocess.run([assetc_binary(), "info", "--json", str(FAIL / "refers_outside.usda")],
-                            capture_output=True, text=True, timeout=30)
+                            capture_output=True, text=True, timeout=30, cwd=FAIL)
     info = json.loads(result.stdout)
     assert info["meshes"] == 1
     assert info["bounds"]["max"] == [1, 1, 0]

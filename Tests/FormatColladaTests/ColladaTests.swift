@@ -134,7 +134,7 @@ enum ColladaFixtures {
                 <instance_material symbol="sym" target="#m"/></technique_common></bind_material></instance_geometry></node></visual_scene></library_visual_scenes>
             </COLLADA>
             """)
-        #expect(result.warnings.map(\.message).contains("texture refused: 'file:///etc/hostname' is outside the asset's folder"))
+        #expect(result.warnings.map(\.message).contains { $0.hasPrefix("texture refused: 'file:///etc/hostname' is outside the asset root /") })
         #expect(result.scene.textures.first?.resolves == false)
     }
 }

@@ -2,13 +2,17 @@
 /// readers check counts read from a file against these before allocating.
 public struct ReadOptions: Sendable, Equatable {
     public var limits: ReadLimits
-    /// Let references and textures resolve outside the asset's folder (off by default).
+    /// Where references, sublayers, payloads and textures may resolve; see `AssetRoot`.
+    public var assetRoot: AssetRoot
+    /// Let references and textures resolve outside the asset root (off by default).
     public var allowsPathsOutsideAsset: Bool
     /// Turn the first warning into an error.
     public var isStrict: Bool
 
-    public init(limits: ReadLimits = ReadLimits(), allowsPathsOutsideAsset: Bool = false, isStrict: Bool = false) {
+    public init(limits: ReadLimits = ReadLimits(), assetRoot: AssetRoot = .assetFolder,
+                allowsPathsOutsideAsset: Bool = false, isStrict: Bool = false) {
         self.limits = limits
+        self.assetRoot = assetRoot
         self.allowsPathsOutsideAsset = allowsPathsOutsideAsset
         self.isStrict = isStrict
     }

@@ -5,7 +5,7 @@ import Foundation
 /// emission -> emissive, transparent/transparency (A_ONE, A_ZERO, RGB_ZERO, RGB_ONE) -> opacity,
 /// shininess -> roughness (sqrt(2 / (shininess + 2)), the Blinn-Phong to microfacet rule of thumb),
 /// constant shading -> emission as colour. Texture paths resolve relative to the document,
-/// URL-decoded, and never outside the asset's folder unless allowed.
+/// URL-decoded, and never outside the asset root unless allowed.
 struct ColladaMaterialBuilder {
     let document: ColladaDocument
     let documentFolder: String
@@ -19,7 +19,7 @@ struct ColladaMaterialBuilder {
         self.document = document
         let absolute = URL(fileURLWithPath: documentPath).standardizedFileURL.resolvingSymlinksInPath().path
         documentFolder = (absolute as NSString).deletingLastPathComponent
-        sandbox = documentFolder
+        sandbox = options.assetRoot.folder(for: documentPath)
         allowsOutside = options.allowsPathsOutsideAsset
     }
 
@@ -105,8 +105,8 @@ struct ColladaMaterialBuilder {
         let joined = path.hasPrefix("/") ? path : (documentFolder as NSString).appendingPathComponent(path)
         let resolved = URL(fileURLWithPath: joined).standardizedFileURL.resolvingSymlinksInPath().path
         var resolvedPath: String?
-        if !allowsOutside && !(resolved == sandbox || resolved.hasPrefix(sandbox + "/")) {
-            diagnostics.append(.warning("texture refused: '\(image.path)' is outside the asset's folder", at: here))
+        if !allowsOutside && !AssetRoot.contains(sandbox, resolved) {
+            diagnostics.append(.warning("texture refused: " + AssetRoot.refusal(image.path, root: sandbox), at: here))
         } else if !FileManager.default.fileExists(atPath: resolved) {
             diagnostics.append(.warning("texture '\(image.path)' not found (looked for \(resolved))", at: here))
         } else {

@@ -3,16 +3,16 @@ import Foundation
 
 /// Turns asset paths written in layers (`@./geom.usda@`, `@textures/wood.png@`,
 /// `@inner.usdz[mesh.usda]@`) into locations, and reads them. It is the only code that touches
-/// the file system for a USD read, so the sandbox lives here: nothing outside the root asset's
-/// folder (for files) or outside the package (for package entries) is resolved, unless the caller
-/// allows paths outside the asset.
+/// the file system for a USD read, so the sandbox lives here: nothing outside the asset root (for
+/// files, see `AssetRoot`) or outside the package (for package entries) is resolved, unless the
+/// caller allows paths outside.
 final class USDAssetResolver {
     enum Resolution {
         case found(AssetLocation)
         case refused(String)
     }
 
-    /// Absolute, symlink-free folder of the root asset.
+    /// Absolute, symlink-free asset root.
     let sandbox: String
     let allowsOutside: Bool
     let budget: ReadBudget
@@ -20,8 +20,7 @@ final class USDAssetResolver {
     private var archives: [AssetLocation: USDZArchive] = [:]
 
     init(rootFile: String, options: ReadOptions, budget: ReadBudget) {
-        let absolute = URL(fileURLWithPath: rootFile).standardizedFileURL.resolvingSymlinksInPath().path
-        sandbox = PathArithmetic.directory(of: absolute)
+        sandbox = options.assetRoot.folder(for: rootFile)
         allowsOutside = options.allowsPathsOutsideAsset
         self.budget = budget
     }
@@ -48,7 +47,7 @@ final class USDAssetResolver {
             guard let normalized = PathArithmetic.normalize(joined) else { return .refused("'\(assetPath)' climbs above the root") }
             let real = URL(fileURLWithPath: normalized).resolvingSymlinksInPath().path
             if !allowsOutside && !PathArithmetic.isInside(real, root: sandbox) {
-                return .refused("'\(assetPath)' is outside the asset's folder")
+                return .refused(AssetRoot.refusal(assetPath, root: sandbox))
             }
             base = .file(path: normalized)
         }

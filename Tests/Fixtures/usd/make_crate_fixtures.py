@@ -16,7 +16,7 @@ FAIL = os.path.join(HERE, "fail-case")
 
 SOURCES = ["gprims", "primvars_indexed", "references_internal", "subsets_materials", "syntax_everything",
            "time_samples", "variants", "xform_ops", "zup_default_units"]
-HEAD = os.path.join(ROOT, "Assets", "LoomisHead", "LoomisHead.usda")
+HEAD = os.path.join(ROOT, "Assets", "SceneKitAssetCatalog.scnassets", "LoomisHead", "LoomisHead.usda")
 ALL_VERSIONS = ["0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0", "0.9.0", "0.10.0"]
 
 

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The folder that references, payloads, sublayers and textures may resolve under. Asset
+/// libraries keep shared layers, materials and textures in sibling folders (`_common/`,
+/// `materials/`), so the asset's own folder is too tight a fence for them; the library's root is
+/// the right one, and nothing outside it is read unless a caller allows paths outside.
+public enum AssetRoot: Sendable, Equatable {
+    /// The folder of the file being read: the tightest fence, and what a library caller gets unless
+    /// it says otherwise.
+    case assetFolder
+    /// One folder for every asset read (`--asset-root`, or the folder `index` and `serve` walk).
+    case folder(String)
+    /// The current directory when the asset lies under it, else the asset's own folder: what a
+    /// user running `assetc info` from a library's root expects.
+    case currentDirectoryOrAssetFolder
+
+    /// The absolute, symlink-free folder for `file`. Symlinks are resolved before any check, so a
+    /// link inside the root that points outside it does not widen the fence.
+    public func folder(for file: String) -> String {
+        let asset = Self.real(file)
+        let assetFolder = (asset as NSString).deletingLastPathComponent
+        switch self {
+        case .assetFolder:
+            return assetFolder
+        case .folder(let path):
+            return Self.real(path)
+        case .currentDirectoryOrAssetFolder:
+            let current = Self.real(FileManager.default.currentDirectoryPath)
+            return Self.contains(current, asset) ? current : assetFolder
+        }
+    }
+
+    /// Whether `path` (absolute, symlink-free) is `root` or lies under it.
+    public static func contains(_ root: String, _ path: String) -> Bool {
+        root == "/" || path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// Absolute, `.`/`..` collapsed and symlinks followed.
+    public static func real(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The sentence a refused path's warning ends with: where the fence is and how to move it.
+    public static func refusal(_ authored: String, root: String) -> String {
+        "'\(authored)' is outside the asset root \(root) (--asset-root DIR widens it, --allow-outside-paths lifts it)"
+    }
+}
+
+extension ReadOptions {
+    /// These options for the assets of a walked folder: a root set for every folder stays,
+    /// otherwise the folder itself is the root.
+    public func rooted(at folder: String) -> ReadOptions {
+        if case .folder = assetRoot { return self }
+        var rooted = self
+        rooted.assetRoot = .folder(folder)
+        return rooted
+    }
+}
