@@ -66,7 +66,8 @@ public struct FormatRegistry: Sendable {
     /// Reads a scene; with `options.isStrict` the first warning fails the read.
     public func read(_ url: URL, options: ReadOptions = ReadOptions()) throws(AssetError) -> ReadResult {
         let match = try reader(for: url)
-        let result = try match.reader.read(match.file, options: options)
+        var result = try match.reader.read(match.file, options: options)
+        result.scene.countedPurposes = options.purposes
         if options.isStrict, let first = result.warnings.first {
             throw AssetError(.strict(first.message), at: first.location.inFile(url.relativePath))
         }

@@ -14,6 +14,10 @@ struct ReadingOptions: ParsableArguments {
     @Flag(name: .long, help: "Let references and textures resolve outside the asset root.")
     var allowOutsidePaths = false
 
+    @Option(name: .long, help: ArgumentHelp("Purposes whose geometry counts in figures, bounds, thumbnails and conversions to formats without purposes, comma-separated from default, render, proxy, guide (default: default,render, as usd-core computes bounds).",
+                                            valueName: "list"))
+    var purpose: PurposeListArgument?
+
     @Option(name: .long, help: ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
                                             valueName: "size"))
     var maxMemory: ByteSizeArgument?
@@ -36,8 +40,20 @@ struct ReadingOptions: ParsableArguments {
         var limits = ReadLimits()
         if let maxMemory { limits.maxMemoryBytes = maxMemory.bytes }
         if let maxWork { limits.maxWork = maxWork }
-        return ReadOptions(limits: limits, assetRoot: assetRoot.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
-                           allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
+        var options = ReadOptions(limits: limits, assetRoot: assetRoot.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
+                                  allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
+        if let purpose { options.purposes = purpose.set }
+        return options
+    }
+}
+
+/// `--purpose render,proxy`: known purpose names only, so a typo is a usage error.
+struct PurposeListArgument: ExpressibleByArgument {
+    let set: PurposeSet
+
+    init?(argument: String) {
+        guard let set = PurposeSet(list: argument) else { return nil }
+        self.set = set
     }
 }
 

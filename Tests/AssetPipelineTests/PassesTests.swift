@@ -77,6 +77,28 @@ func twoFaceMesh() -> Mesh {
         #expect(diagnostics.count == 1)
     }
 
+    /// usd-core's inheritance: a child's own counted purpose survives a guide parent, whose own
+    /// geometry goes; the chosen purposes decide, and an unknown purpose is never counted.
+    @Test func droppingFollowsTheCountedPurposes() {
+        var s = scene(twoFaceMesh())
+        let child = Node(name: "Drawn", meshInstances: [MeshInstance(mesh: 0)], purpose: .render)
+        s.root.children.append(Node(name: "Guide", children: [child, Node(name: "Helper", meshInstances: [MeshInstance(mesh: 0)])],
+                                    meshInstances: [MeshInstance(mesh: 0)], purpose: .guide))
+        s.root.children.append(Node(name: "Sketch", meshInstances: [MeshInstance(mesh: 0)], purpose: Purpose(rawValue: "sketch")))
+        var byDefault = s
+        var diagnostics: [Diagnostic] = []
+        DropHiddenNodesPass().run(&byDefault, diagnostics: &diagnostics)
+        #expect(byDefault.root.children.map(\.name) == ["N", "Guide"])
+        #expect(byDefault.root.children[1].meshInstances.isEmpty && byDefault.root.children[1].purpose == nil)
+        #expect(byDefault.root.children[1].children.map(\.name) == ["Drawn"])
+        #expect(byDefault.placedMeshes().map(\.nodePath) == ["/N", "/Guide/Drawn"])
+
+        var guides = s
+        guides.countedPurposes = PurposeSet([.default, .guide])
+        DropHiddenNodesPass().run(&guides, diagnostics: &diagnostics)
+        #expect(guides.placedMeshes().map(\.nodePath) == ["/N", "/Guide", "/Guide/Helper"])
+    }
+
     /// The renderer gives meshes without normals these smooth ones (see DrawMesh).
     @Test func smoothNormalsFaceOutward() {
         let normals = twoFaceMesh().smoothNormals()

@@ -9,9 +9,11 @@ public struct NodeVisit: Sendable {
     public var purpose: Purpose
     /// True when this node or an ancestor is invisible.
     public var isInvisible: Bool
+    /// Whether the scene's counted purposes include `purpose`.
+    public var hasCountedPurpose: Bool
 
-    /// Whether stats and bounds count this node's geometry.
-    public var isCounted: Bool { purpose.isCountedByDefault && !isInvisible }
+    /// Whether stats, bounds and images include this node's geometry.
+    public var isCounted: Bool { hasCountedPurpose && !isInvisible }
 }
 
 extension Scene {
@@ -35,12 +37,14 @@ extension Scene {
             let node = item.node
             let world = node.resetsTransformStack || item.parentWorld.isIdentity
                 ? node.transform : item.parentWorld * node.transform
+            let purpose = node.purpose ?? item.purpose
             let visit = NodeVisit(
                 path: item.parentPath + "/" + node.name,
                 depth: item.depth,
                 worldTransform: world,
-                purpose: node.purpose ?? item.purpose,
-                isInvisible: item.isInvisible || node.isInvisible)
+                purpose: purpose,
+                isInvisible: item.isInvisible || node.isInvisible,
+                hasCountedPurpose: countedPurposes.contains(purpose))
             try body(node, visit)
             for child in node.children.reversed() {
                 stack.append(Pending(

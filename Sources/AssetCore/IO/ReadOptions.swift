@@ -8,6 +8,8 @@ public struct ReadOptions: Sendable, Equatable {
     public var allowsPathsOutsideAsset: Bool
     /// Turn the first warning into an error.
     public var isStrict: Bool
+    /// The purposes the scene's stats, bounds, images and purpose-less conversions include.
+    public var purposes: PurposeSet = .defaultAndRender
 
     public init(limits: ReadLimits = ReadLimits(), assetRoot: AssetRoot = .assetFolder,
                 allowsPathsOutsideAsset: Bool = false, isStrict: Bool = false) {

@@ -45,13 +45,49 @@ public struct Node: Sendable, Equatable {
 
 /// USD's `purpose`: what a prim is for. Stats and bounds count `default` and `render` geometry,
 /// as usd-core's bounding-box cache does with its default purposes; `guide` and `proxy` are left out.
-public enum Purpose: String, Sendable, Hashable, Codable {
-    case `default`
-    case render
-    case proxy
-    case guide
+/// USD's `purpose`: `default`, `render`, `proxy` and `guide` are the schema's tokens, but a file
+/// may author any token, and usd-core keeps it (and leaves it out of every purpose set a bounds
+/// or image computation includes), so an unknown value is kept as written rather than dropped.
+public struct Purpose: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
 
-    public var isCountedByDefault: Bool { self == .default || self == .render }
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let `default` = Purpose(rawValue: "default")
+    public static let render = Purpose(rawValue: "render")
+    public static let proxy = Purpose(rawValue: "proxy")
+    public static let guide = Purpose(rawValue: "guide")
+    public static let known: [Purpose] = [.default, .render, .proxy, .guide]
+
+    public var isKnown: Bool { Self.known.contains(self) }
+    public var description: String { rawValue }
+}
+
+/// The purposes whose geometry stats, bounds, images and purpose-less writers include: usd-core's
+/// `BBoxCache` purposes. `default` and `render` unless the caller chooses (`--purpose`).
+public struct PurposeSet: Sendable, Hashable, Codable {
+    public var purposes: Set<Purpose>
+
+    public init(_ purposes: Set<Purpose>) { self.purposes = purposes }
+
+    public static let defaultAndRender = PurposeSet([.default, .render])
+
+    public func contains(_ purpose: Purpose) -> Bool { purposes.contains(purpose) }
+
+    /// `default,render,proxy` as `--purpose` takes it; nil for an unknown or missing name.
+    public init?(list: String) {
+        var chosen: Set<Purpose> = []
+        for name in list.split(separator: ",") {
+            let purpose = Purpose(rawValue: name.trimmingCharacters(in: .whitespaces))
+            guard purpose.isKnown else { return nil }
+            chosen.insert(purpose)
+        }
+        guard !chosen.isEmpty else { return nil }
+        purposes = chosen
+    }
+
+    /// The names in the schema's order, comma-separated.
+    public var list: String { Purpose.known.filter(purposes.contains).map(\.rawValue).joined(separator: ",") }
 }
 
 /// A mesh placed under a node, with the materials bound to it.

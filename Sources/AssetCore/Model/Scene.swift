@@ -11,6 +11,9 @@ public struct Scene: Sendable, Equatable {
     public var cameras: [Camera]
     public var lights: [Light]
     public var metadata: SceneMetadata
+    /// The purposes stats, bounds, images and writers without purposes include. Not a property of
+    /// the file: the reader's options choose it (`ReadOptions.purposes`, `--purpose`).
+    public var countedPurposes: PurposeSet = .defaultAndRender
 
     public init(
         root: Node = Node(name: ""),

@@ -1,7 +1,9 @@
 import AssetCore
 
-/// Leaves out nodes (and everything under them) whose purpose is guide or proxy, or that are
-/// invisible, for formats that cannot mark them so: written as ordinary nodes they would show.
+/// Leaves out the geometry of nodes whose purpose the scene does not count (guide and proxy, and
+/// unknown purposes, by default) and invisible nodes with everything under them, for formats that
+/// cannot mark them so: written as ordinary nodes they would show. A node of an uncounted purpose
+/// keeps children that author a counted one of their own, as usd-core's purpose inheritance does.
 public struct DropHiddenNodesPass: ScenePass {
     public let name = "drop guides, proxies and invisible nodes"
 
@@ -9,19 +11,44 @@ public struct DropHiddenNodesPass: ScenePass {
 
     public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         var dropped: [String] = []
-        Self.prune(&scene.root, path: "", dropped: &dropped)
+        let counted = scene.countedPurposes
+        for i in scene.root.children.indices.reversed() {
+            let child = scene.root.children[i]
+            if !Self.prune(&scene.root.children[i], path: "/" + child.name, inherited: .default, counted: counted, dropped: &dropped) {
+                scene.root.children.remove(at: i)
+            }
+        }
         if !dropped.isEmpty {
             let list = dropped.prefix(5).joined(separator: ", ") + (dropped.count > 5 ? ", ..." : "")
             diagnostics.append(.warning("the target format has no guide, proxy or invisible nodes: \(dropped.count) left out (\(list))"))
         }
     }
 
-    private static func prune(_ node: inout Node, path: String, dropped: inout [String]) {
-        node.children.removeAll { child in
-            let hidden = child.isInvisible || child.purpose == .guide || child.purpose == .proxy
-            if hidden { dropped.append(path + "/" + child.name) }
-            return hidden
+    /// Prunes under `node`; false when nothing of it is left to write.
+    private static func prune(_ node: inout Node, path: String, inherited: Purpose, counted: PurposeSet,
+                              dropped: inout [String]) -> Bool {
+        if node.isInvisible {
+            dropped.append(path)
+            return false
         }
-        for i in node.children.indices { prune(&node.children[i], path: path + "/" + node.children[i].name, dropped: &dropped) }
+        let purpose = node.purpose ?? inherited
+        var keptChildren = false
+        for i in node.children.indices.reversed() {
+            let childPath = path + "/" + node.children[i].name
+            if prune(&node.children[i], path: childPath, inherited: purpose, counted: counted, dropped: &dropped) {
+                keptChildren = true
+            } else {
+                node.children.remove(at: i)
+            }
+        }
+        guard !counted.contains(purpose) else { return true }
+        let hadContent = !node.meshInstances.isEmpty || node.camera != nil || node.light != nil
+        node.meshInstances = []
+        node.camera = nil
+        node.light = nil
+        if hadContent || !keptChildren { dropped.append(path) }
+        // Kept as a plain transform when a counted descendant needs its place in the hierarchy.
+        if keptChildren { node.purpose = nil }
+        return keptChildren
     }
 }

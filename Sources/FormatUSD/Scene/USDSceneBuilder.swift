@@ -127,8 +127,11 @@ struct USDSceneBuilder {
         node.transform = xform.transform
         node.resetsTransformStack = xform.resetsTransformStack
         if let purpose = values.string(prim.attribute("purpose")) {
-            if let p = Purpose(rawValue: purpose) { node.purpose = p }
-            else { diagnostics.append(.warning("unknown purpose '\(purpose)'", at: prim.location)) }
+            node.purpose = Purpose(rawValue: purpose)
+            if !Purpose(rawValue: purpose).isKnown {
+                // usd-core keeps the token and no purpose set includes it; so do we.
+                diagnostics.append(.warning("unknown purpose '\(purpose)': its geometry is left out of bounds and images", at: prim.location))
+            }
         }
         node.isInvisible = values.string(prim.attribute("visibility")) == "invisible"
         let binding = resolveBinding(prim, inherited: inherited)
