@@ -13,6 +13,9 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var faces: Int
     public var triangles: Int
     public var primitives: Int
+    /// Placed polylines and the line segments they draw.
+    public var curves: Int
+    public var segments: Int
     public var materials: Int
     public var textures: Int
     public var cameras: Int
@@ -40,6 +43,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         faces = stats.faces
         triangles = stats.triangles
         primitives = stats.primitives
+        curves = stats.curves
+        segments = stats.segments
         materials = stats.materials
         textures = stats.textures
         cameras = stats.cameras
@@ -55,7 +60,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives
+        case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments
         case materials, textures, cameras, lights, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
@@ -73,6 +78,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(faces, forKey: .faces)
         try c.encode(triangles, forKey: .triangles)
         try c.encode(primitives, forKey: .primitives)
+        try c.encode(curves, forKey: .curves)
+        try c.encode(segments, forKey: .segments)
         try c.encode(materials, forKey: .materials)
         try c.encode(textures, forKey: .textures)
         try c.encode(cameras, forKey: .cameras)

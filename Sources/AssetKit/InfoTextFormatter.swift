@@ -13,6 +13,7 @@ public enum InfoTextFormatter {
         row("nodes", grouped(info.nodes))
         row("meshes", "\(grouped(info.meshes))  (points \(grouped(info.points)), faces \(grouped(info.faces)), triangles \(grouped(info.triangles)))")
         if info.primitives > 0 { row("primitives", grouped(info.primitives)) }
+        if info.curves > 0 { row("curves", "\(grouped(info.curves))  (segments \(grouped(info.segments)))") }
         row("materials", "\(grouped(info.materials)), textures \(grouped(info.textures))")
         if info.cameras + info.lights > 0 { row("cameras", "\(info.cameras), lights \(info.lights)") }
         if let b = info.bounds {

@@ -34,6 +34,10 @@ public enum SceneTreeFormatter {
             if let m = instance.material, scene.materials.indices.contains(m) { note += ", material \(scene.materials[m].name)" }
             notes.append(note)
         }
+        for instance in node.curvesInstances where scene.curves.indices.contains(instance.curves) {
+            let curves = scene.curves[instance.curves]
+            notes.append("curves \(curves.name): \(curves.curveVertexCounts.count) curves, \(curves.segmentCount) segments")
+        }
         if let c = node.camera, scene.cameras.indices.contains(c) { notes.append("camera \(scene.cameras[c].name)") }
         if let l = node.light, scene.lights.indices.contains(l) { notes.append("\(scene.lights[l].kind.rawValue) light") }
         if purpose != .default { notes.append("purpose \(purpose.rawValue)") }

@@ -58,6 +58,7 @@ public struct Converter: Sendable {
 
     func passes(for requirements: WriterRequirements, format: FormatDescription, options: ConvertOptions) -> [any ScenePass] {
         var passes: [any ScenePass] = []
+        if !requirements.keepsCurves { passes.append(DropCurvesPass(format: format.name)) }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit
         if upAxis != nil || meters != nil { passes.append(AxisAndUnitsPass(upAxis: upAxis, metersPerUnit: meters)) }

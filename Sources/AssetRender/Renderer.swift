@@ -65,8 +65,10 @@ public enum Renderer {
         // One unwelded copy per mesh, however many instances place it.
         var shapes = [DrawMesh?](repeating: nil, count: scene.meshes.count)
         for p in placed where shapes[p.instance.mesh] == nil { shapes[p.instance.mesh] = DrawMesh(mesh: scene.meshes[p.instance.mesh]) }
+        let placedCurves = scene.placedCurves()
         let camera = options.camera ?? RenderCamera.framing(bounds.isEmpty ? Bounds3(min: [-1, -1, -1], max: [1, 1, 1]) : bounds,
-                                                            radius: bounds.isEmpty ? nil : farthestPoint(placed, shapes, from: bounds.center),
+                                                            radius: bounds.isEmpty ? nil : max(farthestPoint(placed, shapes, from: bounds.center),
+                                                                                               farthestPoint(placedCurves, scene.curves, from: bounds.center)),
                                                             view: options.view, upAxis: scene.metadata.upAxis)
         var rasterizer = TriangleRasterizer(framebuffer: Framebuffer(width: size, height: size, grid: grid))
         guard !bounds.isEmpty else {
@@ -102,7 +104,39 @@ public enum Renderer {
                 }
             }
         }
+        drawCurves(placedCurves, of: scene, vp: vp, into: &rasterizer.framebuffer)
         return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+    }
+
+    /// Colour of curves without a material: dark, so wires and guides read against the default grey.
+    static let defaultLineColor = SIMD3<Float>(0.1, 0.1, 0.1)
+
+    /// Every placed curve's segments, one pixel wide, in its material's base colour.
+    static func drawCurves(_ placed: [PlacedCurves], of scene: Scene, vp: [Float], into framebuffer: inout Framebuffer) {
+        let c0 = SIMD4(vp[0], vp[1], vp[2], vp[3]), c1 = SIMD4(vp[4], vp[5], vp[6], vp[7])
+        let c2 = SIMD4(vp[8], vp[9], vp[10], vp[11]), c3 = SIMD4(vp[12], vp[13], vp[14], vp[15])
+        for instance in placed {
+            let curves = scene.curves[instance.instance.curves]
+            let rgb = instance.instance.material.flatMap { scene.materials.indices.contains($0) ? scene.materials[$0].baseColor.value : nil }
+                ?? defaultLineColor
+            let ink = SIMD4(rgb, 1)
+            let clip = instance.worldTransform.transformedPoints(curves.points).map { c0 * $0.x + c1 * $0.y + c2 * $0.z + c3 }
+            for (a, b) in curves.segments() { framebuffer.drawLine(clip[a], clip[b], ink: ink) }
+        }
+    }
+
+    /// Distance from `center` to the farthest finite curve point.
+    static func farthestPoint(_ placed: [PlacedCurves], _ curves: [Curves], from center: SIMD3<Double>) -> Double {
+        let c = SIMD3<Float>(Float(center.x), Float(center.y), Float(center.z))
+        var farthest: Float = 0
+        for instance in placed {
+            for p in instance.worldTransform.transformedPoints(curves[instance.instance.curves].points) {
+                let d = p - c
+                let squared = (d * d).sum()
+                if squared.isFinite { farthest = max(farthest, squared) }
+            }
+        }
+        return Double(farthest.squareRoot())
     }
 
     /// Distance from `center` to the farthest finite vertex: the radius of the bounding sphere the

@@ -44,6 +44,15 @@ struct GLTFBuilder {
                 document.nodes.append(GLTFDocument.Node(name: "\(source.name)_mesh\(k)", mesh: mesh))
             }
         }
+        for instance in source.curvesInstances where scene.curves.indices.contains(instance.curves) {
+            let mesh = linesMesh(for: instance)
+            if document.nodes[index].mesh == nil {
+                document.nodes[index].mesh = mesh
+            } else {
+                children.append(document.nodes.count)
+                document.nodes.append(GLTFDocument.Node(name: "\(source.name)_lines\(children.count)", mesh: mesh))
+            }
+        }
         for child in source.children { children.append(node(child)) }
         if !children.isEmpty { document.nodes[index].children = children }
         return index
@@ -124,7 +133,7 @@ struct GLTFBuilder {
         }
     }
 
-    private mutating func addFloats(_ values: [Float], type: String, count: Int, bounds: Bool = false) -> Int {
+    mutating func addFloats(_ values: [Float], type: String, count: Int, bounds: Bool = false) -> Int {
         buffer.pad(to: 4)
         let start = buffer.count
         buffer.f32s(values)
@@ -150,7 +159,7 @@ struct GLTFBuilder {
         return document.accessors.count - 1
     }
 
-    private mutating func addIndices(_ indices: [UInt32]) -> Int {
+    mutating func addIndices(_ indices: [UInt32]) -> Int {
         buffer.pad(to: 4)
         let start = buffer.count
         buffer.u32s(indices)

@@ -1,8 +1,9 @@
 """The figures `assetc info --json` reports for a Collada file, as pycollada and assimp compute them.
 
 pycollada: placed geometry (scene.objects('geometry'), instance_node and controllers included as it
-binds them), positions per geometry, triangles after its triangulation, bounds of the transformed
-positions, up axis and unit. assimp (`assimp info`): the triangle count after its triangulation.
+binds them), positions per geometry with surfaces, triangles after its triangulation, line segments
+of <lines> (pycollada 0.9 does not read <linestrips>), bounds of the transformed positions and line
+ends, up axis and unit. assimp (`assimp info`): the triangle and line counts after its triangulation.
 """
 import json
 import math
@@ -17,15 +18,22 @@ from collada.common import DaeBrokenRefError, DaeUnsupportedError
 
 def pycollada_figures(path):
     doc = collada.Collada(path, ignore=[DaeUnsupportedError, DaeBrokenRefError])
-    out = {"meshes": 0, "points": 0, "triangles": 0}
+    out = {"meshes": 0, "points": 0, "triangles": 0, "segments": 0}
     lo = np.full(3, math.inf)
     hi = np.full(3, -math.inf)
     scene = doc.scene
     for bound in (scene.objects("geometry") if scene is not None else []):
         primitives = [p for p in bound.primitives() if not isinstance(p, collada.lineset.BoundLineSet)]
-        out["meshes"] += 1
+        for lines in (p for p in bound.primitives() if isinstance(p, collada.lineset.BoundLineSet)):
+            out["segments"] += len(lines)
+            ends = np.array([line.vertices for line in lines.lines()], dtype=np.float64).reshape(-1, 3)
+            finite = ends[np.isfinite(ends).all(axis=1)]
+            if len(finite):
+                lo = np.minimum(lo, finite.min(axis=0))
+                hi = np.maximum(hi, finite.max(axis=0))
         if not primitives:
             continue
+        out["meshes"] += 1
         vertex = np.asarray(primitives[0].vertex, dtype=np.float64).reshape(-1, 3)
         out["points"] += len(vertex)
         for primitive in primitives:
@@ -43,15 +51,16 @@ def pycollada_figures(path):
     return out
 
 
-def assimp_triangles(path):
-    """Triangles placed in the scene after assimp's import preset (which triangulates): each mesh's
-    triangle faces, counted once per node that places it (assimp's own total counts a mesh once)."""
+def assimp_triangles(path, kind="triangle"):
+    """Triangles (or, with kind="line", line segments) placed in the scene after assimp's import
+    preset (which triangulates): each mesh's faces of that kind, counted once per node that places
+    it (assimp's own total counts a mesh once)."""
     result = subprocess.run(["assimp", "info", path], capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
         raise RuntimeError(f"assimp info failed: {result.stderr or result.stdout}")
     faces = {}
     for index, count, kinds in re.findall(r"^\s+(\d+) \(.*?\): \[\d+ / \d+ / (\d+) \| ([a-z ]+)\]$", result.stdout, re.M):
-        faces[int(index)] = int(count) if kinds.strip() == "triangle" else 0
+        faces[int(index)] = int(count) if kinds.strip() == kind else 0
     hierarchy = result.stdout.split("Node hierarchy:", 1)[-1]
     placed = 0
     for meshes in re.findall(r"\(mesh ([\d, ]+)\)", hierarchy):

@@ -22,6 +22,11 @@ PYCOLLADA_WRONG = {
     "polygons_holes.dae": ("pycollada drops polygons with holes (<ph>); assetc keeps their outer ring",
                            # a triangle, plus the outer quad of the holed polygon (2 triangles)
                            {"meshes": 1, "points": 11, "triangles": 3, "bounds": {"min": [0, 0, 0], "max": [3, 1, 0]}}),
+    "lines_and_strips.dae": ("pycollada 0.9 does not read <linestrips> (it reports the element unsupported)",
+                             # 12 box edges and 2 x 4 panel outline segments as <lines>; 3 + 1 segments
+                             # of the two strips; the path's second strip reaches (-2, 4, 6)
+                             {"meshes": 2, "points": 8, "triangles": 4, "segments": 24, "curves": 22,
+                              "bounds": {"min": [-2, -3, 0], "max": [5, 4, 6]}}),
     "skin_bind_pose.dae": ("pycollada exposes skins only as controllers, without positions",
                            # the quad under a bind shape matrix that moves it to z=3
                            {"meshes": 1, "points": 4, "triangles": 2, "bounds": {"min": [0, 0, 3], "max": [1, 1, 3]}}),
@@ -45,7 +50,7 @@ def test_figures_match_pycollada(path):
         reference = {**pycollada_figures_or_axes(path), **reference}
     else:
         reference = pycollada_figures(str(path))
-    for key in ("meshes", "points", "triangles", "upAxis"):
+    for key in ("meshes", "points", "triangles", "segments", "curves", "upAxis"):
         if key in reference:
             assert mine[key] == reference[key], f"{key}: assetc {mine[key]} != reference {reference[key]}"
     assert close(mine["metersPerUnit"], reference["metersPerUnit"], reference["metersPerUnit"], rel=1e-9)
@@ -76,3 +81,16 @@ def test_triangles_match_assimp(path):
     if path.name in ASSIMP_WRONG:
         pytest.skip(ASSIMP_WRONG[path.name] + "; pycollada and hand-computed values cover this file")
     assert assetc_info(path)["triangles"] == assimp_triangles(str(path))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(ROOT)) for p in CASES])
+def test_line_segments_match_assimp(path):
+    """<lines> and <linestrips>: assimp reads both as line faces, one per segment."""
+    if path.name in ASSIMP_WRONG:
+        pytest.skip(ASSIMP_WRONG[path.name])
+    assert assetc_info(path)["segments"] == assimp_triangles(str(path), kind="line")
+
+
+def test_there_are_line_cases():
+    with_lines = [p for p in CASES if "<lines" in p.read_text(errors="replace")]
+    assert len(with_lines) >= 2

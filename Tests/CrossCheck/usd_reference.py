@@ -4,7 +4,8 @@ Conventions match Docs/CLI.md: values at the layer's startTimeCode when authored
 attribute's earliest sample; prims traversed as usd-core's default predicate does (with instance
 proxies); geometry of guide/proxy purpose and invisible prims left out; bounds from the points
 themselves under their world transforms (never an authored extent); tessellated intrinsic shapes
-counted as `primitives`, their bounds from their schema extent.
+counted as `primitives`, their bounds from their schema extent; BasisCurves counted as `curves`
+(curveVertexCounts) and `segments` (vertices less one per curve), their bounds from their points.
 """
 import math
 import sys
@@ -22,7 +23,7 @@ def figures(path):
         time = Usd.TimeCode(stage.GetStartTimeCode())
     else:
         time = Usd.TimeCode.EarliestTime()
-    out = {"meshes": 0, "points": 0, "faces": 0, "triangles": 0, "primitives": 0}
+    out = {"meshes": 0, "points": 0, "faces": 0, "triangles": 0, "primitives": 0, "curves": 0, "segments": 0}
     lo = np.full(3, math.inf)
     hi = np.full(3, -math.inf)
     counted = (UsdGeom.Tokens.default_, UsdGeom.Tokens.render)
@@ -49,6 +50,13 @@ def figures(path):
             out["faces"] += len(counts)
             out["triangles"] += int(np.maximum(counts - 2, 0).sum())
             corners = points
+        elif prim.IsA(UsdGeom.BasisCurves):
+            curves = UsdGeom.BasisCurves(prim)
+            counts = np.array(curves.GetCurveVertexCountsAttr().Get(time) or [], dtype=np.int64)
+            points = curves.GetPointsAttr().Get(time)
+            out["curves"] += len(counts)
+            out["segments"] += int(np.maximum(counts - 1, 0).sum())
+            corners = np.array(points, dtype=np.float64).reshape(-1, 3) if points is not None else np.zeros((0, 3))
         elif prim.GetTypeName() in INTRINSIC:
             out["primitives"] += 1
             extent = UsdGeom.Boundable.ComputeExtentFromPlugins(UsdGeom.Boundable(prim), time)

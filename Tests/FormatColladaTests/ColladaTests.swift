@@ -154,3 +154,22 @@ extension SIMD3 where Scalar == Double {
         abs(x - other.x) <= tolerance && abs(y - other.y) <= tolerance && abs(z - other.z) <= tolerance
     }
 }
+
+@Suite struct ColladaCurvesTests {
+    @Test func linesAndLineStripsAreReadAsCurvesWithTheirMaterials() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/collada/lines_and_strips.dae")
+        let result = try ColladaReader().read(from: url, options: ReadOptions())
+        let scene = result.scene
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        #expect(scene.curves.map(\.name) == ["edges", "path", "panel"])
+        #expect(scene.curves[0].curveVertexCounts == Array(repeating: 2, count: 12))
+        #expect(scene.curves[1].curveVertexCounts == [4, 2], "one polyline per <p>, the NORMAL offset skipped")
+        #expect(scene.curves[1].points.last == SIMD3(-2, 4, 6))
+        let stats = scene.stats
+        #expect(stats.curves == 22 && stats.segments == 24 && stats.meshes == 2)
+        let box = try #require(scene.root.children.first { $0.name == "Box" })
+        #expect(box.meshInstances.isEmpty, "a geometry of lines only is not a mesh")
+        #expect(box.curvesInstances.first?.material.map { scene.materials[$0].name } == "Red")
+    }
+}

@@ -23,6 +23,9 @@ extension Scene {
                 bounds.formUnion(meshes[index].bounds(transformedBy: transform))
             }
         }
+        for placed in placedCurves() {
+            bounds.formUnion(Bounds3(points: curves[placed.instance.curves].points, transformedBy: placed.worldTransform))
+        }
         return bounds
     }
 
@@ -33,6 +36,13 @@ extension Scene {
 extension Mesh {
     /// Box over the points after `transform`, skipping non-finite points.
     public func bounds(transformedBy transform: Matrix4x4 = .identity) -> Bounds3 {
+        Bounds3(points: points, transformedBy: transform)
+    }
+}
+
+extension Bounds3 {
+    /// Box over `points` after `transform`, skipping non-finite points.
+    public init(points: [SIMD3<Float>], transformedBy transform: Matrix4x4 = .identity) {
         var lo = SIMD3<Double>(repeating: .infinity), hi = SIMD3<Double>(repeating: -.infinity)
         points.withUnsafeBufferPointer { buffer in
             if transform.isIdentity {
@@ -50,6 +60,6 @@ extension Mesh {
                 }
             }
         }
-        return Bounds3(min: lo, max: hi)
+        self.init(min: lo, max: hi)
     }
 }

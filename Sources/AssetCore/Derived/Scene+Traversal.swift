@@ -77,6 +77,27 @@ extension Scene {
     }
 }
 
+extension Scene {
+    /// Every curves instance with the world transform it is placed by, in traversal order.
+    public func placedCurves(includingUncounted: Bool = false) -> [PlacedCurves] {
+        var placed: [PlacedCurves] = []
+        forEachNode { node, visit in
+            guard includingUncounted || visit.isCounted else { return }
+            for instance in node.curvesInstances where curves.indices.contains(instance.curves) {
+                placed.append(PlacedCurves(instance: instance, nodePath: visit.path, worldTransform: visit.worldTransform))
+            }
+        }
+        return placed
+    }
+}
+
+/// Curves at their place in the world.
+public struct PlacedCurves: Sendable {
+    public var instance: CurvesInstance
+    public var nodePath: String
+    public var worldTransform: Matrix4x4
+}
+
 /// A mesh instance at its place in the world.
 public struct PlacedMesh: Sendable {
     public var instance: MeshInstance

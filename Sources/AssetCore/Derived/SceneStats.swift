@@ -13,6 +13,9 @@ public struct SceneStats: Sendable, Equatable, Codable {
     public var triangles = 0
     /// Instances of tessellated intrinsic shapes (USD Cube, Sphere, ...).
     public var primitives = 0
+    /// Placed curves (each polyline once per placement) and the line segments they draw.
+    public var curves = 0
+    public var segments = 0
     public var materials = 0
     public var textures = 0
     public var cameras = 0
@@ -33,6 +36,10 @@ extension Scene {
         forEachNode { node, visit in
             stats.nodes += 1
             guard visit.isCounted else { return }
+            for instance in node.curvesInstances where curves.indices.contains(instance.curves) {
+                stats.curves += curves[instance.curves].curveVertexCounts.count
+                stats.segments += curves[instance.curves].segmentCount
+            }
             for instance in node.meshInstances where meshes.indices.contains(instance.mesh) {
                 let mesh = meshes[instance.mesh]
                 guard mesh.origin.isAuthored else {

@@ -18,9 +18,12 @@ public struct WriterRequirements: Sendable, Equatable {
     public var metersPerUnit: Double?
     /// The format can say a node is a guide, a proxy or invisible (USD); others get those nodes left out.
     public var keepsPurposeAndVisibility: Bool
+    /// The format holds polylines (USD BasisCurves, glTF LINES, Collada lines); others get them left out.
+    public var keepsCurves: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
-                keepsPurposeAndVisibility: Bool = false) {
+                keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false) {
+        self.keepsCurves = keepsCurves
         self.triangles = triangles
         self.flattened = flattened
         self.upAxis = upAxis

@@ -11,6 +11,7 @@ public struct Node: Sendable, Equatable {
     public var resetsTransformStack: Bool
     public var children: [Node]
     public var meshInstances: [MeshInstance]
+    public var curvesInstances: [CurvesInstance] = []
     public var camera: Int?
     public var light: Int?
     /// nil inherits the parent's purpose, as USD's `purpose` attribute does.
@@ -43,10 +44,8 @@ public struct Node: Sendable, Equatable {
     }
 }
 
-/// USD's `purpose`: what a prim is for. Stats and bounds count `default` and `render` geometry,
-/// as usd-core's bounding-box cache does with its default purposes; `guide` and `proxy` are left out.
-/// USD's `purpose`: `default`, `render`, `proxy` and `guide` are the schema's tokens, but a file
-/// may author any token, and usd-core keeps it (and leaves it out of every purpose set a bounds
+/// USD's `purpose`: what a prim is for. `default`, `render`, `proxy` and `guide` are the
+/// schema's tokens, but a file may author any token, and usd-core keeps it (and leaves it out of every purpose set a bounds
 /// or image computation includes), so an unknown value is kept as written rather than dropped.
 public struct Purpose: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: String

@@ -6,6 +6,8 @@
 public struct Scene: Sendable, Equatable {
     public var root: Node
     public var meshes: [Mesh]
+    /// Polylines, placed by `Node.curvesInstances`.
+    public var curves: [Curves] = []
     public var materials: [Material]
     public var textures: [Texture]
     public var cameras: [Camera]

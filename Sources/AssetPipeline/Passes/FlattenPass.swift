@@ -2,8 +2,8 @@ import Foundation
 
 import AssetCore
 
-/// Bakes every placed mesh into world space: one top-level node per mesh instance (named by its
-/// node's path), identity transforms, points and normals transformed, mirrored instances re-wound,
+/// Bakes every placed mesh and curves into world space: one top-level node per instance (named by
+/// its node's path), identity transforms, points and normals transformed, mirrored instances re-wound,
 /// left-handed meshes turned right-handed. For formats without a hierarchy (OBJ, STL, PLY) or on
 /// request (`--flatten`). Nodes outside the counted geometry (guides, proxies, invisible) are left out.
 public struct FlattenPass: ScenePass {
@@ -28,7 +28,22 @@ public struct FlattenPass: ScenePass {
             instance.mesh = meshes.count - 1
             nodes.append(Node(name: name, typeName: "Mesh", meshInstances: [instance]))
         }
+        var curves: [Curves] = []
+        for placed in scene.placedCurves() {
+            var baked = scene.curves[placed.instance.curves]
+            baked.points = placed.worldTransform.transformedPoints(baked.points)
+            curves.append(baked)
+            var name = String(placed.nodePath.dropFirst()).replacingOccurrences(of: "/", with: "_")
+            if name.isEmpty { name = baked.name }
+            let seen = usedNames[name, default: 0] + 1
+            usedNames[name] = seen
+            if seen > 1 { name += "_\(seen)" }
+            var node = Node(name: name, typeName: "BasisCurves")
+            node.curvesInstances = [CurvesInstance(curves: curves.count - 1, material: placed.instance.material)]
+            nodes.append(node)
+        }
         scene.meshes = meshes
+        scene.curves = curves
         scene.root = Node(name: "", children: nodes)
     }
 

@@ -1,7 +1,8 @@
 import AssetCore
 
-/// Builds one `Mesh` per `<geometry>`: positions from `<vertices>`, faces from every primitive
-/// element (triangles, polylist, polygons with holes' outer rings, tristrips, trifans), and every
+/// Builds one `Mesh` per `<geometry>`: positions from `<vertices>`, faces from every surface
+/// element (triangles, polylist, polygons with holes' outer rings, tristrips, trifans; lines and
+/// line strips are `ColladaCurvesBuilder`'s), and every
 /// other input (normals, each texcoord set, colours, tangents) as a faceVarying primvar with
 /// indices, exactly as the `<p>` lists index them. Each primitive element becomes a GeomSubset
 /// named by its material symbol, so materials bind per primitive.
@@ -33,6 +34,9 @@ struct ColladaMeshBuilder {
             return nil
         }
         if let kind = geometry.unsupportedKind { return drop("<\(kind)> is not a <mesh>") }
+        let isLines = { (p: ColladaPrimitive) in p.kind == .lines || p.kind == .linestrips }
+        // A geometry of lines only is curves, not an empty mesh.
+        if !geometry.primitives.isEmpty && geometry.primitives.allSatisfy(isLines) { return nil }
         guard let positionInput = geometry.vertexInputs.first(where: { $0.semantic == "POSITION" }),
               let positions = geometry.sources[positionInput.source] else {
             return drop("no usable POSITION source in <vertices>")
@@ -43,16 +47,11 @@ struct ColladaMeshBuilder {
         var channelOrder: [String] = []
         var texcoordNames: [Int: String] = [:]
         var subsetSymbols: [String] = []
-        var warnedLines = false
         var primitiveCount = 0
 
         for primitive in geometry.primitives {
             let pHere = document.location(line: primitive.line, element: "geometry[@id=\(geometry.id)]/\(primitive.kind.rawValue)")
-            if primitive.kind == .lines || primitive.kind == .linestrips {
-                if !warnedLines { diagnostics.append(.warning("<\(primitive.kind.rawValue)> skipped: assetc reads surfaces only", at: pHere)) }
-                warnedLines = true
-                continue
-            }
+            if isLines(primitive) { continue }
             guard let vertexInput = primitive.inputs.first(where: { $0.semantic == "VERTEX" }) else {
                 diagnostics.append(.warning("primitive without a VERTEX input skipped", at: pHere))
                 continue
@@ -105,7 +104,7 @@ struct ColladaMeshBuilder {
             }
             primitiveCount += 1
         }
-        guard primitiveCount > 0 || geometry.primitives.isEmpty else { return drop("no surface primitive could be read") }
+        guard primitiveCount > 0 || geometry.primitives.allSatisfy(isLines) else { return drop("no surface primitive could be read") }
 
         for key in channelOrder {
             guard let channel = channels[key] else { continue }

@@ -15,6 +15,7 @@ struct ColladaSceneBuilder {
     var diagnostics: [Diagnostic] = []
     private var scene = Scene()
     private var meshBuilder: ColladaMeshBuilder
+    private let curvesBuilder: ColladaCurvesBuilder
     private var materialBuilder: ColladaMaterialBuilder
     /// Mesh index (or nil when the geometry could not be read) per geometry / controller id.
     private var meshes: [String: Built?] = [:]
@@ -24,7 +25,9 @@ struct ColladaSceneBuilder {
     private var nodeCount = 0
 
     private struct Built {
-        var mesh: Int
+        var mesh: Int?
+        /// The geometry's lines and line strips: `scene.curves` index and material symbol.
+        var curves: [(index: Int, symbol: String?)]
         var symbol: String?
         var subsetSymbols: [String]
         var texcoordNames: [Int: String]
@@ -34,6 +37,7 @@ struct ColladaSceneBuilder {
         self.document = document
         limits = options.limits
         meshBuilder = ColladaMeshBuilder(document: document)
+        curvesBuilder = ColladaCurvesBuilder(document: document)
         materialBuilder = ColladaMaterialBuilder(document: document, documentPath: documentPath, options: options)
     }
 
@@ -69,10 +73,17 @@ struct ColladaSceneBuilder {
             switch instance.kind {
             case .geometry, .controller:
                 guard let built = mesh(for: instance, at: instanceHere) else { continue }
-                node.meshInstances.append(MeshInstance(
-                    mesh: built.mesh,
-                    material: built.symbol.flatMap { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) },
-                    subsetMaterials: built.subsetSymbols.map { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) }))
+                if let mesh = built.mesh {
+                    node.meshInstances.append(MeshInstance(
+                        mesh: mesh,
+                        material: built.symbol.flatMap { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) },
+                        subsetMaterials: built.subsetSymbols.map { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) }))
+                }
+                for curves in built.curves {
+                    node.curvesInstances.append(CurvesInstance(
+                        curves: curves.index,
+                        material: curves.symbol.flatMap { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) }))
+                }
             case .node:
                 guard let target = document.nodes[instance.url] else {
                     diagnostics.append(.warning("unresolved reference #\(instance.url) (instance_node); skipped", at: instanceHere))
@@ -145,15 +156,26 @@ struct ColladaSceneBuilder {
             meshes[key] = .some(nil)
             return nil
         }
-        guard var built = meshBuilder.build(geometry, diagnostics: &diagnostics) else {
+        let surface = meshBuilder.build(geometry, diagnostics: &diagnostics)
+        var curves: [(index: Int, symbol: String?)] = []
+        for var lines in curvesBuilder.build(geometry, diagnostics: &diagnostics) {
+            if let bindShape { lines.curves.points = bindShape.transformedPoints(lines.curves.points) }
+            scene.curves.append(lines.curves)
+            curves.append((scene.curves.count - 1, lines.symbol))
+        }
+        guard surface != nil || !curves.isEmpty else {
             meshes[key] = .some(nil)
             return nil
         }
-        // The skin's bind pose: points and normals under the bind shape matrix.
-        if let bindShape { built.mesh.transform(by: bindShape) }
-        scene.meshes.append(built.mesh)
-        let result = Built(mesh: scene.meshes.count - 1, symbol: built.symbol, subsetSymbols: built.subsetSymbols,
-                           texcoordNames: built.texcoordNames)
+        var meshIndex: Int?
+        if var built = surface {
+            // The skin's bind pose: points and normals under the bind shape matrix.
+            if let bindShape { built.mesh.transform(by: bindShape) }
+            scene.meshes.append(built.mesh)
+            meshIndex = scene.meshes.count - 1
+        }
+        let result = Built(mesh: meshIndex, curves: curves, symbol: surface?.symbol, subsetSymbols: surface?.subsetSymbols ?? [],
+                           texcoordNames: surface?.texcoordNames ?? [:])
         meshes[key] = result
         return result
     }

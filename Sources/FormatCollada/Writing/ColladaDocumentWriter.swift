@@ -41,9 +41,10 @@ struct ColladaDocumentWriter {
             }
             x += "  </library_materials>\n"
         }
-        if !scene.meshes.isEmpty {
+        if !scene.meshes.isEmpty || !scene.curves.isEmpty {
             x += "  <library_geometries>\n"
             for i in scene.meshes.indices { x += geometry(i) }
+            for i in scene.curves.indices { x += curvesGeometry(i) }
             x += "  </library_geometries>\n"
         }
         if !scene.cameras.isEmpty || !scene.lights.isEmpty {
@@ -84,6 +85,13 @@ struct ColladaDocumentWriter {
                 x += "\(pad)    </technique_common></bind_material>\n"
             }
             x += "\(pad)  </instance_geometry>\n"
+        }
+        for instance in node.curvesInstances where scene.curves.indices.contains(instance.curves) {
+            x += "\(pad)  <instance_geometry url=\"#curves\(instance.curves)\">"
+            if let material = instance.material {
+                x += "<bind_material><technique_common><instance_material symbol=\"lines\" target=\"#material\(material)\"/></technique_common></bind_material>"
+            }
+            x += "</instance_geometry>\n"
         }
         for child in node.children { x += self.node(child, indent: indent + 2) }
         if node.purpose == .guide || node.purpose == .proxy || node.isInvisible {

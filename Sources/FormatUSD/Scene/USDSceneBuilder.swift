@@ -12,7 +12,7 @@ import Darwin
 struct USDSceneBuilder {
     static let shadingTypes: Set<String> = ["Material", "Shader", "NodeGraph", "GeomSubset"]
     static let groupTypes: Set<String> = ["", "Xform", "Scope", "SkelRoot", "Skeleton"]
-    static let curveTypes: Set<String> = ["Points", "BasisCurves", "NurbsCurves", "HermiteCurves", "NurbsPatch", "TetMesh"]
+    static let curveTypes: Set<String> = ["Points", "NurbsCurves", "HermiteCurves", "NurbsPatch", "TetMesh"]
     static let lightKinds: [String: Light.Kind] = [
         "DistantLight": .directional, "SphereLight": .point, "RectLight": .point, "DiskLight": .point,
         "CylinderLight": .point, "DomeLight": .ambient,
@@ -151,6 +151,12 @@ struct USDSceneBuilder {
             if let mesh = USDGprimTessellator.tessellate(prim, values: values) {
                 node.meshInstances = [MeshInstance(mesh: scene.meshes.count, material: binding?.material)]
                 scene.meshes.append(mesh)
+            }
+        case "BasisCurves":
+            if let curves = USDCurvesBuilder(values: values).build(prim, diagnostics: &diagnostics) {
+                try budget.spend(work: curves.points.count, for: "curves \(prim.path)", at: prim.location)
+                node.curvesInstances = [CurvesInstance(curves: scene.curves.count, material: binding?.material)]
+                scene.curves.append(curves)
             }
         case "Camera":
             node.camera = scene.cameras.count

@@ -76,7 +76,7 @@ struct USDLayerBuilder {
     }
 
     static func isMeshPrim(_ node: Node) -> Bool {
-        node.meshInstances.count == 1 && node.children.isEmpty && node.camera == nil && node.light == nil
+        node.meshInstances.count == 1 && node.curvesInstances.isEmpty && node.children.isEmpty && node.camera == nil && node.light == nil
     }
 
     private mutating func nodePrim(for node: Node, parentPath: String, names: inout USDName.Uniquer) -> USDPrimSpec {
@@ -98,6 +98,11 @@ struct USDLayerBuilder {
             let mesh = scene.meshes[instance.mesh]
             let name = names.name(mesh.name.isEmpty ? "Mesh" : mesh.name)
             prim.children.append(meshPrim(mesh, instance: instance, name: name, path: path + "/" + name, node: nil))
+        }
+        for instance in node.curvesInstances where scene.curves.indices.contains(instance.curves) {
+            let curves = scene.curves[instance.curves]
+            let name = names.name(curves.name.isEmpty ? "Curves" : curves.name)
+            prim.children.append(curvesPrim(curves, instance: instance, name: name))
         }
         if let c = node.camera, scene.cameras.indices.contains(c) {
             prim.children.append(Self.cameraPrim(scene.cameras[c], name: names.name(scene.cameras[c].name)))

@@ -65,13 +65,14 @@ def main():
     d.scene_nodes.append('<node id="n" name="Strips"><instance_geometry url="#strips"/></node>')
     write("tristrips_trifans.dae", d.text())
 
-    # Lines next to triangles: lines are skipped with a warning.
+    # Lines next to triangles in one geometry: a mesh and a two-point curve, the curve's far end a
+    # point no face uses.
     d = Dae()
     d.geometries.append(geometry("mixed", positions=QUAD + [5, 5, 5], primitives=[
         ("triangles", None, [("VERTEX", 0)], [0, 1, 2], None),
         ("lines", None, [("VERTEX", 0)], [0, 4], None)]))
     d.scene_nodes.append('<node id="n" name="Mixed"><instance_geometry url="#mixed"/></node>')
-    write("lines_skipped.dae", d.text())
+    write("lines_beside_triangles.dae", d.text())
 
     # Nested nodes with every plain transform, applied in document order.
     d = Dae()

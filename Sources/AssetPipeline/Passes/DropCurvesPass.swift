@@ -1,0 +1,26 @@
+import AssetCore
+
+/// Leaves out every curve, with one warning, for formats that hold surfaces only (STL, PLY, OBJ
+/// as assetc writes it): written as faces they would be wrong, and silently lost they would
+/// surprise.
+public struct DropCurvesPass: ScenePass {
+    public let name = "drop curves"
+    let format: String
+
+    public init(format: String) { self.format = format }
+
+    public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        guard !scene.curves.isEmpty else { return }
+        let stats = scene.stats
+        if stats.curves > 0 {
+            diagnostics.append(.warning("\(format) holds surfaces only: \(stats.curves) curves (\(stats.segments) line segments) left out"))
+        }
+        scene.curves = []
+        Self.clear(&scene.root)
+    }
+
+    private static func clear(_ node: inout Node) {
+        node.curvesInstances = []
+        for i in node.children.indices { clear(&node.children[i]) }
+    }
+}
