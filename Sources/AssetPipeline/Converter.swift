@@ -68,6 +68,7 @@ public struct Converter: Sendable {
             passes.append(DropHiddenNodesPass())
             passes.append(ResolveTransformResetsPass())
         }
+        if requirements.affineTransforms && !(options.flatten || requirements.flattened) { passes.append(BakeProjectiveTransformsPass()) }
         if options.triangulate {
             passes.append(TriangulatePass())
         } else if requirements.triangles {

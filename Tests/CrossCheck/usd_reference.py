@@ -1,7 +1,7 @@
 """The figures `assetc info --json` reports, computed by OpenUSD's usd-core for the same file.
 
-Conventions match Docs/CLI.md: values at the layer's startTimeCode when authored, else each
-attribute's earliest sample; prims traversed as usd-core's default predicate does (with instance
+Conventions match Docs/CLI.md: values at the layer's startTimeCode when authored, else at USD's
+default time (where usd-core reads default values only); prims traversed as usd-core's default predicate does (with instance
 proxies); geometry of guide/proxy purpose and invisible prims left out; bounds from the points
 themselves under their world transforms (never an authored extent); tessellated intrinsic shapes
 counted as `primitives`, their bounds from their schema extent; BasisCurves counted as `curves`
@@ -22,7 +22,7 @@ def figures(path):
     if stage.HasAuthoredMetadata("startTimeCode"):
         time = Usd.TimeCode(stage.GetStartTimeCode())
     else:
-        time = Usd.TimeCode.EarliestTime()
+        time = Usd.TimeCode.Default()
     out = {"meshes": 0, "points": 0, "faces": 0, "triangles": 0, "primitives": 0, "curves": 0, "segments": 0}
     lo = np.full(3, math.inf)
     hi = np.full(3, -math.inf)

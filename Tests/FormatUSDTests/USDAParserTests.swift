@@ -92,6 +92,35 @@ import Testing
         #expect(properties[2].defaultValue == .asset("odd@name.png"))
     }
 
+    /// USD's grammar for `@@@` paths: `\@@@` is the only escape, other backslashes are path
+    /// characters, and up to two `@` just before the closing three belong to the path.
+    @Test func tripleQuotedAssetPathsFollowUSDsGrammar() throws {
+        let cases: [(String, String)] = [
+            (#"@@@a\@@@b.usda@@@"#, "a@@@b.usda"),
+            (#"@@@ends\@@@@@@"#, "ends@@@"),
+            ("@@@mail@@@@", "mail@"),
+            ("@@@two@@@@@", "two@@"),
+            ("@@@@lead.png@@@", "@lead.png"),
+            ("@@@a@@b.png@@@", "a@@b.png"),
+            (#"@@@C:\dir\f.png@@@"#, #"C:\dir\f.png"#),
+        ]
+        for (written, path) in cases {
+            let layer = try parse("#usda 1.0\ndef \"A\"\n{\n    asset a = \(written)\n    asset b = @next.png@\n}\n")
+            let properties = try #require(layer.rootPrims.first?.properties)
+            #expect(properties.first?.defaultValue == .asset(path), "\(written)")
+            #expect(properties.last?.defaultValue == .asset("next.png"), "\(written) ends where it should")
+        }
+    }
+
+    /// What the printer writes for any path, the parser reads back unchanged.
+    @Test func assetPathsRoundTripThroughThePrinter() throws {
+        for path in ["plain.png", "a@b.png", "x@", "x@@", "x@@@", "@@@", "a@@@b@@@c", #"back\slash@.png"#] {
+            let text = "#usda 1.0\ndef \"A\"\n{\n    asset a = \(USDAValueText.asset(path))\n}\n"
+            let layer = try parse(text)
+            #expect(layer.rootPrims.first?.properties.first?.defaultValue == .asset(path), "\(path) as \(USDAValueText.asset(path))")
+        }
+    }
+
     @Test func errorsAreLocated() {
         #expect(parseError("#usda 1.0\ndef Xform \"A\" {\n    float x = \n}\n")?.description
                 == "t.usda:4:1: expected a value, found '}'")

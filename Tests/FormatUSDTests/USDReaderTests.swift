@@ -96,9 +96,13 @@ import Testing
         #expect(entry == "textures/checker.png")
     }
 
-    @Test func timeSamplesUseTheFirstFrameOrStartTimeCode() throws {
-        let earliest = try read("time_samples.usda").scene
-        #expect(earliest.worldBounds.max == [6, 1, 0], "translate (5,0,0) at t=1, points of t=1")
+    @Test func timeSamplesUseStartTimeCodeElseTheDefaultTime() throws {
+        let atDefault = try read("time_samples.usda").scene
+        #expect(atDefault.node(at: "/Animated")?.transform == .identity, "a sampled-only translate has no value at the default time")
+        #expect(atDefault.worldBounds.max == [9, 9, 9], "the points' default value, not a sample")
+        let samplesOnly = try read("samples_only.usda")
+        #expect(samplesOnly.scene.stats.meshes == 1, "visibility sampled only takes its fallback: visible")
+        #expect(samplesOnly.warnings.isEmpty, "an animated op is not warned about")
         let start = try read("start_time_code.usda").scene
         #expect(start.node(at: "/Animated")?.transform == .translation([5, 10, 15]), "interpolated halfway at t=5")
     }

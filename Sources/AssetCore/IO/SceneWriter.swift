@@ -20,9 +20,12 @@ public struct WriterRequirements: Sendable, Equatable {
     public var keepsPurposeAndVisibility: Bool
     /// The format holds polylines (USD BasisCurves, glTF LINES, Collada lines); others get them left out.
     public var keepsCurves: Bool
+    /// Node matrices must be affine (glTF, Collada); projective ones are baked into the geometry.
+    public var affineTransforms: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
-                keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false) {
+                keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false) {
+        self.affineTransforms = affineTransforms
         self.keepsCurves = keepsCurves
         self.triangles = triangles
         self.flattened = flattened

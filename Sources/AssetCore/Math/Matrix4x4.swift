@@ -65,6 +65,10 @@ public struct Matrix4x4: Sendable, Hashable, Codable {
 
     public var isIdentity: Bool { self == .identity }
 
+    /// Whether the bottom row is (0, 0, 0, 1): no perspective divide. USD allows any matrix4d and
+    /// usd-core divides by w when it transforms a point; glTF and most Collada readers do not.
+    public var isAffine: Bool { c0.w == 0 && c1.w == 0 && c2.w == 0 && c3.w == 1 }
+
     /// Translation and scale along the axes only: no rotation, shear or projection.
     public var isAxisAligned: Bool {
         c0.y == 0 && c0.z == 0 && c0.w == 0 && c1.x == 0 && c1.z == 0 && c1.w == 0

@@ -1,15 +1,17 @@
 import AssetCore
 
 /// Reads composed attribute values at the time the scene is built for: the root layer's
-/// `startTimeCode` when authored, else each attribute's earliest time sample (the first frame, as
-/// usdview and AR Quick Look show it), else the default value.
+/// `startTimeCode` when authored (the frame usdview opens on), else USD's default time. At the
+/// default time usd-core reads default values only: an attribute with time samples and no default
+/// is unauthored there and takes its fallback (`visibility` sampled only is visible, a sampled-only
+/// xformOp is no op), so the same file gives the same figures as usd-core's `Get()`.
 struct USDAttributeValues {
     let time: Double?
 
     func value(_ property: USDComposedProperty?) -> USDValue? {
         guard let property else { return nil }
+        guard let time else { return property.spec.defaultValue }
         guard let samples = property.spec.timeSamples, !samples.isEmpty else { return property.spec.defaultValue }
-        guard let time else { return samples[0].value }
         if time <= samples[0].time { return samples[0].value }
         if time >= samples[samples.count - 1].time { return samples[samples.count - 1].value }
         // Samples are sorted; find the bracketing pair and interpolate linearly, as usd-core does

@@ -52,6 +52,8 @@ enum USDXformOps {
             return nil
         }
         guard let attribute = prim.attribute(name), let numbers = values.numbers(attribute) else {
+            // Animated ops have no value at the default time; usd-core reads them as no op, quietly.
+            if prim.attribute(name)?.spec.timeSamples?.isEmpty == false && values.time == nil { return nil }
             diagnostics.append(.warning("xformOpOrder names '\(name)', which has no value; ignored", at: prim.location))
             return nil
         }

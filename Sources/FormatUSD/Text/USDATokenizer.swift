@@ -158,21 +158,39 @@ struct USDATokenizer {
         let tripled = position + 2 < n && bytes[position + 1] == UInt8(ascii: "@") && bytes[position + 2] == UInt8(ascii: "@")
         position += tripled ? 3 : 1
         let start = position
+        let at = UInt8(ascii: "@")
+        var end = 0
         while true {
             guard position < n, bytes[position] != 0x0A else {
                 throw AssetError(.malformed("asset path is never closed with '@'"), at: location(line: startLine, column: startColumn))
             }
             if tripled {
-                if bytes[position] == UInt8(ascii: "\\") { position += 2; continue }
-                if position + 2 < n, bytes[position] == UInt8(ascii: "@"), bytes[position + 1] == UInt8(ascii: "@"),
-                   bytes[position + 2] == UInt8(ascii: "@") { break }
-            } else if bytes[position] == UInt8(ascii: "@") {
+                // `\@@@` is the only escape; any other backslash is a character of the path.
+                if bytes[position] == UInt8(ascii: "\\"), position + 3 < n, bytes[position + 1] == at,
+                   bytes[position + 2] == at, bytes[position + 3] == at {
+                    position += 4
+                    continue
+                }
+                if bytes[position] == at {
+                    // A run of three or more `@` closes the path; the ones before its last three
+                    // belong to the path (`@@@mail@@@@` is `mail@`), as USD's grammar reads them.
+                    var run = 0
+                    while position + run < n && bytes[position + run] == at { run += 1 }
+                    if run >= 3 {
+                        end = position + run - 3
+                        position += run
+                        break
+                    }
+                    position += run
+                    continue
+                }
+            } else if bytes[position] == at {
+                end = position
+                position += 1
                 break
             }
             position += 1
         }
-        let end = position
-        position += tripled ? 3 : 1
         var t = USDAToken(kind: .asset, start: start, end: end, line: startLine, column: startColumn)
         t.hasEscapes = tripled
         return t
