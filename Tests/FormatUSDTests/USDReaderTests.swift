@@ -99,7 +99,7 @@ import Testing
     @Test func timeSamplesUseStartTimeCodeElseTheDefaultTime() throws {
         let atDefault = try read("time_samples.usda").scene
         #expect(atDefault.node(at: "/Animated")?.transform == .identity, "a sampled-only translate has no value at the default time")
-        #expect(atDefault.worldBounds.max == [9, 9, 9], "the points' default value, not a sample")
+        #expect(atDefault.worldBounds.max == [9, 9, 9], "the points' default value (0,0,0) (9,0,0) (0,9,9), not a sample")
         let samplesOnly = try read("samples_only.usda")
         #expect(samplesOnly.scene.stats.meshes == 1, "visibility sampled only takes its fallback: visible")
         #expect(samplesOnly.warnings.isEmpty, "an animated op is not warned about")
