@@ -11,13 +11,16 @@ public struct AssetServer: Sendable {
     public let catalog: Catalog
     public let configuration: ServiceConfiguration
     let cache: ResponseCache
+    let summaries: SummaryCache
     let reindexer: Reindexer
 
     public init(catalog: Catalog, configuration: ServiceConfiguration) {
         self.catalog = catalog
         self.configuration = configuration
         cache = ResponseCache(capacity: configuration.memoryCacheEntries)
-        reindexer = Reindexer(catalog: catalog, roots: configuration.roots)
+        let summaries = SummaryCache(maxAgeSeconds: configuration.summaryMaxAge)
+        self.summaries = summaries
+        reindexer = Reindexer(catalog: catalog, roots: configuration.roots, onFinish: { summaries.removeAll() })
     }
 
     public func router() -> Router<BasicRequestContext> {
@@ -58,7 +61,9 @@ public struct AssetServer: Sendable {
     }
 
     func row(_ id: String) throws -> CatalogSummary {
-        guard let record = try catalog.summary(id: id) else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
+        guard let record = try summaries.summary(id, load: { id in try catalog.summary(id: id) }) else {
+            throw HTTPError(.notFound, message: "no asset '\(id)'")
+        }
         return record
     }
 

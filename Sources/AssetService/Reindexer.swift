@@ -8,12 +8,15 @@ import Logging
 actor Reindexer {
     let catalog: Catalog
     let roots: [String]
+    /// Called when a reindex ends, so what was cached from the old catalog goes.
+    let onFinish: @Sendable () -> Void
     private(set) var running = false
     private let logger = Logger(label: "assetc.serve.reindex")
 
-    init(catalog: Catalog, roots: [String]) {
+    init(catalog: Catalog, roots: [String], onFinish: @escaping @Sendable () -> Void = {}) {
         self.catalog = catalog
         self.roots = roots
+        self.onFinish = onFinish
     }
 
     /// Starts a reindex; false when one is already running.
@@ -34,6 +37,7 @@ actor Reindexer {
     }
 
     private func finish() {
+        onFinish()
         running = false
     }
 }

@@ -15,6 +15,9 @@ public struct ServiceConfiguration: Sendable {
     public var maxPageSize = 500
     /// Thumbnails and conversions kept in memory for repeat requests.
     public var memoryCacheEntries = 512
+    /// Seconds a catalog summary is answered from memory; another process's reindex shows within
+    /// this time (this process's own clears the cache at once).
+    public var summaryMaxAge: Double = 1
 
     public init() {}
 
