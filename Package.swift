@@ -89,6 +89,7 @@ let package = Package(
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
         .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatColladaTests", dependencies: ["FormatCollada", "AssetCore", "AssetTestSupport"]),
+        .testTarget(name: "FormatGLTFTests", dependencies: ["FormatGLTF", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
@@ -109,7 +110,7 @@ let package = Package(
 if Context.environment["ASSETC_FUZZ"] != nil {
     for (name, dependencies) in [("FuzzCrateReader", ["FormatUSD", "AssetCore"]), ("FuzzUSDAParser", ["FormatUSD", "AssetCore"]),
                                  ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore"]),
-                                 ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"])] {
+                                 ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

@@ -3,7 +3,6 @@
 enum ForeignFormat {
     static func recognise(prefix: [UInt8]) -> String? {
         func starts(_ magic: String) -> Bool { prefix.starts(with: Array(magic.utf8)) }
-        if starts("glTF") { return "binary glTF (.glb)" }
         if starts("Kaydara FBX Binary") { return "an FBX file" }
         if starts("\u{89}PNG") { return "a PNG image" }
         if prefix.starts(with: [0xFF, 0xD8, 0xFF]) { return "a JPEG image" }

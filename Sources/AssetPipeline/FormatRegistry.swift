@@ -20,7 +20,7 @@ public struct FormatRegistry: Sendable {
 
     /// Every reader and writer assetc ships.
     public static let standard = FormatRegistry(
-        readers: [USDReader(), ColladaReader()],
+        readers: [USDReader(), ColladaReader(), GLTFReader()],
         writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
 
     public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }

@@ -16,7 +16,9 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
-    static let cases: [(format: String, name: String)] = ["usd", "collada"].flatMap { format in
+    static let formats = ["usd", "collada", "gltf"]
+
+    static let cases: [(format: String, name: String)] = formats.flatMap { format in
         ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.appendingPathComponent("\(format)/fail-case").path)) ?? [])
             .sorted().map { (format, $0) }
     }
@@ -26,7 +28,7 @@ import Testing
         return try JSONDecoder().decode([String: Expectation].self, from: data)
     }
 
-    @Test(arguments: ["usd", "collada"])
+    @Test(arguments: formats)
     func everyFailCaseHasAnExpectation(format: String) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.appendingPathComponent("\(format)/fail-case").path)
         let expected = try Self.expectations(format).keys.sorted()

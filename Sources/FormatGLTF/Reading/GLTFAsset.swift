@@ -1,0 +1,192 @@
+/// The glTF 2.0 JSON as the reader decodes it: every field optional where the specification lets
+/// it be absent, so a missing one gets its specified default in the builder and a wrong type is a
+/// decoding error naming its path. Extensions are decoded only where assetc uses them.
+struct GLTFAsset: Decodable {
+    struct Info: Decodable {
+        var version: String
+        var minVersion: String?
+        var generator: String?
+    }
+
+    struct SceneEntry: Decodable {
+        var name: String?
+        var nodes: [Int]?
+    }
+
+    struct Node: Decodable {
+        var name: String?
+        var children: [Int]?
+        var mesh: Int?
+        var camera: Int?
+        var skin: Int?
+        var matrix: [Double]?
+        var translation: [Double]?
+        var rotation: [Double]?
+        var scale: [Double]?
+        var weights: [Double]?
+        var extensions: NodeExtensions?
+    }
+
+    struct NodeExtensions: Decodable {
+        struct LightReference: Decodable { var light: Int }
+        var KHR_lights_punctual: LightReference?
+    }
+
+    struct Mesh: Decodable {
+        var name: String?
+        var primitives: [Primitive]
+        var weights: [Double]?
+    }
+
+    struct Primitive: Decodable {
+        var attributes: [String: Int]
+        var indices: Int?
+        var material: Int?
+        var mode: Int?
+        var targets: [[String: Int]]?
+        var extensions: [String: Present]?
+    }
+
+    struct Accessor: Decodable {
+        var bufferView: Int?
+        var byteOffset: Int?
+        var componentType: Int
+        var normalized: Bool?
+        var count: Int
+        var type: String
+        var sparse: Sparse?
+        var name: String?
+    }
+
+    struct Sparse: Decodable {
+        struct Indices: Decodable { var bufferView: Int; var byteOffset: Int?; var componentType: Int }
+        struct Values: Decodable { var bufferView: Int; var byteOffset: Int? }
+        var count: Int
+        var indices: Indices
+        var values: Values
+    }
+
+    struct BufferView: Decodable {
+        var buffer: Int
+        var byteOffset: Int?
+        var byteLength: Int
+        var byteStride: Int?
+        var extensions: [String: Present]?
+    }
+
+    struct Buffer: Decodable {
+        var uri: String?
+        var byteLength: Int
+    }
+
+    struct TextureInfo: Decodable {
+        var index: Int
+        var texCoord: Int?
+        var scale: Double?
+        var strength: Double?
+        var extensions: TextureInfoExtensions?
+    }
+
+    struct TextureInfoExtensions: Decodable {
+        struct Transform: Decodable {
+            var offset: [Double]?
+            var rotation: Double?
+            var scale: [Double]?
+            var texCoord: Int?
+        }
+        var KHR_texture_transform: Transform?
+    }
+
+    struct Material: Decodable {
+        struct PBR: Decodable {
+            var baseColorFactor: [Double]?
+            var baseColorTexture: TextureInfo?
+            var metallicFactor: Double?
+            var roughnessFactor: Double?
+            var metallicRoughnessTexture: TextureInfo?
+        }
+        struct Extensions: Decodable {
+            struct EmissiveStrength: Decodable { var emissiveStrength: Double? }
+            struct Empty: Decodable {}
+            var KHR_materials_emissive_strength: EmissiveStrength?
+            var KHR_materials_unlit: Empty?
+        }
+        var name: String?
+        var pbrMetallicRoughness: PBR?
+        var normalTexture: TextureInfo?
+        var occlusionTexture: TextureInfo?
+        var emissiveTexture: TextureInfo?
+        var emissiveFactor: [Double]?
+        var alphaMode: String?
+        var alphaCutoff: Double?
+        var doubleSided: Bool?
+        var extensions: Extensions?
+    }
+
+    struct Texture: Decodable {
+        struct Extensions: Decodable {
+            struct Source: Decodable { var source: Int? }
+            var EXT_texture_webp: Source?
+            var KHR_texture_basisu: Source?
+        }
+        var sampler: Int?
+        var source: Int?
+        var name: String?
+        var extensions: Extensions?
+    }
+
+    struct Image: Decodable {
+        var uri: String?
+        var mimeType: String?
+        var bufferView: Int?
+        var name: String?
+    }
+
+    struct Sampler: Decodable {
+        var wrapS: Int?
+        var wrapT: Int?
+    }
+
+    struct Camera: Decodable {
+        struct Perspective: Decodable { var yfov: Double; var znear: Double; var zfar: Double?; var aspectRatio: Double? }
+        struct Orthographic: Decodable { var xmag: Double; var ymag: Double; var znear: Double; var zfar: Double }
+        var name: String?
+        var type: String
+        var perspective: Perspective?
+        var orthographic: Orthographic?
+    }
+
+    struct RootExtensions: Decodable {
+        struct Lights: Decodable { var lights: [Light]? }
+        var KHR_lights_punctual: Lights?
+    }
+
+    struct Light: Decodable {
+        var name: String?
+        var type: String
+        var color: [Double]?
+        var intensity: Double?
+    }
+
+    var asset: Info
+    var scene: Int?
+    var scenes: [SceneEntry]?
+    var nodes: [Node]?
+    var meshes: [Mesh]?
+    var accessors: [Accessor]?
+    var bufferViews: [BufferView]?
+    var buffers: [Buffer]?
+    var materials: [Material]?
+    var textures: [Texture]?
+    var images: [Image]?
+    var samplers: [Sampler]?
+    var cameras: [Camera]?
+    var extensionsUsed: [String]?
+    var extensionsRequired: [String]?
+    var extensions: RootExtensions?
+}
+
+/// An extension object whose presence is all the reader needs (its name says what it asks for).
+struct Present: Decodable {
+    init(from decoder: any Decoder) throws {}
+}

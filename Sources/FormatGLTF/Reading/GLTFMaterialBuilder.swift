@@ -1,0 +1,116 @@
+import AssetCore
+
+/// glTF metallic-roughness materials in UsdPreviewSurface's terms: base colour factor and texture
+/// (its alpha feeding opacity for BLEND and MASK, MASK's cutoff becoming `opacityThreshold`),
+/// metallic from the metallic-roughness texture's blue channel and roughness from its green,
+/// normal, occlusion (red), emissive (times `KHR_materials_emissive_strength`), unlit as emissive,
+/// double-sided. Images come from buffer views, `data:` URIs, or files under the asset root.
+struct GLTFMaterialBuilder {
+    let asset: GLTFAsset
+    let file: String
+    let loadImage: (Int) throws(AssetError) -> (source: Texture.Source, warning: String?)
+    var textures: [Texture] = []
+    private var textureIndex: [Int: Int] = [:]
+    var diagnostics: [Diagnostic] = []
+
+    init(asset: GLTFAsset, file: String, loadImage: @escaping (Int) throws(AssetError) -> (source: Texture.Source, warning: String?)) {
+        self.asset = asset
+        self.file = file
+        self.loadImage = loadImage
+    }
+
+    mutating func build(_ index: Int) throws(AssetError) -> Material {
+        let source = asset.materials![index]
+        let here = SourceLocation(file: file, elementPath: "materials[\(index)]")
+        var material = Material(name: source.name ?? "material\(index)")
+        let pbr = source.pbrMetallicRoughness
+        let factor = pbr?.baseColorFactor ?? [1, 1, 1, 1]
+        guard factor.count == 4 else { throw AssetError(.malformed("baseColorFactor has \(factor.count) numbers, not 4"), at: here) }
+        material.baseColor = MaterialProperty(SIMD3(Float(factor[0]), Float(factor[1]), Float(factor[2])))
+        let alphaMode = source.alphaMode ?? "OPAQUE"
+        switch alphaMode {
+        case "OPAQUE": break
+        case "BLEND": material.opacity = MaterialProperty(Float(factor[3]))
+        case "MASK":
+            material.opacity = MaterialProperty(Float(factor[3]))
+            material.opacityThreshold = Float(source.alphaCutoff ?? 0.5)
+        default: diagnostics.append(.warning("alphaMode '\(alphaMode)' is not one glTF defines; treated as OPAQUE", at: here))
+        }
+        if let info = pbr?.baseColorTexture, let reference = try texture(info, channels: .rgb, at: here) {
+            material.baseColor.texture = reference
+            if alphaMode != "OPAQUE" { material.opacity.texture = TextureReference(texture: reference.texture, texcoordSet: reference.texcoordSet, channels: .a) }
+        }
+        material.metallic = MaterialProperty(Float(pbr?.metallicFactor ?? 1))
+        material.roughness = MaterialProperty(Float(pbr?.roughnessFactor ?? 1))
+        if let info = pbr?.metallicRoughnessTexture {
+            material.metallic.texture = try texture(info, channels: .b, at: here)
+            material.roughness.texture = try texture(info, channels: .g, at: here)
+        }
+        if let info = source.normalTexture {
+            material.normal = try texture(info, channels: .rgb, at: here)
+            if let scale = info.scale, scale != 1 { diagnostics.append(.warning("normal texture scale \(scale) is not kept (1 is used)", at: here)) }
+        }
+        if let info = source.occlusionTexture { material.occlusion = try texture(info, channels: .r, at: here) }
+        let emissive = source.emissiveFactor ?? [0, 0, 0]
+        guard emissive.count == 3 else { throw AssetError(.malformed("emissiveFactor has \(emissive.count) numbers, not 3"), at: here) }
+        let strength = Float(source.extensions?.KHR_materials_emissive_strength?.emissiveStrength ?? 1)
+        material.emissive = MaterialProperty(SIMD3(Float(emissive[0]), Float(emissive[1]), Float(emissive[2])) * strength)
+        if let info = source.emissiveTexture { material.emissive.texture = try texture(info, channels: .rgb, at: here) }
+        if source.extensions?.KHR_materials_unlit != nil {
+            // Unlit: the colour is emitted as it is, and nothing is lit.
+            material.emissive = material.baseColor
+            material.baseColor = MaterialProperty(.zero)
+        }
+        material.isDoubleSided = source.doubleSided ?? false
+        return material
+    }
+
+    private mutating func texture(_ info: GLTFAsset.TextureInfo, channels: TextureReference.Channels,
+                                  at here: SourceLocation) throws(AssetError) -> TextureReference? {
+        var set = info.texCoord ?? 0
+        if let transform = info.extensions?.KHR_texture_transform {
+            if let override = transform.texCoord { set = override }
+            diagnostics.append(.warning("KHR_texture_transform is not applied yet; the texture is sampled untransformed", at: here))
+        }
+        guard let index = try textureIndex(info.index, at: here) else { return nil }
+        return TextureReference(texture: index, texcoordSet: GLTFMeshBuilder.texcoordName(set), channels: channels)
+    }
+
+    /// The scene texture for glTF texture `index`, made once.
+    private mutating func textureIndex(_ index: Int, at here: SourceLocation) throws(AssetError) -> Int? {
+        if let known = textureIndex[index] { return known }
+        guard let all = asset.textures, all.indices.contains(index) else { throw AssetError(.malformed("texture \(index) does not exist"), at: here) }
+        let source = all[index]
+        let image = source.source
+        if let webp = source.extensions?.EXT_texture_webp?.source {
+            diagnostics.append(.warning("texture \(index): the WebP image \(webp) cannot be decoded yet; \(image.map { "image \($0) is used" } ?? "no fallback image")", at: here))
+        }
+        if source.extensions?.KHR_texture_basisu != nil {
+            diagnostics.append(.warning("texture \(index): KHR_texture_basisu has no decoder here; \(image.map { "image \($0) is used" } ?? "no fallback image")", at: here))
+        }
+        guard let imageIndex = image else { return nil }
+        guard let images = asset.images, images.indices.contains(imageIndex) else { throw AssetError(.malformed("image \(imageIndex) does not exist"), at: here) }
+        let loaded = try loadImage(imageIndex)
+        if let warning = loaded.warning { diagnostics.append(.warning(warning, at: SourceLocation(file: file, elementPath: "images[\(imageIndex)]"))) }
+        let fileName = images[imageIndex].uri.flatMap { $0.hasPrefix("data:") ? nil : $0.split(separator: "/").last.map(String.init) }
+        var texture = Texture(name: images[imageIndex].name ?? fileName ?? "image\(imageIndex)", source: loaded.source)
+        if let samplerIndex = source.sampler {
+            guard let samplers = asset.samplers, samplers.indices.contains(samplerIndex) else {
+                throw AssetError(.malformed("sampler \(samplerIndex) does not exist"), at: here)
+            }
+            texture.wrapS = Self.wrap(samplers[samplerIndex].wrapS)
+            texture.wrapT = Self.wrap(samplers[samplerIndex].wrapT)
+        }
+        textures.append(texture)
+        textureIndex[index] = textures.count - 1
+        return textures.count - 1
+    }
+
+    static func wrap(_ mode: Int?) -> Texture.WrapMode {
+        switch mode {
+        case 33071: return .clamp
+        case 33648: return .mirror
+        default: return .repeat
+        }
+    }
+}

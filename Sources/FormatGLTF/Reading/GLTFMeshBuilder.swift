@@ -1,0 +1,153 @@
+import AssetCore
+
+/// One glTF primitive as assetc's geometry: triangle modes (list, strip, fan; indexed or not) as a
+/// `Mesh` with vertex-rate primvars, line modes as `Curves`, points skipped with a warning.
+/// Texture coordinates flip to USD's bottom-left origin (`v' = 1 - v`), as the writer flips them back.
+struct GLTFMeshBuilder {
+    let accessors: GLTFAccessorReader
+    let file: String
+
+    enum Built {
+        case mesh(Mesh)
+        case curves(Curves)
+    }
+
+    func build(_ primitive: GLTFAsset.Primitive, name: String, at here: SourceLocation,
+               diagnostics: inout [Diagnostic]) throws(AssetError) -> Built? {
+        let mode = primitive.mode ?? 4
+        guard let positionIndex = primitive.attributes["POSITION"] else {
+            diagnostics.append(.warning("a primitive without POSITION has nothing to place; skipped", at: here))
+            return nil
+        }
+        if mode == 0 {
+            diagnostics.append(.warning("POINTS primitives are not kept (assetc has no point clouds); skipped", at: here))
+            return nil
+        }
+        guard (0...6).contains(mode) else { throw AssetError(.malformed("primitive mode \(mode) is not one glTF defines"), at: here) }
+        let positions = try accessors.floats(positionIndex, allowedComponents: [3], what: "POSITION")
+        let points = Self.vectors3(positions.values)
+        var order: [UInt32]
+        if let indices = primitive.indices {
+            order = try accessors.indices(indices)
+            if let bad = order.first(where: { Int($0) >= points.count }) {
+                throw AssetError(.malformed("index \(bad) is outside the \(points.count) positions"), at: SourceLocation(file: file, elementPath: "accessors[\(indices)]"))
+            }
+        } else {
+            guard points.count <= Int(Int32.max) else { throw AssetError(.limitExceeded("\(points.count) vertices in one primitive"), at: here) }
+            order = (0..<UInt32(points.count)).map { $0 }
+        }
+        if mode == 1 || mode == 2 || mode == 3 { return .curves(curves(name: name, points: points, order: order, mode: mode, at: here, diagnostics: &diagnostics)) }
+
+        var mesh = Mesh(name: name, points: points)
+        mesh.faceVertexIndices = triangles(order, mode: mode, at: here, diagnostics: &diagnostics)
+        mesh.faceVertexCounts = [Int32](repeating: 3, count: mesh.faceVertexIndices.count / 3)
+        var texcoordSets: [(Int, String)] = []
+        for (attribute, index) in primitive.attributes.sorted(by: { $0.key < $1.key }) where attribute != "POSITION" {
+            switch attribute {
+            case "NORMAL":
+                let normals = try accessors.floats(index, allowedComponents: [3], what: attribute)
+                mesh.primvars.append(Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(Self.vectors3(normals.values)), role: .normal))
+            case "TANGENT":
+                let tangents = try accessors.floats(index, allowedComponents: [4], what: attribute)
+                mesh.primvars.append(Primvar(name: "tangents", interpolation: .vertex, values: .float4(Self.vectors4(tangents.values)), role: .vector))
+            case let name where name.hasPrefix("TEXCOORD_"):
+                guard let set = Int(name.dropFirst("TEXCOORD_".count)), set >= 0 else { continue }
+                let uv = try accessors.floats(index, allowedComponents: [2], what: attribute)
+                var flipped = [SIMD2<Float>](repeating: .zero, count: uv.values.count / 2)
+                for k in flipped.indices { flipped[k] = SIMD2(uv.values[2 * k], 1 - uv.values[2 * k + 1]) }
+                texcoordSets.append((set, attribute))
+                mesh.primvars.append(Primvar(name: Self.texcoordName(set), interpolation: .vertex, values: .float2(flipped), role: .textureCoordinate))
+            case "COLOR_0":
+                let colors = try accessors.floats(index, allowedComponents: [3, 4], what: attribute)
+                let values: PrimvarValues = colors.components == 3 ? .float3(Self.vectors3(colors.values)) : .float4(Self.vectors4(colors.values))
+                mesh.primvars.append(Primvar(name: Primvar.displayColorName, interpolation: .vertex, values: values, role: .color))
+            case let name where name.hasPrefix("JOINTS_") || name.hasPrefix("WEIGHTS_"):
+                continue  // skinning: the mesh is read at its bind pose; one warning per mesh below
+            default:
+                diagnostics.append(.warning("attribute \(attribute) is not kept", at: here))
+            }
+        }
+        if primitive.attributes.keys.contains(where: { $0.hasPrefix("JOINTS_") }) {
+            diagnostics.append(.warning("skinned: read at its bind pose (joints and weights are not kept yet)", at: here))
+        }
+        if let targets = primitive.targets, !targets.isEmpty {
+            diagnostics.append(.warning("\(targets.count) morph targets are not applied; the base shape is read", at: here))
+        }
+        if let problem = mesh.topologyProblem() { throw AssetError(.malformed(problem), at: here) }
+        for (index, problem) in mesh.primvarProblems().reversed() {
+            diagnostics.append(.warning("\(problem); dropped", at: here))
+            mesh.primvars.remove(at: index)
+        }
+        return .mesh(mesh)
+    }
+
+    /// glTF's TEXCOORD_n as the primvar names the other readers use: `st`, `st1`, `st2`...
+    static func texcoordName(_ set: Int) -> String { set == 0 ? "st" : "st\(set)" }
+
+    private func triangles(_ order: [UInt32], mode: Int, at here: SourceLocation, diagnostics: inout [Diagnostic]) -> [Int32] {
+        switch mode {
+        case 4:
+            if order.count % 3 != 0 {
+                diagnostics.append(.warning("\(order.count) indices is not a whole number of triangles; the last \(order.count % 3) are ignored", at: here))
+            }
+            let usable = order.count - order.count % 3
+            return order[..<usable].map { Int32(bitPattern: $0) }
+        case 5:
+            guard order.count >= 3 else { return [] }
+            var out: [Int32] = []
+            out.reserveCapacity((order.count - 2) * 3)
+            for k in 0..<(order.count - 2) {
+                // Every other strip triangle swaps its first two corners to keep the winding.
+                let (a, b) = k % 2 == 0 ? (order[k], order[k + 1]) : (order[k + 1], order[k])
+                out += [Int32(bitPattern: a), Int32(bitPattern: b), Int32(bitPattern: order[k + 2])]
+            }
+            return out
+        default:
+            guard order.count >= 3 else { return [] }
+            var out: [Int32] = []
+            out.reserveCapacity((order.count - 2) * 3)
+            for k in 1..<(order.count - 1) {
+                out += [Int32(bitPattern: order[0]), Int32(bitPattern: order[k]), Int32(bitPattern: order[k + 1])]
+            }
+            return out
+        }
+    }
+
+    private func curves(name: String, points: [SIMD3<Float>], order: [UInt32], mode: Int, at here: SourceLocation,
+                        diagnostics: inout [Diagnostic]) -> Curves {
+        var curves = Curves(name: name)
+        switch mode {
+        case 1:
+            if order.count % 2 != 0 { diagnostics.append(.warning("an odd number of LINES indices; the last one is ignored", at: here)) }
+            let usable = order.count - order.count % 2
+            curves.points = order[..<usable].map { points[Int($0)] }
+            curves.curveVertexCounts = [Int32](repeating: 2, count: usable / 2)
+        default:
+            guard order.count >= 2 else { return curves }
+            curves.points = order.map { points[Int($0)] }
+            if mode == 2 { curves.points.append(points[Int(order[0])]) }  // LINE_LOOP closes on its first vertex
+            curves.curveVertexCounts = [Int32(curves.points.count)]
+        }
+        return curves
+    }
+
+    static func vectors3(_ v: [Float]) -> [SIMD3<Float>] {
+        let n = v.count / 3
+        return v.withUnsafeBufferPointer { f in
+            [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
+                for k in 0..<n { out[k] = SIMD3(f[3 * k], f[3 * k + 1], f[3 * k + 2]) }
+                initialized = n
+            }
+        }
+    }
+
+    static func vectors4(_ v: [Float]) -> [SIMD4<Float>] {
+        let n = v.count / 4
+        return v.withUnsafeBufferPointer { f in
+            [SIMD4<Float>](unsafeUninitializedCapacity: n) { out, initialized in
+                for k in 0..<n { out[k] = SIMD4(f[4 * k], f[4 * k + 1], f[4 * k + 2], f[4 * k + 3]) }
+                initialized = n
+            }
+        }
+    }
+}

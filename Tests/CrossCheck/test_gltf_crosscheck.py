@@ -1,0 +1,85 @@
+"""assetc's figures for every glTF fixture against independent readers: placed triangles and line
+segments against assimp, world bounds against trimesh (assimp where trimesh cannot read the
+feature, with the reason), materials and textures against pygltflib's reading of the JSON."""
+import re
+import subprocess
+
+import pygltflib
+import pytest
+import trimesh
+
+from collada_reference import assimp_triangles
+from conftest import FIXTURES, assetc_binary, assetc_info, close
+
+CASES = sorted(p for p in (FIXTURES / "gltf").glob("*") if p.suffix in (".gltf", ".glb"))
+
+# fixture -> why trimesh's bounds are not the reference (assimp's are used instead)
+TRIMESH_WRONG = {
+    "sparse_accessors.gltf": "trimesh ignores sparse accessors",
+    "strips_fans_lines.glb": "trimesh reads TRIANGLE_STRIP and TRIANGLE_FAN as separate triangles",
+}
+
+
+def test_there_are_cases():
+    assert len(CASES) >= 6
+
+
+def trimesh_bounds(path):
+    scene = trimesh.load(str(path), force="scene", process=False)
+    return {"min": scene.bounds[0].tolist(), "max": scene.bounds[1].tolist()}
+
+
+def assimp_bounds(path):
+    out = subprocess.run(["assimp", "info", str(path)], capture_output=True, text=True, timeout=60).stdout
+    low = [float(v) for v in re.search(r"Minimum point\s+\(([^)]*)\)", out).group(1).split()]
+    high = [float(v) for v in re.search(r"Maximum point\s+\(([^)]*)\)", out).group(1).split()]
+    return {"min": low, "max": high}
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
+def test_triangles_and_segments_match_assimp(path):
+    mine = assetc_info(path)
+    assert mine["triangles"] == assimp_triangles(str(path))
+    assert mine["segments"] == assimp_triangles(str(path), kind="line")
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
+def test_bounds_match_the_reference(path):
+    mine = assetc_info(path)
+    reference = assimp_bounds(path) if path.name in TRIMESH_WRONG else trimesh_bounds(path)
+    for corner in ("min", "max"):
+        for a, b in zip(mine["bounds"][corner], reference[corner]):
+            assert close(a, b, 20), f"{corner}: assetc {mine['bounds']} != {reference}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
+def test_materials_and_textures_match_pygltflib(path):
+    gltf = pygltflib.GLTF2().load(str(path))
+    used_materials = {p.material for m in gltf.meshes for p in m.primitives if p.material is not None}
+    mine = assetc_info(path)
+    assert mine["materials"] == len(used_materials)
+    assert mine["textures"] == len(gltf.textures)
+
+
+def test_instancing_places_one_mesh_three_times_and_leaves_other_scenes_out():
+    mine = assetc_info(FIXTURES / "gltf" / "nodes_instancing.gltf")
+    assert mine["meshes"] == 3 and mine["cameras"] == 1 and mine["lights"] == 1
+    assert "/Root/Plain/Camera" in mine["nodePaths"] and not any("NotInTheScene" in p for p in mine["nodePaths"])
+
+
+def test_normalized_texcoords_and_colours_decode_to_unit_range(tmp_path):
+    """The usda assetc writes from the normalized fixture holds the decoded values: bytes 255 -> 1,
+    shorts 65535 -> 1 and 32768 -> 0.500008, V flipped to USD's bottom-left origin."""
+    out = tmp_path / "n.usda"
+    subprocess.run([assetc_binary(), "convert", str(FIXTURES / "gltf" / "normalized_attributes.glb"), str(out)],
+                   check=True, capture_output=True)
+    from pxr import Usd, UsdGeom
+    stage = Usd.Stage.Open(str(out))
+    mesh = next(UsdGeom.Mesh(p) for p in stage.Traverse() if p.IsA(UsdGeom.Mesh))
+    api = UsdGeom.PrimvarsAPI(mesh)
+    st = [tuple(v) for v in api.GetPrimvar("st").ComputeFlattened()]
+    st1 = [tuple(v) for v in api.GetPrimvar("st1").ComputeFlattened()]
+    assert st[:2] == [(0.0, 0.0), (1.0, 0.0)]
+    assert st1[2] == (1.0, 0.0)
+    opacity = list(api.GetPrimvar("displayOpacity").ComputeFlattened())
+    assert opacity[0] == 1.0 and close(opacity[2], 32768 / 65535, 1, rel=1e-6)
