@@ -6,7 +6,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var file: String
     public var format: String
     public var upAxis: UpAxis
-    public var metersPerUnit: Double
+    /// nil (JSON null) when the format carries no unit and none was given (`--source-meters-per-unit`).
+    public var metersPerUnit: Double?
     public var nodes: Int
     public var meshes: Int
     public var points: Int
@@ -36,7 +37,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         self.file = file
         format = scene.metadata.sourceFormat
         upAxis = scene.metadata.upAxis
-        metersPerUnit = scene.metadata.metersPerUnit
+        metersPerUnit = scene.metadata.declaresUnits ? scene.metadata.metersPerUnit : nil
         nodes = stats.nodes
         meshes = stats.meshes
         points = stats.points

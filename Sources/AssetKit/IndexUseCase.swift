@@ -132,7 +132,7 @@ public struct IndexUseCase: Sendable {
         (record.nodes, record.meshes, record.points, record.faces) = (stats.nodes, stats.meshes, stats.points, stats.faces)
         (record.triangles, record.primitives, record.materials, record.textures) = (stats.triangles, stats.primitives, stats.materials, stats.textures)
         record.upAxis = scene.metadata.upAxis.rawValue
-        record.metersPerUnit = scene.metadata.metersPerUnit
+        record.metersPerUnit = scene.metadata.declaresUnits ? scene.metadata.metersPerUnit : nil
         record.setBounds(scene.worldBounds, metersPerUnit: scene.metadata.metersPerUnit)
         var nodeNames: [String] = []
         scene.forEachNode { _, visit in nodeNames.append(visit.path) }

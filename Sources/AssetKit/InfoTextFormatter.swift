@@ -7,7 +7,7 @@ public enum InfoTextFormatter {
         func row(_ label: String, _ value: String) {
             lines.append("  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
         }
-        row("up axis", "\(info.upAxis.rawValue), \(NumberText.display(info.metersPerUnit)) m per unit")
+        row("up axis", "\(info.upAxis.rawValue), " + (info.metersPerUnit.map { "\(NumberText.display($0)) m per unit" } ?? "unit unknown (metres assumed)"))
         if let generator = info.generator { row("generator", TerminalText.safe(generator)) }
         if let defaultPrim = info.defaultPrim { row("default", TerminalText.safe(defaultPrim)) }
         row("nodes", grouped(info.nodes))

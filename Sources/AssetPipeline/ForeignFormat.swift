@@ -7,8 +7,6 @@ enum ForeignFormat {
         if starts("\u{89}PNG") { return "a PNG image" }
         if prefix.starts(with: [0xFF, 0xD8, 0xFF]) { return "a JPEG image" }
         if starts("PK\u{03}\u{04}") { return "a zip archive" }
-        if starts("solid ") { return "an ASCII STL file" }
-        if starts("ply\n") || starts("ply\r\n") { return "a PLY file" }
         return nil
     }
 }

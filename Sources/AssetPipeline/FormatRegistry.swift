@@ -20,7 +20,7 @@ public struct FormatRegistry: Sendable {
 
     /// Every reader and writer assetc ships.
     public static let standard = FormatRegistry(
-        readers: [USDReader(), ColladaReader(), GLTFReader()],
+        readers: [USDReader(), ColladaReader(), GLTFReader(), OBJReader(), PLYReader(), STLReader()],
         writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
 
     public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }
@@ -68,6 +68,7 @@ public struct FormatRegistry: Sendable {
         let match = try reader(for: url)
         var result = try match.reader.read(match.file, options: options)
         result.scene.countedPurposes = options.purposes
+        if !result.scene.metadata.declaresUnits, let meters = options.sourceMetersPerUnit { result.scene.metadata.metersPerUnit = meters }
         if options.isStrict, let first = result.warnings.first {
             throw AssetError(.strict(first.message), at: first.location.inFile(url.relativePath))
         }

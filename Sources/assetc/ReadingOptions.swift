@@ -18,6 +18,9 @@ struct ReadingOptions: ParsableArguments {
                                             valueName: "list"))
     var purpose: PurposeListArgument?
 
+    @Option(name: .long, help: ArgumentHelp("Metres per unit for files that carry no unit (OBJ, STL, PLY; default: metres).", valueName: "x"))
+    var sourceMetersPerUnit: Double?
+
     @Option(name: .long, help: ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
                                             valueName: "size"))
     var maxMemory: ByteSizeArgument?
@@ -28,6 +31,9 @@ struct ReadingOptions: ParsableArguments {
 
     func validate() throws {
         if let maxWork, maxWork <= 0 { throw ValidationError("--max-work must be a positive number of units") }
+        if let sourceMetersPerUnit, !(sourceMetersPerUnit.isFinite && sourceMetersPerUnit > 0) {
+            throw ValidationError("--source-meters-per-unit takes a positive number")
+        }
         if let assetRoot {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: assetRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -43,6 +49,7 @@ struct ReadingOptions: ParsableArguments {
         var options = ReadOptions(limits: limits, assetRoot: assetRoot.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
                                   allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
         if let purpose { options.purposes = purpose.set }
+        options.sourceMetersPerUnit = sourceMetersPerUnit
         return options
     }
 }

@@ -10,6 +10,8 @@ public struct ReadOptions: Sendable, Equatable {
     public var isStrict: Bool
     /// The purposes the scene's stats, bounds, images and purpose-less conversions include.
     public var purposes: PurposeSet = .defaultAndRender
+    /// The unit of files that declare none (OBJ, STL, PLY), in metres; nil assumes metres.
+    public var sourceMetersPerUnit: Double?
 
     public init(limits: ReadLimits = ReadLimits(), assetRoot: AssetRoot = .assetFolder,
                 allowsPathsOutsideAsset: Bool = false, isStrict: Bool = false) {

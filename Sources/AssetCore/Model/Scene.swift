@@ -47,6 +47,9 @@ public struct SceneMetadata: Sendable, Equatable {
     public var upAxis: UpAxis
     /// USD's fallback is 0.01 (centimetres); Collada's `<unit meter>` default is 1.0.
     public var metersPerUnit: Double
+    /// False for formats that carry no unit (OBJ, STL, PLY): `metersPerUnit` is then an assumption
+    /// (1, or `--source-meters-per-unit`), and `info` reports the unit as unknown.
+    public var declaresUnits = true
     /// Short format name of the file the scene was read from: "usda", "usdz", "dae", ...
     public var sourceFormat: String
     /// The authoring tool, when the file says (USD `doc`/customLayerData, Collada `authoring_tool`).

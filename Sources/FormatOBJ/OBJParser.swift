@@ -1,0 +1,199 @@
+import AssetCore
+
+/// One pass over an OBJ file's bytes: `v` (with optional r g b after x y z), `vt`, `vn` into flat
+/// arrays, `f` corners (v, v/vt, v//vn, v/vt/vn; negative indices counted back from the end)
+/// into per-group corner streams, `o`/`g` starting groups, `usemtl` switching the material of
+/// the faces that follow, `mtllib` naming material files. Numbers go through the shared decimal
+/// parser straight from the bytes. Statements assetc does not use (`s`, `l`, `p`, curves) are
+/// skipped; a malformed one is an error naming its line.
+struct OBJParser {
+    struct Group {
+        var name: String
+        /// Per corner, 1-based-resolved 0-based indices: position, texcoord (-1 none), normal (-1 none).
+        var positions: [Int32] = []
+        var texcoords: [Int32] = []
+        var normals: [Int32] = []
+        var faceSizes: [Int32] = []
+        /// Per face, the index into `materialNames` (-1: none).
+        var faceMaterials: [Int32] = []
+        var line: Int
+    }
+
+    var positions: [SIMD3<Float>] = []
+    var colors: [SIMD3<Float>] = []
+    var texcoords: [SIMD2<Float>] = []
+    var normals: [SIMD3<Float>] = []
+    var groups: [Group] = []
+    var materialNames: [String] = []
+    var materialLibraries: [(name: String, line: Int)] = []
+    var skippedStatements: [String: Int] = [:]
+
+    let file: String
+    let budget: ReadBudget
+
+    init(file: String, budget: ReadBudget) {
+        self.file = file
+        self.budget = budget
+    }
+
+    mutating func parse(_ bytes: [UInt8]) throws(AssetError) {
+        var failure: AssetError?
+        bytes.withUnsafeBufferPointer { p in
+            var i = 0, line = 1
+            var currentMaterial: Int32 = -1
+            var materialIndex: [String: Int32] = [:]
+            var corners = 0
+            func fail(_ message: String) { failure = AssetError(.malformed(message), at: SourceLocation(file: file, line: line)) }
+            func skipBlanks() { while i < p.count, p[i] == 0x20 || p[i] == 0x09 { i += 1 } }
+            func endOfLine() {
+                while i < p.count, p[i] != 0x0A { i += 1 }
+                if i < p.count { i += 1; line += 1 }
+            }
+            func rest() -> String {
+                skipBlanks()
+                let start = i
+                while i < p.count, p[i] != 0x0A, p[i] != 0x0D { i += 1 }
+                var end = i
+                while end > start, p[end - 1] == 0x20 || p[end - 1] == 0x09 { end -= 1 }
+                return String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
+            }
+            func float() -> Float? {
+                skipBlanks()
+                return DecimalNumberParser.parseFloat(p, &i)
+            }
+            func atLineEnd() -> Bool {
+                skipBlanks()
+                return i >= p.count || p[i] == 0x0A || p[i] == 0x0D || p[i] == UInt8(ascii: "#")
+            }
+            /// A 1-based index, negative counting back from `count`, as a 0-based one.
+            func resolve(_ raw: Int32, count: Int, what: String) -> Int32? {
+                let resolved = raw > 0 ? Int(raw) - 1 : count + Int(raw)
+                guard raw != 0, resolved >= 0, resolved < count else {
+                    fail("\(what) index \(raw) is outside the \(count) defined so far")
+                    return nil
+                }
+                return Int32(resolved)
+            }
+            func currentGroup() -> Int {
+                if groups.isEmpty { groups.append(Group(name: "", line: line)) }
+                return groups.count - 1
+            }
+            while i < p.count, failure == nil {
+                skipBlanks()
+                guard i < p.count else { break }
+                let c0 = p[i]
+                let c1: UInt8 = i + 1 < p.count ? p[i + 1] : 0
+                let c2: UInt8 = i + 2 < p.count ? p[i + 2] : 0
+                func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+                if c0 == UInt8(ascii: "v") && isSpace(c1) {
+                    i += 2
+                    guard let x = float(), let y = float(), let z = float() else { fail("a 'v' needs x y z"); break }
+                    positions.append(SIMD3(x, y, z))
+                    if !atLineEnd() {
+                        // x y z w, or x y z r g b (a common extension for vertex colours).
+                        guard let a = float() else { fail("unexpected text after 'v x y z'"); break }
+                        if let g = float(), let b = float() {
+                            if colors.count < positions.count - 1 { colors += [SIMD3<Float>](repeating: .one, count: positions.count - 1 - colors.count) }
+                            colors.append(SIMD3(a, g, b))
+                        }
+                    }
+                } else if c0 == UInt8(ascii: "v") && c1 == UInt8(ascii: "t") && isSpace(c2) {
+                    i += 3
+                    guard let u = float() else { fail("a 'vt' needs u [v [w]]"); break }
+                    let v = atLineEnd() ? 0 : (float() ?? 0)
+                    texcoords.append(SIMD2(u, v))
+                } else if c0 == UInt8(ascii: "v") && c1 == UInt8(ascii: "n") && isSpace(c2) {
+                    i += 3
+                    guard let x = float(), let y = float(), let z = float() else { fail("a 'vn' needs x y z"); break }
+                    normals.append(SIMD3(x, y, z))
+                } else if c0 == UInt8(ascii: "f") && isSpace(c1) {
+                    i += 2
+                    let g = currentGroup()
+                    var size: Int32 = 0
+                    while !atLineEnd() {
+                        guard let rawV = DecimalNumberParser.parseInt32(p, &i), let v = resolve(rawV, count: positions.count, what: "position") else {
+                            if failure == nil { fail("a face corner must start with a position index") }
+                            break
+                        }
+                        var t: Int32 = -1, n: Int32 = -1
+                        if i < p.count && p[i] == UInt8(ascii: "/") {
+                            i += 1
+                            if i < p.count && p[i] != UInt8(ascii: "/") {
+                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: texcoords.count, what: "texcoord") else {
+                                    if failure == nil { fail("a texcoord index after '/' is not a number") }
+                                    break
+                                }
+                                t = resolved
+                            }
+                            if i < p.count && p[i] == UInt8(ascii: "/") {
+                                i += 1
+                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: normals.count, what: "normal") else {
+                                    if failure == nil { fail("a normal index after '//' is not a number") }
+                                    break
+                                }
+                                n = resolved
+                            }
+                        }
+                        groups[g].positions.append(v)
+                        groups[g].texcoords.append(t)
+                        groups[g].normals.append(n)
+                        size += 1
+                    }
+                    guard failure == nil else { break }
+                    if size < 3 {
+                        // Drop the corners of a face too small to be one.
+                        groups[g].positions.removeLast(Int(size)); groups[g].texcoords.removeLast(Int(size)); groups[g].normals.removeLast(Int(size))
+                        skippedStatements["faces with fewer than 3 corners", default: 0] += 1
+                    } else {
+                        groups[g].faceSizes.append(size)
+                        groups[g].faceMaterials.append(currentMaterial)
+                        corners += Int(size)
+                        if corners >= 1 << 18 {
+                            do throws(AssetError) { try budget.spend(work: corners, for: "OBJ face corners", at: SourceLocation(file: file, line: line)) } catch {
+                                failure = error
+                                break
+                            }
+                            corners = 0
+                        }
+                    }
+                } else if c0 == UInt8(ascii: "#") || c0 == 0x0A || c0 == 0x0D {
+                    // a comment or an empty line
+                } else {
+                    let start = i
+                    while i < p.count, p[i] > 0x20 { i += 1 }
+                    let keyword = String(decoding: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self)
+                    switch keyword {
+                    case "o", "g":
+                        let name = rest()
+                        // A `g` right after an `o` names the same faces: keep one group for them.
+                        if let last = groups.last, last.faceSizes.isEmpty { groups[groups.count - 1].name = name.isEmpty ? last.name : name }
+                        else { groups.append(Group(name: name, line: line)) }
+                    case "usemtl":
+                        let name = rest()
+                        if let known = materialIndex[name] { currentMaterial = known } else {
+                            materialNames.append(name)
+                            currentMaterial = Int32(materialNames.count - 1)
+                            materialIndex[name] = currentMaterial
+                        }
+                    case "mtllib":
+                        let names = rest()
+                        // Several files may follow, separated by spaces; a single name may itself hold spaces.
+                        materialLibraries.append((names, line))
+                    default:
+                        skippedStatements[keyword, default: 0] += 1
+                    }
+                }
+                endOfLine()
+            }
+            if failure == nil, corners > 0 {
+                do throws(AssetError) { try budget.spend(work: corners, for: "OBJ face corners", at: SourceLocation(file: file, line: line)) } catch {
+                    failure = error
+                }
+            }
+        }
+        if let failure { throw failure }
+        if !colors.isEmpty && colors.count < positions.count {
+            colors += [SIMD3<Float>](repeating: .one, count: positions.count - colors.count)
+        }
+    }
+}
