@@ -68,7 +68,11 @@ public struct FormatRegistry: Sendable {
         let match = try reader(for: url)
         var result = try match.reader.read(match.file, options: options)
         result.scene.countedPurposes = options.purposes
-        if !result.scene.metadata.declaresUnits, let meters = options.sourceMetersPerUnit { result.scene.metadata.metersPerUnit = meters }
+        if !result.scene.metadata.declaresUnits, let meters = options.sourceMetersPerUnit {
+            // The caller declared the unit the file could not.
+            result.scene.metadata.metersPerUnit = meters
+            result.scene.metadata.declaresUnits = true
+        }
         if options.isStrict, let first = result.warnings.first {
             throw AssetError(.strict(first.message), at: first.location.inFile(url.relativePath))
         }

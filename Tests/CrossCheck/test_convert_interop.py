@@ -20,6 +20,7 @@ SOURCES = sorted(
     [p for p in (FIXTURES / "usd").glob("*.usd[az]")]
     + [p for p in (FIXTURES / "collada").glob("*.dae")]
     + [p for p in (FIXTURES / "gltf").glob("*") if p.suffix in (".gltf", ".glb")]
+    + [p for p in (FIXTURES / "mesh").glob("*") if p.suffix in (".obj", ".stl", ".ply")]
     + [p for p in (ROOT / "Assets").rglob("*") if p.suffix in (".usda", ".usdz", ".dae")]
 )
 FORMATS = ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"]
@@ -36,6 +37,8 @@ def convert(source, target, *extra):
 def expected_figures(source, tmp_path):
     """The source's figures with its tessellated shapes counted as meshes, as every writer writes them."""
     info = assetc_info(source)
+    if info["metersPerUnit"] is None:
+        info["metersPerUnit"] = 1.0  # OBJ, STL and PLY carry no unit; conversions take them as metres
     if info["primitives"]:
         staged = tmp_path / "staged.usda"
         convert(source, staged)
@@ -196,7 +199,9 @@ def test_usda_root_keeps_a_text_root_layer(tmp_path):
     assert usd_figures(str(out))["triangles"] == assetc_info(out)["triangles"] > 0
 
 
-ROUND_TRIPS = [(s, f) for s in SOURCES for f in ("usda", "usdc", "dae")]
+# Sources whose own format holds their figures and names (OBJ, STL and PLY name their single mesh
+# after the file, and STL and PLY store triangles or unwelded corners; they are read back below).
+ROUND_TRIPS = [(s, f) for s in SOURCES if s.suffix not in (".obj", ".stl", ".ply") for f in ("usda", "usdc", "dae")]
 
 
 @pytest.mark.parametrize("source,via", ROUND_TRIPS, ids=[f"{s.relative_to(ROOT)}->{f}" for s, f in ROUND_TRIPS])
@@ -230,3 +235,29 @@ def test_surface_only_formats_say_the_curves_were_left_out(fmt, tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert f"{fmt} holds surfaces only: 22 curves (24 line segments) left out" in result.stderr
+
+
+READ_BACKS = [(s, f) for s in SOURCES for f in ("glb", "obj", "stl", "ply")]
+
+
+@pytest.mark.parametrize("source,via", READ_BACKS, ids=[f"{s.relative_to(ROOT)}->{f}" for s, f in READ_BACKS])
+def test_assetc_reads_back_what_it_wrote(source, via, tmp_path):
+    """X -> glb/obj/stl/ply -> assetc: the triangles placed and the world bounds of X (glb: Y up in
+    metres; the others flattened), and for glb, which keeps the hierarchy, X's node names."""
+    expected = expected_figures(source, tmp_path)
+    out = tmp_path / f"out.{via}"
+    result = subprocess.run([assetc_binary(), "convert", "--force", str(source), str(out)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    dropped = sum(int(n) for n in re.findall(r"\((\d+) triangles\) dropped while triangulating", result.stderr))
+    left_out = [p.strip() for m in re.findall(r"left out \((.*?)\)", result.stderr) for p in m.split(",") if p.strip() != "..."]
+    mine = assetc_info(out)
+    assert mine["triangles"] == expected["triangles"] - dropped
+    if (source.name, via) in BOUNDS_DIFFER or (expected["bounds"] is not None and mine["bounds"] is None):
+        return
+    target = to_y_up_metres(expected["bounds"], expected) if via == "glb" else expected["bounds"]
+    assert_bounds(mine["bounds"], target, via)
+    if via == "glb":
+        names = lambda info: {path.rsplit("/", 1)[-1] for path in info["nodePaths"]}
+        kept = {p.rsplit("/", 1)[-1] for p in assetc_info(source)["nodePaths"]
+                if not any(p == d or p.startswith(d + "/") for d in left_out)}
+        assert kept <= names(mine) | {"Looks"}, f"lost: {kept - names(mine)}"  # a USD material scope is no glTF node
