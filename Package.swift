@@ -110,7 +110,9 @@ let package = Package(
 if Context.environment["ASSETC_FUZZ"] != nil {
     for (name, dependencies) in [("FuzzCrateReader", ["FormatUSD", "AssetCore"]), ("FuzzUSDAParser", ["FormatUSD", "AssetCore"]),
                                  ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore"]),
-                                 ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore"])] {
+                                 ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore"]),
+                                 ("FuzzOBJReader", ["FormatOBJ", "AssetCore"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore"]),
+                                 ("FuzzPLYReader", ["FormatPLY", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }
