@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CLibZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CMeshOptimizer", providers: [.apt(["libmeshoptimizer-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
@@ -42,7 +43,9 @@ let package = Package(
         .target(name: "FormatCollada", dependencies: ["AssetCore", "CLibXML2"]),
 
         // glTF/GLB, OBJ, STL and PLY: writers (their readers are to come), each its own module.
-        .target(name: "FormatGLTF", dependencies: ["AssetCore"]),
+        // libdraco's API is C++: a small C++ target gives FormatGLTF a C interface to it.
+        .target(name: "CDracoBridge", linkerSettings: [.linkedLibrary("draco")]),
+        .target(name: "FormatGLTF", dependencies: ["AssetCore", "CMeshOptimizer", "CDracoBridge"]),
         .target(name: "FormatOBJ", dependencies: ["AssetCore"]),
         .target(name: "FormatSTL", dependencies: ["AssetCore"]),
         .target(name: "FormatPLY", dependencies: ["AssetCore"]),

@@ -12,6 +12,8 @@ struct GLTFAccessorReader {
     let buffers: [ArraySlice<UInt8>?]
     let budget: ReadBudget
     let file: String
+    /// Views whose bytes were decompressed (EXT_meshopt_compression), by view index.
+    var decodedViews: [Int: ArraySlice<UInt8>] = [:]
 
     static func componentCount(_ type: String) -> Int? {
         switch type {
@@ -86,6 +88,23 @@ struct GLTFAccessorReader {
         return Self.unsigned(bytes, start: start, stride: stride, count: accessor.count, size: size)
     }
 
+    /// A whole buffer view's bytes (a Draco payload), checked against its buffer.
+    func viewBytes(_ viewIndex: Int, at here: SourceLocation) throws(AssetError) -> ArraySlice<UInt8> {
+        guard let views = asset.bufferViews, views.indices.contains(viewIndex) else {
+            throw AssetError(.malformed("bufferView \(viewIndex) does not exist"), at: here)
+        }
+        let view = views[viewIndex]
+        guard buffers.indices.contains(view.buffer), let buffer = buffers[view.buffer] else {
+            throw AssetError(.malformed("buffer \(view.buffer) is not available"), at: here)
+        }
+        let offset = view.byteOffset ?? 0
+        guard offset >= 0, view.byteLength >= 0, offset <= buffer.count, view.byteLength <= buffer.count - offset else {
+            throw AssetError(.malformed("bufferViews[\(viewIndex)] runs past its buffer"), at: here)
+        }
+        let start = buffer.startIndex + offset
+        return buffer[start..<(start + view.byteLength)]
+    }
+
     private func accessor(_ index: Int) throws(AssetError) -> GLTFAsset.Accessor {
         guard let accessors = asset.accessors, accessors.indices.contains(index) else {
             throw AssetError(.malformed("accessor \(index) does not exist"), at: SourceLocation(file: file, elementPath: "accessors"))
@@ -106,9 +125,15 @@ struct GLTFAccessorReader {
                       extraOffset: Int? = nil, packed: Bool = false) throws(AssetError) -> (ArraySlice<UInt8>, Int, Int) {
         guard let views = asset.bufferViews, views.indices.contains(viewIndex) else { throw fail(index, "bufferView \(viewIndex) does not exist") }
         let view = views[viewIndex]
-        guard buffers.indices.contains(view.buffer) else { throw fail(index, "bufferViews[\(viewIndex)] names buffer \(view.buffer), which does not exist") }
-        guard let buffer = buffers[view.buffer] else { throw fail(index, "buffer \(view.buffer) could not be loaded") }
-        let viewOffset = view.byteOffset ?? 0
+        let buffer: ArraySlice<UInt8>
+        let viewOffset: Int
+        if let decoded = decodedViews[viewIndex] {
+            (buffer, viewOffset) = (decoded, 0)
+        } else {
+            guard buffers.indices.contains(view.buffer) else { throw fail(index, "bufferViews[\(viewIndex)] names buffer \(view.buffer), which does not exist") }
+            guard let loaded = buffers[view.buffer] else { throw fail(index, "buffer \(view.buffer) could not be loaded") }
+            (buffer, viewOffset) = (loaded, view.byteOffset ?? 0)
+        }
         guard viewOffset >= 0, view.byteLength >= 0, viewOffset <= buffer.count, view.byteLength <= buffer.count - viewOffset else {
             throw fail(index, "bufferViews[\(viewIndex)] (offset \(viewOffset), length \(view.byteLength)) runs past its buffer of \(buffer.count) bytes")
         }

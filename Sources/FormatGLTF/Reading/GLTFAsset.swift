@@ -44,7 +44,16 @@ struct GLTFAsset: Decodable {
         var material: Int?
         var mode: Int?
         var targets: [[String: Int]]?
-        var extensions: [String: Present]?
+        var extensions: PrimitiveExtensions?
+    }
+
+    struct PrimitiveExtensions: Decodable {
+        /// The primitive's indices and the named attributes are in a Draco buffer in `bufferView`.
+        struct Draco: Decodable {
+            var bufferView: Int
+            var attributes: [String: Int]
+        }
+        var KHR_draco_mesh_compression: Draco?
     }
 
     struct Accessor: Decodable {
@@ -71,12 +80,32 @@ struct GLTFAsset: Decodable {
         var byteOffset: Int?
         var byteLength: Int
         var byteStride: Int?
-        var extensions: [String: Present]?
+        var extensions: BufferViewExtensions?
+    }
+
+    /// EXT_meshopt_compression: the view's bytes are `count` elements of `byteStride` bytes,
+    /// compressed in another buffer.
+    struct BufferViewExtensions: Decodable {
+        struct Meshopt: Decodable {
+            var buffer: Int
+            var byteOffset: Int?
+            var byteLength: Int
+            var byteStride: Int
+            var count: Int
+            var mode: String
+            var filter: String?
+        }
+        var EXT_meshopt_compression: Meshopt?
     }
 
     struct Buffer: Decodable {
+        struct Extensions: Decodable {
+            struct Fallback: Decodable { var fallback: Bool? }
+            var EXT_meshopt_compression: Fallback?
+        }
         var uri: String?
         var byteLength: Int
+        var extensions: Extensions?
     }
 
     struct TextureInfo: Decodable {

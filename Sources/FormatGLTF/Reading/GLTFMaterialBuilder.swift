@@ -1,4 +1,5 @@
 import AssetCore
+import Foundation
 
 /// glTF metallic-roughness materials in UsdPreviewSurface's terms: base colour factor and texture
 /// (its alpha feeding opacity for BLEND and MASK, MASK's cutoff becoming `opacityThreshold`),
@@ -12,6 +13,12 @@ struct GLTFMaterialBuilder {
     var textures: [Texture] = []
     private var textureIndex: [Int: Int] = [:]
     var diagnostics: [Diagnostic] = []
+    /// Per glTF material, the KHR_texture_transform each texcoord set is sampled through. The scene
+    /// model has no per-texture transform, so the mesh builder applies it to the set's coordinates;
+    /// that is exact when every texture on a set shares one transform (as gltfpack's quantization
+    /// writes them). A set whose textures disagree keeps the first and is warned about.
+    private(set) var uvTransforms: [Int: [Int: UVTransform]] = [:]
+    private var building = 0
 
     init(asset: GLTFAsset, file: String, loadImage: @escaping (Int) throws(AssetError) -> (source: Texture.Source, warning: String?)) {
         self.asset = asset
@@ -21,6 +28,7 @@ struct GLTFMaterialBuilder {
 
     mutating func build(_ index: Int) throws(AssetError) -> Material {
         let source = asset.materials![index]
+        building = index
         let here = SourceLocation(file: file, elementPath: "materials[\(index)]")
         var material = Material(name: source.name ?? "material\(index)")
         let pbr = source.pbrMetallicRoughness
@@ -68,9 +76,17 @@ struct GLTFMaterialBuilder {
     private mutating func texture(_ info: GLTFAsset.TextureInfo, channels: TextureReference.Channels,
                                   at here: SourceLocation) throws(AssetError) -> TextureReference? {
         var set = info.texCoord ?? 0
-        if let transform = info.extensions?.KHR_texture_transform {
-            if let override = transform.texCoord { set = override }
-            diagnostics.append(.warning("KHR_texture_transform is not applied yet; the texture is sampled untransformed", at: here))
+        var transform = UVTransform.identity
+        if let ext = info.extensions?.KHR_texture_transform {
+            if let override = ext.texCoord { set = override }
+            transform = UVTransform(offset: ext.offset ?? [0, 0], rotation: ext.rotation ?? 0, scale: ext.scale ?? [1, 1])
+        }
+        if let known = uvTransforms[building]?[set] {
+            if known != transform {
+                diagnostics.append(.warning("textures on texcoord set \(set) use different KHR_texture_transforms; the first is applied to all", at: here))
+            }
+        } else {
+            uvTransforms[building, default: [:]][set] = transform
         }
         guard let index = try textureIndex(info.index, at: here) else { return nil }
         return TextureReference(texture: index, texcoordSet: GLTFMeshBuilder.texcoordName(set), channels: channels)
@@ -112,5 +128,26 @@ struct GLTFMaterialBuilder {
         case 33648: return .mirror
         default: return .repeat
         }
+    }
+}
+
+/// KHR_texture_transform: uv' = T(offset) x R(rotation) x S(scale) x uv, in glTF's top-left UV space.
+struct UVTransform: Equatable {
+    var offset: [Double]
+    var rotation: Double
+    var scale: [Double]
+
+    static let identity = UVTransform(offset: [0, 0], rotation: 0, scale: [1, 1])
+
+    var isIdentity: Bool { self == .identity }
+
+    /// Applies to coordinates already flipped to USD's bottom-left origin (v = 1 - v_glTF).
+    func apply(_ uv: SIMD2<Float>) -> SIMD2<Float> {
+        guard offset.count == 2, scale.count == 2 else { return uv }
+        let u = Double(uv.x), v = 1 - Double(uv.y)
+        let c = cos(rotation), s = sin(rotation)
+        let tu = offset[0] + c * scale[0] * u + s * scale[1] * v
+        let tv = offset[1] - s * scale[0] * u + c * scale[1] * v
+        return SIMD2(Float(tu), Float(1 - tv))
     }
 }

@@ -24,10 +24,29 @@ struct GLTFMeshBuilder {
             return nil
         }
         guard (0...6).contains(mode) else { throw AssetError(.malformed("primitive mode \(mode) is not one glTF defines"), at: here) }
-        let positions = try accessors.floats(positionIndex, allowedComponents: [3], what: "POSITION")
+        var draco: GLTFDracoMesh?
+        if let compressed = primitive.extensions?.KHR_draco_mesh_compression {
+            guard mode == 4 else { throw AssetError(.malformed("Draco compresses triangle lists; this primitive has mode \(mode)"), at: here) }
+            draco = try GLTFDracoMesh(bytes: try accessors.viewBytes(compressed.bufferView, at: here), attributeIDs: compressed.attributes,
+                                      budget: accessors.budget, at: here)
+        }
+        /// An attribute's values: from the Draco data when it holds it, else from its accessor.
+        func fetch(_ name: String, _ index: Int, _ allowed: Set<Int>) throws(AssetError) -> (values: [Float], components: Int) {
+            guard let decoded = draco?.attribute(name) else { return try accessors.floats(index, allowedComponents: allowed, what: name) }
+            guard allowed.contains(decoded.components) else {
+                throw AssetError(.malformed("Draco attribute \(name) has \(decoded.components) components"), at: here)
+            }
+            return decoded
+        }
+        let positions = try fetch("POSITION", positionIndex, [3])
         let points = Self.vectors3(positions.values)
         var order: [UInt32]
-        if let indices = primitive.indices {
+        if let draco {
+            order = draco.indices
+            if let bad = order.first(where: { Int($0) >= points.count }) {
+                throw AssetError(.malformed("Draco index \(bad) is outside the \(points.count) points"), at: here)
+            }
+        } else if let indices = primitive.indices {
             order = try accessors.indices(indices)
             if let bad = order.first(where: { Int($0) >= points.count }) {
                 throw AssetError(.malformed("index \(bad) is outside the \(points.count) positions"), at: SourceLocation(file: file, elementPath: "accessors[\(indices)]"))
@@ -45,20 +64,20 @@ struct GLTFMeshBuilder {
         for (attribute, index) in primitive.attributes.sorted(by: { $0.key < $1.key }) where attribute != "POSITION" {
             switch attribute {
             case "NORMAL":
-                let normals = try accessors.floats(index, allowedComponents: [3], what: attribute)
+                let normals = try fetch(attribute, index, [3])
                 mesh.primvars.append(Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(Self.vectors3(normals.values)), role: .normal))
             case "TANGENT":
-                let tangents = try accessors.floats(index, allowedComponents: [4], what: attribute)
+                let tangents = try fetch(attribute, index, [4])
                 mesh.primvars.append(Primvar(name: "tangents", interpolation: .vertex, values: .float4(Self.vectors4(tangents.values)), role: .vector))
             case let name where name.hasPrefix("TEXCOORD_"):
                 guard let set = Int(name.dropFirst("TEXCOORD_".count)), set >= 0 else { continue }
-                let uv = try accessors.floats(index, allowedComponents: [2], what: attribute)
+                let uv = try fetch(attribute, index, [2])
                 var flipped = [SIMD2<Float>](repeating: .zero, count: uv.values.count / 2)
                 for k in flipped.indices { flipped[k] = SIMD2(uv.values[2 * k], 1 - uv.values[2 * k + 1]) }
                 texcoordSets.append((set, attribute))
                 mesh.primvars.append(Primvar(name: Self.texcoordName(set), interpolation: .vertex, values: .float2(flipped), role: .textureCoordinate))
             case "COLOR_0":
-                let colors = try accessors.floats(index, allowedComponents: [3, 4], what: attribute)
+                let colors = try fetch(attribute, index, [3, 4])
                 let values: PrimvarValues = colors.components == 3 ? .float3(Self.vectors3(colors.values)) : .float4(Self.vectors4(colors.values))
                 mesh.primvars.append(Primvar(name: Primvar.displayColorName, interpolation: .vertex, values: values, role: .color))
             case let name where name.hasPrefix("JOINTS_") || name.hasPrefix("WEIGHTS_"):

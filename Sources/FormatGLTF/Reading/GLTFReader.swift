@@ -10,7 +10,8 @@ public struct GLTFReader: SceneReader {
 
     /// Extensions whose meaning the reader implements or safely ignores when required.
     static let understood: Set<String> = ["KHR_lights_punctual", "KHR_materials_emissive_strength", "KHR_materials_unlit",
-                                          "KHR_texture_transform", "KHR_mesh_quantization"]
+                                          "KHR_texture_transform", "KHR_mesh_quantization", "EXT_meshopt_compression",
+                                          "KHR_draco_mesh_compression"]
 
     public init() {}
 
@@ -37,7 +38,8 @@ public struct GLTFReader: SceneReader {
             try Self.checkVersionAndExtensions(asset, file: display, diagnostics: &diagnostics)
             let buffers = try Self.loadBuffers(asset, container: container, documentPath: path, display: display, options: options,
                                                budget: budget, diagnostics: &diagnostics)
-            let accessors = GLTFAccessorReader(asset: asset, buffers: buffers, budget: budget, file: display)
+            var accessors = GLTFAccessorReader(asset: asset, buffers: buffers, budget: budget, file: display)
+            accessors.decodedViews = try GLTFMeshopt.decodeViews(asset, buffers: buffers, budget: budget, file: display)
             let loadImage = { (index: Int) throws(AssetError) -> (source: Texture.Source, warning: String?) in
                 try Self.image(index, asset: asset, buffers: buffers, documentPath: path, display: display, options: options, budget: budget)
             }
@@ -124,6 +126,8 @@ public struct GLTFReader: SceneReader {
                 }
             } else if index == 0, let chunk = container.binaryChunk {
                 bytes = chunk
+            } else if buffer.extensions?.EXT_meshopt_compression?.fallback == true {
+                // Only compressed views point into it; they are decoded from their own buffers.
             } else {
                 diagnostics.append(.warning("buffer \(index) has no uri and there is no GLB BIN chunk for it", at: here))
             }

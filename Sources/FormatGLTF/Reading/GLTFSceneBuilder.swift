@@ -109,15 +109,13 @@ struct GLTFSceneBuilder {
         var placements: [(built: Placement, material: Int?)] = []
         for (k, primitive) in source.primitives.enumerated() {
             let pHere = SourceLocation(file: file, elementPath: "meshes[\(index)].primitives[\(k)]")
-            if let compression = primitive.extensions?.keys.first(where: { Self.compressionExtensions.contains($0) }) {
-                diagnostics.append(.warning("\(compression) is not decoded yet; the primitive's uncompressed accessors are read", at: pHere))
-            }
             let name = source.primitives.count == 1 ? baseName : "\(baseName)_\(k)"
             guard let built = try meshBuilder.build(primitive, name: name, at: pHere, diagnostics: &diagnostics) else { continue }
             let material = try primitive.material.map { m throws(AssetError) in try self.material(m, at: pHere) }
             switch built {
             case .mesh(var mesh):
                 if let m = material { mesh.isDoubleSided = scene.materials[m].isDoubleSided }
+                if let gltfMaterial = primitive.material { applyTextureTransforms(&mesh, material: gltfMaterial) }
                 scene.meshes.append(mesh)
                 placements.append((.mesh(scene.meshes.count - 1), material))
             case .curves(let curves):
@@ -129,7 +127,14 @@ struct GLTFSceneBuilder {
         return placements
     }
 
-    static let compressionExtensions: Set<String> = ["KHR_draco_mesh_compression", "EXT_meshopt_compression"]
+    /// The material's KHR_texture_transforms, applied to the texcoord sets they sample.
+    private func applyTextureTransforms(_ mesh: inout Mesh, material: Int) {
+        for (set, transform) in materialBuilder.uvTransforms[material] ?? [:] where !transform.isIdentity {
+            let name = GLTFMeshBuilder.texcoordName(set)
+            guard let k = mesh.primvars.firstIndex(where: { $0.name == name }), case .float2(let uv) = mesh.primvars[k].values else { continue }
+            mesh.primvars[k].values = .float2(uv.map(transform.apply))
+        }
+    }
 
     private mutating func material(_ index: Int, at here: SourceLocation) throws(AssetError) -> Int {
         if let known = materialIndex[index] { return known }

@@ -1,0 +1,29 @@
+#ifndef ASSETC_DRACO_BRIDGE_H
+#define ASSETC_DRACO_BRIDGE_H
+/* A C face for the one thing assetc asks of Debian's libdraco (whose API is C++): decode a
+   glTF KHR_draco_mesh_compression buffer into triangle indices and per-point float attributes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct assetc_draco_mesh assetc_draco_mesh;
+
+/* NULL on failure, with a message in `error` (always terminated). */
+assetc_draco_mesh *assetc_draco_decode(const uint8_t *data, size_t size, char *error, size_t error_size);
+uint32_t assetc_draco_point_count(const assetc_draco_mesh *mesh);
+uint32_t assetc_draco_face_count(const assetc_draco_mesh *mesh);
+/* 3 x face_count indices into the points. */
+void assetc_draco_indices(const assetc_draco_mesh *mesh, uint32_t *out);
+/* Components per value of the attribute with this unique id, or 0 when there is none. */
+int assetc_draco_attribute_components(const assetc_draco_mesh *mesh, uint32_t unique_id);
+/* point_count x components floats (integer attributes normalized when the file says so); 0 on success. */
+int assetc_draco_attribute_floats(const assetc_draco_mesh *mesh, uint32_t unique_id, float *out, int components);
+void assetc_draco_free(assetc_draco_mesh *mesh);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
