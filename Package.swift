@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CMeshOptimizer", providers: [.apt(["libmeshoptimizer-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
@@ -56,7 +57,7 @@ let package = Package(
         ]),
 
         // The CPU renderer: imports AssetCore only (and the image codecs).
-        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG"]),
+        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP"]),
 
         // The catalog: records and queries on SQLite through GRDB. Imports AssetCore only.
         .target(name: "AssetCatalog", dependencies: [

@@ -8,7 +8,7 @@ public struct ConvertUseCase: Sendable {
     let converter: Converter
 
     public init() {
-        converter = Converter()
+        converter = Converter(leadingPasses: [TranscodeTexturesPass()])
     }
 
     public struct Report: Sendable {

@@ -12,9 +12,13 @@ public struct ConvertReport: Sendable {
 /// options and the writer's requirements call for, then writing atomically.
 public struct Converter: Sendable {
     public var registry: FormatRegistry
+    /// Passes the caller adds before the writer's own (AssetKit's texture transcoding, which needs
+    /// the image codecs this module does not import).
+    public var leadingPasses: [any ScenePass]
 
-    public init(registry: FormatRegistry = .standard) {
+    public init(registry: FormatRegistry = .standard, leadingPasses: [any ScenePass] = []) {
         self.registry = registry
+        self.leadingPasses = leadingPasses
     }
 
     public func writer(for outputPath: String, format: String?) throws(AssetError) -> any SceneWriter {
@@ -57,7 +61,7 @@ public struct Converter: Sendable {
     }
 
     func passes(for requirements: WriterRequirements, format: FormatDescription, options: ConvertOptions) -> [any ScenePass] {
-        var passes: [any ScenePass] = []
+        var passes: [any ScenePass] = leadingPasses
         if !requirements.keepsCurves { passes.append(DropCurvesPass(format: format.name)) }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit

@@ -83,3 +83,19 @@ def test_normalized_texcoords_and_colours_decode_to_unit_range(tmp_path):
     assert st1[2] == (1.0, 0.0)
     opacity = list(api.GetPrimvar("displayOpacity").ComputeFlattened())
     assert opacity[0] == 1.0 and close(opacity[2], 32768 / 65535, 1, rel=1e-6)
+
+
+def test_webp_textures_draw_like_their_png_twin_and_become_png_in_usdz(tmp_path):
+    """checker_webp.gltf's WebP is the checker and its PNG fallback plain red: drawing the checker
+    means the WebP was decoded. The usdz holds it as PNG, which AR Quick Look requires."""
+    import zipfile
+    for name in ("checker_png.gltf", "checker_webp.gltf"):
+        subprocess.run([assetc_binary(), "thumbnail", str(FIXTURES / "gltf" / name), "--out", str(tmp_path), "--size", "64"],
+                       check=True, capture_output=True)
+    assert (tmp_path / "checker_png.gltf.png").read_bytes() == (tmp_path / "checker_webp.gltf.png").read_bytes()
+    out = tmp_path / "w.usdz"
+    result = subprocess.run([assetc_binary(), "convert", str(FIXTURES / "gltf" / "checker_webp.gltf"), str(out)],
+                            capture_output=True, text=True, check=True)
+    assert "WebP textures converted to PNG" in result.stderr
+    names = zipfile.ZipFile(out).namelist()
+    assert any(n.endswith(".png") for n in names) and not any(n.endswith(".webp") for n in names)

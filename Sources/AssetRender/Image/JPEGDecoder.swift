@@ -28,6 +28,7 @@ public enum ImageDecoder {
     public static func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try PNGCodec.decode(bytes) }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGDecoder.decode(bytes) }
-        throw AssetError(.unsupportedFormat("texture is neither PNG nor JPEG", supported: ["png", "jpeg"]))
+        if WebPDecoder.isWebP(bytes) { return try WebPDecoder.decode(bytes) }
+        throw AssetError(.unsupportedFormat("texture is not PNG, JPEG or WebP", supported: ["png", "jpeg", "webp"]))
     }
 }

@@ -97,10 +97,8 @@ struct GLTFMaterialBuilder {
         if let known = textureIndex[index] { return known }
         guard let all = asset.textures, all.indices.contains(index) else { throw AssetError(.malformed("texture \(index) does not exist"), at: here) }
         let source = all[index]
-        let image = source.source
-        if let webp = source.extensions?.EXT_texture_webp?.source {
-            diagnostics.append(.warning("texture \(index): the WebP image \(webp) cannot be decoded yet; \(image.map { "image \($0) is used" } ?? "no fallback image")", at: here))
-        }
+        // A WebP image is preferred to its fallback: the renderer decodes it, conversions make it PNG.
+        let image = source.extensions?.EXT_texture_webp?.source ?? source.source
         if source.extensions?.KHR_texture_basisu != nil {
             diagnostics.append(.warning("texture \(index): KHR_texture_basisu has no decoder here; \(image.map { "image \($0) is used" } ?? "no fallback image")", at: here))
         }

@@ -11,7 +11,7 @@ public struct GLTFReader: SceneReader {
     /// Extensions whose meaning the reader implements or safely ignores when required.
     static let understood: Set<String> = ["KHR_lights_punctual", "KHR_materials_emissive_strength", "KHR_materials_unlit",
                                           "KHR_texture_transform", "KHR_mesh_quantization", "EXT_meshopt_compression",
-                                          "KHR_draco_mesh_compression"]
+                                          "KHR_draco_mesh_compression", "EXT_texture_webp"]
 
     public init() {}
 

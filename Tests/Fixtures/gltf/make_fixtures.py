@@ -204,7 +204,37 @@ def main():
     strips_fans_lines()
     nodes_instancing()
     materials()
+    webp_textures()
     fail_cases()
+
+
+def webp_textures():
+    """The same textured quad three ways: a PNG checker; a lossless WebP checker (EXT_texture_webp,
+    required) whose PNG fallback is plain red, so a reader that draws red ignored the WebP."""
+    import io
+    from PIL import Image
+    checker = Image.open(io.BytesIO(CHECKER)).convert("RGBA")
+    webp, red = io.BytesIO(), io.BytesIO()
+    checker.save(webp, "WEBP", lossless=True)
+    Image.new("RGBA", checker.size, (255, 0, 0, 255)).save(red, "PNG")
+    for name, images, texture, required in (
+            ("checker_png.gltf", [("image/png", CHECKER)], {"source": 0}, False),
+            ("checker_webp.gltf", [("image/png", red.getvalue()), ("image/webp", webp.getvalue())],
+             {"source": 0, "extensions": {"EXT_texture_webp": {"source": 1}}}, True)):
+        a = Asset()
+        pos = a.floats(QUAD, "VEC3")
+        uv = a.floats([0, 1, 1, 1, 1, 0, 0, 0], "VEC2")
+        idx = a.accessor(a.view(struct.pack("<6H", 0, 1, 2, 0, 2, 3)), 5123, 6, "SCALAR")
+        for mime, data in images:
+            a.add("images", {"uri": "data:%s;base64,%s" % (mime, base64.b64encode(data).decode()), "name": "checker"})
+        a.add("textures", texture)
+        a.add("materials", {"name": "Checker", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}})
+        a.add("meshes", {"name": "Quad", "primitives": [{"attributes": {"POSITION": pos, "TEXCOORD_0": uv}, "indices": idx, "material": 0}]})
+        a.add("nodes", {"name": "Quad", "mesh": 0})
+        a.doc["scenes"] = [{"nodes": [0]}]
+        if required:
+            a.doc["extensionsUsed"] = a.doc["extensionsRequired"] = ["EXT_texture_webp"]
+        a.write_gltf(name)
 
 
 def fail_cases():
