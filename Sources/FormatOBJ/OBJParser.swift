@@ -38,12 +38,18 @@ struct OBJParser {
 
     mutating func parse(_ bytes: [UInt8]) throws(AssetError) {
         var failure: AssetError?
+        // The group faces go to: a local, not `groups[g]`, so each append is a plain array append.
+        var current = Group(name: "", line: 1)
         bytes.withUnsafeBufferPointer { p in
             var i = 0, line = 1
+            var failed = false
             var currentMaterial: Int32 = -1
             var materialIndex: [String: Int32] = [:]
             var corners = 0
-            func fail(_ message: String) { failure = AssetError(.malformed(message), at: SourceLocation(file: file, line: line)) }
+            func fail(_ message: String) {
+                failure = AssetError(.malformed(message), at: SourceLocation(file: file, line: line))
+                failed = true
+            }
             func skipBlanks() { while i < p.count, p[i] == 0x20 || p[i] == 0x09 { i += 1 } }
             func endOfLine() {
                 while i < p.count, p[i] != 0x0A { i += 1 }
@@ -74,11 +80,7 @@ struct OBJParser {
                 }
                 return Int32(resolved)
             }
-            func currentGroup() -> Int {
-                if groups.isEmpty { groups.append(Group(name: "", line: line)) }
-                return groups.count - 1
-            }
-            while i < p.count, failure == nil {
+            while i < p.count, !failed {
                 skipBlanks()
                 guard i < p.count else { break }
                 let c0 = p[i]
@@ -108,11 +110,10 @@ struct OBJParser {
                     normals.append(SIMD3(x, y, z))
                 } else if c0 == UInt8(ascii: "f") && isSpace(c1) {
                     i += 2
-                    let g = currentGroup()
                     var size: Int32 = 0
                     while !atLineEnd() {
                         guard let rawV = DecimalNumberParser.parseInt32(p, &i), let v = resolve(rawV, count: positions.count, what: "position") else {
-                            if failure == nil { fail("a face corner must start with a position index") }
+                            if !failed { fail("a face corner must start with a position index") }
                             break
                         }
                         var t: Int32 = -1, n: Int32 = -1
@@ -120,7 +121,7 @@ struct OBJParser {
                             i += 1
                             if i < p.count && p[i] != UInt8(ascii: "/") {
                                 guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: texcoords.count, what: "texcoord") else {
-                                    if failure == nil { fail("a texcoord index after '/' is not a number") }
+                                    if !failed { fail("a texcoord index after '/' is not a number") }
                                     break
                                 }
                                 t = resolved
@@ -128,29 +129,30 @@ struct OBJParser {
                             if i < p.count && p[i] == UInt8(ascii: "/") {
                                 i += 1
                                 guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: normals.count, what: "normal") else {
-                                    if failure == nil { fail("a normal index after '//' is not a number") }
+                                    if !failed { fail("a normal index after '//' is not a number") }
                                     break
                                 }
                                 n = resolved
                             }
                         }
-                        groups[g].positions.append(v)
-                        groups[g].texcoords.append(t)
-                        groups[g].normals.append(n)
+                        current.positions.append(v)
+                        current.texcoords.append(t)
+                        current.normals.append(n)
                         size += 1
                     }
-                    guard failure == nil else { break }
+                    guard !failed else { break }
                     if size < 3 {
                         // Drop the corners of a face too small to be one.
-                        groups[g].positions.removeLast(Int(size)); groups[g].texcoords.removeLast(Int(size)); groups[g].normals.removeLast(Int(size))
+                        current.positions.removeLast(Int(size)); current.texcoords.removeLast(Int(size)); current.normals.removeLast(Int(size))
                         skippedStatements["faces with fewer than 3 corners", default: 0] += 1
                     } else {
-                        groups[g].faceSizes.append(size)
-                        groups[g].faceMaterials.append(currentMaterial)
+                        current.faceSizes.append(size)
+                        current.faceMaterials.append(currentMaterial)
                         corners += Int(size)
                         if corners >= 1 << 18 {
                             do throws(AssetError) { try budget.spend(work: corners, for: "OBJ face corners", at: SourceLocation(file: file, line: line)) } catch {
                                 failure = error
+                                failed = true
                                 break
                             }
                             corners = 0
@@ -166,8 +168,13 @@ struct OBJParser {
                     case "o", "g":
                         let name = rest()
                         // A `g` right after an `o` names the same faces: keep one group for them.
-                        if let last = groups.last, last.faceSizes.isEmpty { groups[groups.count - 1].name = name.isEmpty ? last.name : name }
-                        else { groups.append(Group(name: name, line: line)) }
+                        if current.faceSizes.isEmpty {
+                            if !name.isEmpty { current.name = name }
+                            current.line = line
+                        } else {
+                            groups.append(current)
+                            current = Group(name: name, line: line)
+                        }
                     case "usemtl":
                         let name = rest()
                         if let known = materialIndex[name] { currentMaterial = known } else {
@@ -185,13 +192,14 @@ struct OBJParser {
                 }
                 endOfLine()
             }
-            if failure == nil, corners > 0 {
+            if !failed, corners > 0 {
                 do throws(AssetError) { try budget.spend(work: corners, for: "OBJ face corners", at: SourceLocation(file: file, line: line)) } catch {
                     failure = error
                 }
             }
         }
         if let failure { throw failure }
+        if !current.faceSizes.isEmpty { groups.append(current) }
         if !colors.isEmpty && colors.count < positions.count {
             colors += [SIMD3<Float>](repeating: .one, count: positions.count - colors.count)
         }

@@ -61,8 +61,16 @@ struct OBJMeshAssembler {
 
     init(parser: OBJParser) { self.parser = parser }
 
-    /// Global indices as local ones, and the global elements used, in first-use order.
-    private mutating func compact(_ indices: [Int32], count: Int) -> (local: [Int32], used: [Int32]) {
+    /// Global indices as local ones, and the global elements used, in first-use order; nil when
+    /// the group uses every element, so the file's own numbering serves as it is (the common
+    /// one-object file pays no remapping and no copies).
+    private mutating func compact(_ indices: [Int32], count: Int) -> (local: [Int32], used: [Int32])? {
+        var seen = [Bool](repeating: false, count: count)
+        var distinct = 0
+        indices.withUnsafeBufferPointer { all in
+            for g in all where !seen[Int(g)] { seen[Int(g)] = true; distinct += 1 }
+        }
+        if distinct == count { return nil }
         if scratch.count < count { scratch = [Int32](repeating: -1, count: count) }
         var used: [Int32] = []
         let local = indices.map { g -> Int32 in
@@ -76,13 +84,13 @@ struct OBJMeshAssembler {
     mutating func mesh(_ group: OBJParser.Group, name: String, at here: SourceLocation,
                        diagnostics: inout [Diagnostic]) -> (Mesh, [String?]) {
         var mesh = Mesh(name: name)
-        let (local, used) = compact(group.positions, count: parser.positions.count)
-        mesh.points = used.map { parser.positions[Int($0)] }
-        mesh.faceVertexIndices = local
+        let positions = compact(group.positions, count: parser.positions.count)
+        mesh.points = positions.map { $0.used.map { parser.positions[Int($0)] } } ?? parser.positions
+        mesh.faceVertexIndices = positions?.local ?? group.positions
         mesh.faceVertexCounts = group.faceSizes
         if !parser.colors.isEmpty {
             mesh.primvars.append(Primvar(name: Primvar.displayColorName, interpolation: .vertex,
-                                         values: .float3(used.map { parser.colors[Int($0)] }), role: .color))
+                                         values: .float3(positions.map { $0.used.map { parser.colors[Int($0)] } } ?? parser.colors), role: .color))
         }
         for (stream, count, isTexcoord) in [(group.texcoords, parser.texcoords.count, true), (group.normals, parser.normals.count, false)] {
             let present = stream.lazy.filter { $0 >= 0 }.count
@@ -91,8 +99,14 @@ struct OBJMeshAssembler {
                 diagnostics.append(.warning("\(isTexcoord ? "texture coordinates" : "normals") on some faces of \(name) only; dropped", at: here))
                 continue
             }
-            let (indices, usedValues) = compact(stream, count: count)
-            let values: PrimvarValues = isTexcoord ? .float2(usedValues.map { parser.texcoords[Int($0)] }) : .float3(usedValues.map { parser.normals[Int($0)] })
+            let compacted = compact(stream, count: count)
+            let indices = compacted?.local ?? stream
+            let values: PrimvarValues
+            if let used = compacted?.used {
+                values = isTexcoord ? .float2(used.map { parser.texcoords[Int($0)] }) : .float3(used.map { parser.normals[Int($0)] })
+            } else {
+                values = isTexcoord ? .float2(parser.texcoords) : .float3(parser.normals)
+            }
             mesh.primvars.append(Primvar(name: isTexcoord ? "st" : Primvar.normalsName, interpolation: .faceVarying, values: values,
                                          indices: indices, role: isTexcoord ? .textureCoordinate : .normal))
         }

@@ -99,3 +99,35 @@ def test_webp_textures_draw_like_their_png_twin_and_become_png_in_usdz(tmp_path)
     assert "WebP textures converted to PNG" in result.stderr
     names = zipfile.ZipFile(out).namelist()
     assert any(n.endswith(".png") for n in names) and not any(n.endswith(".webp") for n in names)
+
+
+def test_materials_map_onto_usd_preview_surface_as_ar_quick_look_reads_them(tmp_path):
+    """materials.gltf through usdz, read by usd-core: metallic from the metallic-roughness texture's
+    blue channel and roughness from its green; the normal map raw with scale (2,2,2,1) and bias
+    (-1,-1,-1,0); MASK as opacityThreshold; emissive times KHR_materials_emissive_strength; unlit as
+    emissive colour."""
+    from pxr import Usd, UsdShade
+    out = tmp_path / "m.usdz"
+    subprocess.run([assetc_binary(), "convert", str(FIXTURES / "gltf" / "materials.gltf"), str(out)], check=True, capture_output=True)
+    stage = Usd.Stage.Open(str(out))
+    surfaces = {p.GetName(): UsdShade.Material(p).ComputeSurfaceSource()[0] for p in stage.Traverse() if p.IsA(UsdShade.Material)}
+    full = surfaces["Full"]
+
+    def source(shader, name):
+        connected = shader.GetInput(name).GetConnectedSource()
+        assert connected, f"{name} is not connected"
+        return UsdShade.Shader(connected[0].GetPrim()), connected[1]
+
+    texture, output = source(full, "metallic")
+    assert output == "b"
+    assert source(full, "roughness")[1] == "g"
+    normal, _ = source(full, "normal")
+    assert tuple(normal.GetInput("scale").Get()) == (2, 2, 2, 1) and tuple(normal.GetInput("bias").Get()) == (-1, -1, -1, 0)
+    assert normal.GetInput("sourceColorSpace").Get() == "raw"
+    assert close(full.GetInput("opacityThreshold").Get(), 0.3, 1, rel=1e-6)
+    emissive, _ = source(full, "emissiveColor")
+    assert tuple(emissive.GetInput("fallback").Get()) == (2, 2, 0, 1), "emissiveFactor (1, 1, 0) times emissiveStrength 2"
+    assert str(emissive.GetInput("file").Get().path).endswith(".png"), "an embedded image is named with its type's extension"
+    flat = surfaces["Flat"]
+    assert tuple(flat.GetInput("emissiveColor").Get()) == (0, 1, 0) and tuple(flat.GetInput("diffuseColor").Get()) == (0, 0, 0)
+    assert close(surfaces["Glass"].GetInput("opacity").Get(), 0.5, 1)

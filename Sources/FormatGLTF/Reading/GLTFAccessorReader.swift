@@ -73,6 +73,31 @@ struct GLTFAccessorReader {
         return (values, components)
     }
 
+    /// A VEC3 float accessor straight into vectors, without a flat copy first (positions and
+    /// normals of large meshes); other component types go through `floats`.
+    func vectors3(_ index: Int, what: String) throws(AssetError) -> [SIMD3<Float>] {
+        let accessor = try self.accessor(index)
+        guard accessor.componentType == 5126, accessor.type == "VEC3", accessor.sparse == nil, let viewIndex = accessor.bufferView else {
+            return GLTFMeshBuilder.vectors3(try floats(index, allowedComponents: [3], what: what).values)
+        }
+        let total = try elementTotal(index, accessor, components: 3)
+        try budget.spend(work: total, for: "\(what) (accessors[\(index)])", at: location(index))
+        try budget.spend(bytes: accessor.count * 16, for: "\(what) (accessors[\(index)])", at: location(index))
+        let (bytes, start, stride) = try view(viewIndex, of: index, accessor, elementSize: 12)
+        return bytes.withUnsafeBytes { raw in
+            [SIMD3<Float>](unsafeUninitializedCapacity: accessor.count) { out, initialized in
+                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: accessor.count * 16)
+                for e in 0..<accessor.count {
+                    let at = start + e * stride
+                    out[e] = SIMD3(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))),
+                                   Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))),
+                                   Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))))
+                }
+                initialized = accessor.count
+            }
+        }
+    }
+
     /// An index accessor (SCALAR, unsigned byte, short or int) as 32-bit indices.
     func indices(_ index: Int) throws(AssetError) -> [UInt32] {
         let accessor = try self.accessor(index)
@@ -169,6 +194,7 @@ struct GLTFAccessorReader {
     static func unsigned(_ bytes: ArraySlice<UInt8>, start: Int, stride: Int, count: Int, size: Int) -> [UInt32] {
         bytes.withUnsafeBufferPointer { b in
             [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: count * 4)
                 for e in 0..<count {
                     let at = start + e * stride
                     switch size {

@@ -107,7 +107,10 @@ struct GLTFMaterialBuilder {
         let loaded = try loadImage(imageIndex)
         if let warning = loaded.warning { diagnostics.append(.warning(warning, at: SourceLocation(file: file, elementPath: "images[\(imageIndex)]"))) }
         let fileName = images[imageIndex].uri.flatMap { $0.hasPrefix("data:") ? nil : $0.split(separator: "/").last.map(String.init) }
-        var texture = Texture(name: images[imageIndex].name ?? fileName ?? "image\(imageIndex)", source: loaded.source)
+        var name = images[imageIndex].name ?? fileName ?? "image\(imageIndex)"
+        // Writers name texture files after the texture, and AR Quick Look goes by the extension.
+        if case .embedded(_, let mime) = loaded.source, !name.contains("."), let ext = Self.extensions[mime] { name += "." + ext }
+        var texture = Texture(name: name, source: loaded.source)
         if let samplerIndex = source.sampler {
             guard let samplers = asset.samplers, samplers.indices.contains(samplerIndex) else {
                 throw AssetError(.malformed("sampler \(samplerIndex) does not exist"), at: here)
@@ -119,6 +122,8 @@ struct GLTFMaterialBuilder {
         textureIndex[index] = textures.count - 1
         return textures.count - 1
     }
+
+    static let extensions = ["image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"]
 
     static func wrap(_ mode: Int?) -> Texture.WrapMode {
         switch mode {

@@ -38,8 +38,8 @@ struct GLTFMeshBuilder {
             }
             return decoded
         }
-        let positions = try fetch("POSITION", positionIndex, [3])
-        let points = Self.vectors3(positions.values)
+        let points = draco == nil ? try accessors.vectors3(positionIndex, what: "POSITION")
+                                  : Self.vectors3(try fetch("POSITION", positionIndex, [3]).values)
         var order: [UInt32]
         if let draco {
             order = draco.indices
@@ -64,8 +64,9 @@ struct GLTFMeshBuilder {
         for (attribute, index) in primitive.attributes.sorted(by: { $0.key < $1.key }) where attribute != "POSITION" {
             switch attribute {
             case "NORMAL":
-                let normals = try fetch(attribute, index, [3])
-                mesh.primvars.append(Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(Self.vectors3(normals.values)), role: .normal))
+                let normals = draco?.attribute(attribute) == nil ? try accessors.vectors3(index, what: attribute)
+                                                                 : Self.vectors3(try fetch(attribute, index, [3]).values)
+                mesh.primvars.append(Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(normals), role: .normal))
             case "TANGENT":
                 let tangents = try fetch(attribute, index, [4])
                 mesh.primvars.append(Primvar(name: "tangents", interpolation: .vertex, values: .float4(Self.vectors4(tangents.values)), role: .vector))
@@ -110,7 +111,14 @@ struct GLTFMeshBuilder {
                 diagnostics.append(.warning("\(order.count) indices is not a whole number of triangles; the last \(order.count % 3) are ignored", at: here))
             }
             let usable = order.count - order.count % 3
-            return order[..<usable].map { Int32(bitPattern: $0) }
+            // Indices were checked against the points, which are fewer than 2^31: same bits, one pass.
+            return order.withUnsafeBufferPointer { all in
+                [Int32](unsafeUninitializedCapacity: usable) { out, initialized in
+                    HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: usable * 4)
+                    for k in 0..<usable { out[k] = Int32(bitPattern: all[k]) }
+                    initialized = usable
+                }
+            }
         case 5:
             guard order.count >= 3 else { return [] }
             var out: [Int32] = []
