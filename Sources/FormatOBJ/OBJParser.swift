@@ -17,7 +17,17 @@ struct OBJParser {
         /// Per face, the index into `materialNames` (-1: none).
         var faceMaterials: [Int32] = []
         var line: Int
+        /// The group the previous part of a split file left open: its faces continue it.
+        var continuesPrevious = false
     }
+
+    /// How many `v`, `vt` and `vn` come before a part of the file (the part before it, parsed apart).
+    struct Counts: Sendable {
+        var positions = 0, texcoords = 0, normals = 0
+    }
+
+    /// Faces whose material is the one the previous part left selected.
+    static let inheritedMaterial: Int32 = -2
 
     var positions: [SIMD3<Float>] = []
     var colors: [SIMD3<Float>] = []
@@ -27,6 +37,10 @@ struct OBJParser {
     var materialNames: [String] = []
     var materialLibraries: [(name: String, line: Int)] = []
     var skippedStatements: [String: Int] = [:]
+    /// The group faces go to at the end of the part, not yet in `groups` (`closeGroups()` adds it).
+    var openGroup = Group(name: "", line: 1)
+    /// The `usemtl` in force at the end of the part.
+    var finalMaterial: Int32 = -1
 
     let file: String
     let budget: ReadBudget
@@ -36,14 +50,17 @@ struct OBJParser {
         self.budget = budget
     }
 
-    mutating func parse(_ bytes: [UInt8]) throws(AssetError) {
+    /// Parses `bytes`, a whole file or one part of it: `base` counts the elements before the part
+    /// (negative indices count back from them too), `firstLine` is the part's first line, and a
+    /// part that `continues` a previous one starts in that part's group and material.
+    mutating func parse(_ bytes: ArraySlice<UInt8>, base: Counts = Counts(), firstLine: Int = 1, continues: Bool = false) throws(AssetError) {
         var failure: AssetError?
         // The group faces go to: a local, not `groups[g]`, so each append is a plain array append.
-        var current = Group(name: "", line: 1)
+        var current = Group(name: "", line: firstLine, continuesPrevious: continues)
+        var currentMaterial: Int32 = continues ? Self.inheritedMaterial : -1
         bytes.withUnsafeBufferPointer { p in
-            var i = 0, line = 1
+            var i = 0, line = firstLine
             var failed = false
-            var currentMaterial: Int32 = -1
             var materialIndex: [String: Int32] = [:]
             var corners = 0
             func fail(_ message: String) {
@@ -112,7 +129,7 @@ struct OBJParser {
                     i += 2
                     var size: Int32 = 0
                     while !atLineEnd() {
-                        guard let rawV = DecimalNumberParser.parseInt32(p, &i), let v = resolve(rawV, count: positions.count, what: "position") else {
+                        guard let rawV = DecimalNumberParser.parseInt32(p, &i), let v = resolve(rawV, count: base.positions + positions.count, what: "position") else {
                             if !failed { fail("a face corner must start with a position index") }
                             break
                         }
@@ -120,7 +137,7 @@ struct OBJParser {
                         if i < p.count && p[i] == UInt8(ascii: "/") {
                             i += 1
                             if i < p.count && p[i] != UInt8(ascii: "/") {
-                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: texcoords.count, what: "texcoord") else {
+                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: base.texcoords + texcoords.count, what: "texcoord") else {
                                     if !failed { fail("a texcoord index after '/' is not a number") }
                                     break
                                 }
@@ -128,7 +145,7 @@ struct OBJParser {
                             }
                             if i < p.count && p[i] == UInt8(ascii: "/") {
                                 i += 1
-                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: normals.count, what: "normal") else {
+                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: base.normals + normals.count, what: "normal") else {
                                     if !failed { fail("a normal index after '//' is not a number") }
                                     break
                                 }
@@ -171,6 +188,7 @@ struct OBJParser {
                         if current.faceSizes.isEmpty {
                             if !name.isEmpty { current.name = name }
                             current.line = line
+                            current.continuesPrevious = false
                         } else {
                             groups.append(current)
                             current = Group(name: name, line: line)
@@ -199,9 +217,16 @@ struct OBJParser {
             }
         }
         if let failure { throw failure }
-        if !current.faceSizes.isEmpty { groups.append(current) }
+        openGroup = current
+        finalMaterial = currentMaterial
         if !colors.isEmpty && colors.count < positions.count {
             colors += [SIMD3<Float>](repeating: .one, count: positions.count - colors.count)
         }
+    }
+
+    /// Adds the open group to `groups` when it has faces: the parse is complete.
+    mutating func closeGroups() {
+        if !openGroup.faceSizes.isEmpty { groups.append(openGroup) }
+        openGroup = Group(name: "", line: openGroup.line)
     }
 }

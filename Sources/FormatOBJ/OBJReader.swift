@@ -23,8 +23,7 @@ public struct OBJReader: SceneReader {
         let path = file.url.path
         let budget = ReadBudget(options.limits)
         let bytes = try FileBytes.read(path: path, display: display, budget: budget)
-        var parser = OBJParser(file: display, budget: budget)
-        try parser.parse(bytes)
+        let parser = try OBJSplitParse.parse(bytes, file: display, budget: budget)
         var diagnostics: [Diagnostic] = []
         for (statement, count) in parser.skippedStatements.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(.warning("\(count) '\(statement)' statements are not read", at: SourceLocation(file: display)))

@@ -24,15 +24,15 @@ import Testing
     @Test func groupsHoldOnlyThePositionsTheyUse() throws {
         let scene = try read("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 9 9 9\no A\nf 1 2 3\no B\ng B\nf 2 4 3\n").scene
         #expect(scene.root.children.map(\.name) == ["A", "B"], "'g' right after 'o' names the same group")
-        #expect(scene.meshes[1].points == [SIMD3(1, 0, 0), SIMD3(9, 9, 9), SIMD3(0, 1, 0)])
+        #expect(scene.meshes[1].points == [SIMD3(1, 0, 0), SIMD3(9, 9, 9), SIMD3(0, 1, 0)], "compacted in first-use order")
         #expect(scene.meshes[1].faceVertexIndices == [0, 1, 2])
     }
 
     @Test func texcoordsAndNormalsKeepTheirOwnIndices() throws {
         let scene = try read("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvn 0 0 1\nf 1/2/1 2/1/1 3/1/1\n").scene
         let st = try #require(scene.meshes[0].primvar(named: "st"))
-        #expect(st.interpolation == .faceVarying && st.indices == [0, 1, 1])
-        #expect(st.values == .float2([SIMD2(1, 0), SIMD2(0, 0)]), "compacted in first-use order")
+        #expect(st.interpolation == .faceVarying && st.indices == [1, 0, 0], "every vt is used: the file's numbering is kept")
+        #expect(st.values == .float2([SIMD2(0, 0), SIMD2(1, 0)]))
         #expect(scene.meshes[0].primvar(named: Primvar.normalsName)?.indices == [0, 0, 0])
     }
 
@@ -51,6 +51,65 @@ import Testing
     @Test func aBadStatementIsLocated() {
         #expect(throws: AssetError(.malformed("normal index 1 is outside the 0 defined so far"), at: SourceLocation(file: temporary.appendingPathComponent("t.obj").relativePath, line: 4))) {
             try read("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//1 2//1 3//1\n")
+        }
+    }
+}
+
+/// A file parsed in two halves on two threads gives what one pass gives, wherever the cut falls:
+/// indices counting back across it, a group and a material running over it, colours on one side.
+@Suite struct OBJSplitParseTests {
+    static let text = """
+        mtllib m.mtl
+        v 0 0 0
+        v 1 0 0
+        v 0 1 0
+        vt 0 0
+        o First
+        usemtl A
+        f 1/1 2/1 3/1
+        v 1 1 0
+        v 2 2 0 1 0 0
+        vn 0 0 1
+        f -1//-1 -2//1 -3//1
+        usemtl B
+        f -4 -3 -2
+        g Second
+        v 5 5 5
+        f -1 1 2
+        usemtl A
+        f 4 5 6
+        o Third
+        v 7 7 7 0 0 1
+        f -1 -2 -3
+        """
+
+    func parse(_ text: String, threshold: Int) throws -> OBJParser {
+        try OBJSplitParse.parse(Array(text.utf8), file: "t.obj", budget: ReadBudget(ReadLimits()), splitThreshold: threshold)
+    }
+
+    @Test func everyCutGivesTheOnePassResult() throws {
+        let whole = try parse(Self.text, threshold: Int.max)
+        let bytes = Array(Self.text.utf8)
+        // Each threshold moves nothing; the cut is at the middle, so vary the text's length instead.
+        for padding in 0..<40 {
+            let padded = String(repeating: "# padding\n", count: padding) + Self.text
+            let split = try parse(padded, threshold: 1)
+            #expect(split.positions == whole.positions && split.texcoords == whole.texcoords && split.normals == whole.normals, "padding \(padding)")
+            #expect(split.colors == whole.colors, "padding \(padding)")
+            #expect(split.materialNames.sorted() == whole.materialNames.sorted())
+            #expect(split.groups.map(\.name) == whole.groups.map(\.name), "padding \(padding)")
+            for (a, b) in zip(split.groups, whole.groups) {
+                #expect(a.positions == b.positions && a.texcoords == b.texcoords && a.normals == b.normals && a.faceSizes == b.faceSizes, "padding \(padding)")
+                #expect(a.faceMaterials.map { split.materialNames[Int($0)] } == b.faceMaterials.map { whole.materialNames[Int($0)] }, "padding \(padding)")
+            }
+        }
+        #expect(!bytes.isEmpty && whole.groups.map(\.name) == ["First", "Second", "Third"])
+    }
+
+    @Test func anErrorInTheSecondHalfKeepsItsLine() {
+        let text = String(repeating: "v 0 0 0\n", count: 20) + "f 1 2 99\n"
+        #expect(throws: AssetError(.malformed("position index 99 is outside the 20 defined so far"), at: SourceLocation(file: "t.obj", line: 21))) {
+            try parse(text, threshold: 1)
         }
     }
 }

@@ -1,0 +1,126 @@
+import AssetCore
+import Dispatch
+
+/// Parses a large OBJ on both cores: the file is cut at the line break nearest its middle, the
+/// first half parsed on one thread while the other counts the first half's `v`, `vt`, `vn` and
+/// lines (a plain byte scan) and then parses the second half with those counts as its base, so
+/// every index, negative ones included, resolves as a one-pass parse would. The halves are then
+/// joined: the group and `usemtl` the first half leaves open carry on into the second.
+enum OBJSplitParse {
+    /// Below this a second thread costs more than it saves.
+    static let splitThreshold = 8 << 20
+
+    static func parse(_ bytes: [UInt8], file: String, budget: ReadBudget, splitThreshold: Int = splitThreshold) throws(AssetError) -> OBJParser {
+        guard bytes.count >= splitThreshold, let cut = cutPoint(bytes) else {
+            var whole = OBJParser(file: file, budget: budget)
+            try whole.parse(bytes[...])
+            whole.closeGroups()
+            return whole
+        }
+        let results = Locked<[Result<OBJParser, AssetError>?]>([nil, nil])
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            var parser = OBJParser(file: file, budget: budget)
+            let outcome: Result<OBJParser, AssetError>
+            do throws(AssetError) {
+                if part == 0 {
+                    try parser.parse(bytes[..<cut])
+                } else {
+                    let (base, lines) = counts(bytes[..<cut])
+                    try parser.parse(bytes[cut...], base: base, firstLine: lines + 1, continues: true)
+                }
+                outcome = .success(parser)
+            } catch {
+                outcome = .failure(error)
+            }
+            results.withLock { $0[part] = outcome }
+        }
+        // The first half's error comes first in the file.
+        var first = try results.value[0]!.get()
+        let second = try results.value[1]!.get()
+        join(&first, second)
+        first.closeGroups()
+        return first
+    }
+
+    /// Just past the first line break at or after the middle, or nil when there is none.
+    static func cutPoint(_ bytes: [UInt8]) -> Int? {
+        var k = bytes.count / 2
+        while k < bytes.count, bytes[k] != 0x0A { k += 1 }
+        return k < bytes.count - 1 ? k + 1 : nil
+    }
+
+    /// `v`, `vt` and `vn` statements and line breaks in a part.
+    static func counts(_ part: ArraySlice<UInt8>) -> (OBJParser.Counts, lines: Int) {
+        var counts = OBJParser.Counts()
+        var lines = 0
+        part.withUnsafeBufferPointer { p in
+            var atLineStart = true
+            var k = 0
+            while k < p.count {
+                let c = p[k]
+                if atLineStart {
+                    var s = k
+                    while s < p.count, p[s] == 0x20 || p[s] == 0x09 { s += 1 }
+                    if s + 1 < p.count, p[s] == UInt8(ascii: "v") {
+                        switch p[s + 1] {
+                        case 0x20, 0x09: counts.positions += 1
+                        case UInt8(ascii: "t") where s + 2 < p.count && (p[s + 2] == 0x20 || p[s + 2] == 0x09): counts.texcoords += 1
+                        case UInt8(ascii: "n") where s + 2 < p.count && (p[s + 2] == 0x20 || p[s + 2] == 0x09): counts.normals += 1
+                        default: break
+                        }
+                    }
+                    atLineStart = false
+                }
+                if c == 0x0A { lines += 1; atLineStart = true }
+                k += 1
+            }
+        }
+        return (counts, lines)
+    }
+
+    /// Appends the second half to the first: elements, material names (by name), and groups, the
+    /// second half's first group continuing the first half's open one when it does.
+    static func join(_ first: inout OBJParser, _ second: OBJParser) {
+        if !first.colors.isEmpty || !second.colors.isEmpty {
+            first.colors += [SIMD3<Float>](repeating: .one, count: first.positions.count - first.colors.count)
+            first.colors += second.colors + [SIMD3<Float>](repeating: .one, count: second.positions.count - second.colors.count)
+        }
+        first.positions += second.positions
+        first.texcoords += second.texcoords
+        first.normals += second.normals
+        var materialIndex: [String: Int32] = [:]
+        for (k, name) in first.materialNames.enumerated() { materialIndex[name] = Int32(k) }
+        let remap = second.materialNames.map { name -> Int32 in
+            if let known = materialIndex[name] { return known }
+            first.materialNames.append(name)
+            materialIndex[name] = Int32(first.materialNames.count - 1)
+            return Int32(first.materialNames.count - 1)
+        }
+        let inherited = first.finalMaterial
+        func remapped(_ group: OBJParser.Group) -> OBJParser.Group {
+            var group = group
+            group.faceMaterials = group.faceMaterials.map { $0 == OBJParser.inheritedMaterial ? inherited : ($0 >= 0 ? remap[Int($0)] : $0) }
+            return group
+        }
+        // The second half's groups in order, its open one last; only the first can continue the
+        // group the first half left open.
+        var sequence = (second.groups + [second.openGroup]).map(remapped)
+        if sequence[0].continuesPrevious {
+            let continuation = sequence.removeFirst()
+            first.openGroup.positions += continuation.positions
+            first.openGroup.texcoords += continuation.texcoords
+            first.openGroup.normals += continuation.normals
+            first.openGroup.faceSizes += continuation.faceSizes
+            first.openGroup.faceMaterials += continuation.faceMaterials
+        }
+        if let last = sequence.last {
+            first.closeGroups()
+            first.groups += sequence.dropLast()
+            first.openGroup = last
+        }
+        first.finalMaterial = second.finalMaterial == OBJParser.inheritedMaterial ? inherited
+            : (second.finalMaterial >= 0 ? remap[Int(second.finalMaterial)] : second.finalMaterial)
+        first.skippedStatements.merge(second.skippedStatements, uniquingKeysWith: +)
+        first.materialLibraries += second.materialLibraries
+    }
+}
