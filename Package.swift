@@ -115,11 +115,13 @@ let package = Package(
 // The libFuzzer targets, one per reader of untrusted bytes, exist only when Scripts/fuzz builds
 // them (ASSETC_FUZZ=1): they have no main, so ordinary builds and `swift test` must not link them.
 if Context.environment["ASSETC_FUZZ"] != nil {
+    // What every file-reading target does with an input (limits, a temporary file, the read).
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["AssetCore"], path: "Fuzz/FuzzSupport"))
     for (name, dependencies) in [("FuzzCrateReader", ["FormatUSD", "AssetCore"]), ("FuzzUSDAParser", ["FormatUSD", "AssetCore"]),
-                                 ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore"]),
-                                 ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore"]),
-                                 ("FuzzOBJReader", ["FormatOBJ", "AssetCore"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore"]),
-                                 ("FuzzPLYReader", ["FormatPLY", "AssetCore"])] {
+                                 ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore", "FuzzSupport"]),
+                                 ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore", "FuzzSupport"]),
+                                 ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
+                                 ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

@@ -1,26 +1,11 @@
 import AssetCore
 import FormatGLTF
-import Foundation
+import FuzzSupport
 
-/// libFuzzer entry point for the whole glTF read (GLB chunks, JSON, buffers, accessors, scene): any
-/// bytes must give a scene or an `AssetError`. Each input goes through one temporary file, read as
-/// `.glb` (a GLB by its magic, else JSON), so both containers are exercised. Built only by
-/// `Scripts/fuzz gltf`.
-private let input = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("assetc-fuzz-\(getpid()).glb")
-
+/// libFuzzer entry point for the whole GLTF read: any bytes must give a scene or an `AssetError`.
+/// Built only by `Scripts/fuzz`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let limits = ReadLimits(maxFileBytes: 1 << 20, maxArrayElements: 1 << 20, maxNodeDepth: 64, maxNodes: 100_000,
-                            maxMemoryBytes: 512 << 20, maxWork: 1 << 24)
-    do {
-        try Data(bytes: data, count: count).write(to: input)
-    } catch {
-        fatalError("cannot write the fuzz input to \(input.path): \(error)")
-    }
-    do {
-        _ = try GLTFReader().read(from: input, options: ReadOptions(limits: limits))
-    } catch {
-        // A clean, typed refusal is the expected outcome for most inputs.
-    }
+    FuzzInput.read(data, count, fileExtension: "glb") { url, options throws(AssetError) in _ = try GLTFReader().read(from: url, options: options) }
     return 0
 }

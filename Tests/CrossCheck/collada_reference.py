@@ -1,4 +1,6 @@
-"""The figures `assetc info --json` reports for a Collada file, as pycollada and assimp compute them.
+"""The figures `assetc info --json` reports for a Collada file, as pycollada and assimp compute them;
+the assimp helpers (placed triangles and lines, world box) serve the glTF, OBJ, STL and PLY
+cross-checks too, since assimp reads every one of those formats.
 
 pycollada: placed geometry (scene.objects('geometry'), instance_node and controllers included as it
 binds them), positions per geometry with surfaces, triangles after its triangulation, line segments
@@ -66,6 +68,14 @@ def assimp_triangles(path, kind="triangle"):
     for meshes in re.findall(r"\(mesh ([\d, ]+)\)", hierarchy):
         placed += sum(faces.get(int(m), 0) for m in meshes.split(","))
     return placed
+
+
+def assimp_bounds(path):
+    """The world box `assimp info` prints (its Minimum and Maximum point lines)."""
+    out = subprocess.run(["assimp", "info", str(path)], capture_output=True, text=True, timeout=60).stdout
+    low = [float(v) for v in re.search(r"Minimum point\s+\(([^)]*)\)", out).group(1).split()]
+    high = [float(v) for v in re.search(r"Maximum point\s+\(([^)]*)\)", out).group(1).split()]
+    return {"min": low, "max": high}
 
 
 if __name__ == "__main__":

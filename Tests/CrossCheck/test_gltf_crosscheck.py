@@ -1,14 +1,13 @@
 """assetc's figures for every glTF fixture against independent readers: placed triangles and line
 segments against assimp, world bounds against trimesh (assimp where trimesh cannot read the
 feature, with the reason), materials and textures against pygltflib's reading of the JSON."""
-import re
 import subprocess
 
 import pygltflib
 import pytest
 import trimesh
 
-from collada_reference import assimp_triangles
+from collada_reference import assimp_bounds, assimp_triangles
 from conftest import FIXTURES, assetc_binary, assetc_info, close
 
 CASES = sorted(p for p in (FIXTURES / "gltf").glob("*") if p.suffix in (".gltf", ".glb"))
@@ -27,13 +26,6 @@ def test_there_are_cases():
 def trimesh_bounds(path):
     scene = trimesh.load(str(path), force="scene", process=False)
     return {"min": scene.bounds[0].tolist(), "max": scene.bounds[1].tolist()}
-
-
-def assimp_bounds(path):
-    out = subprocess.run(["assimp", "info", str(path)], capture_output=True, text=True, timeout=60).stdout
-    low = [float(v) for v in re.search(r"Minimum point\s+\(([^)]*)\)", out).group(1).split()]
-    high = [float(v) for v in re.search(r"Maximum point\s+\(([^)]*)\)", out).group(1).split()]
-    return {"min": low, "max": high}
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])

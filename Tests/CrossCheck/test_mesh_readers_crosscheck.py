@@ -2,13 +2,12 @@
 world bounds against trimesh (assimp where trimesh cannot read the file, with the reason); OBJ's MTL
 materials as usd-core reads them back from assetc's usda; units reported unknown."""
 import json
-import re
 import subprocess
 
 import pytest
 import trimesh
 
-from collada_reference import assimp_triangles
+from collada_reference import assimp_bounds, assimp_triangles
 from conftest import FIXTURES, assetc_binary, assetc_info, close
 
 MESH = FIXTURES / "mesh"
@@ -22,13 +21,6 @@ TRIMESH_WRONG = {
 
 def test_there_are_cases():
     assert {p.suffix for p in CASES} == {".obj", ".stl", ".ply"} and len(CASES) >= 7
-
-
-def assimp_bounds(path):
-    out = subprocess.run(["assimp", "info", str(path)], capture_output=True, text=True, timeout=60).stdout
-    low = [float(v) for v in re.search(r"Minimum point\s+\(([^)]*)\)", out).group(1).split()]
-    high = [float(v) for v in re.search(r"Maximum point\s+\(([^)]*)\)", out).group(1).split()]
-    return {"min": low, "max": high}
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])

@@ -19,11 +19,7 @@ public struct FlattenPass: ScenePass {
             var mesh = Self.bake(scene.meshes[placed.instance.mesh], placed.worldTransform)
             mesh.name = scene.meshes[placed.instance.mesh].name
             meshes.append(mesh)
-            var name = String(placed.nodePath.dropFirst()).replacingOccurrences(of: "/", with: "_")
-            if name.isEmpty { name = mesh.name }
-            let seen = usedNames[name, default: 0] + 1
-            usedNames[name] = seen
-            if seen > 1 { name += "_\(seen)" }
+            let name = Self.flatName(placed.nodePath, fallback: mesh.name, used: &usedNames)
             var instance = placed.instance
             instance.mesh = meshes.count - 1
             nodes.append(Node(name: name, typeName: "Mesh", meshInstances: [instance]))
@@ -33,18 +29,22 @@ public struct FlattenPass: ScenePass {
             var baked = scene.curves[placed.instance.curves]
             baked.points = placed.worldTransform.transformedPoints(baked.points)
             curves.append(baked)
-            var name = String(placed.nodePath.dropFirst()).replacingOccurrences(of: "/", with: "_")
-            if name.isEmpty { name = baked.name }
-            let seen = usedNames[name, default: 0] + 1
-            usedNames[name] = seen
-            if seen > 1 { name += "_\(seen)" }
-            var node = Node(name: name, typeName: "BasisCurves")
+            var node = Node(name: Self.flatName(placed.nodePath, fallback: baked.name, used: &usedNames), typeName: "BasisCurves")
             node.curvesInstances = [CurvesInstance(curves: curves.count - 1, material: placed.instance.material)]
             nodes.append(node)
         }
         scene.meshes = meshes
         scene.curves = curves
         scene.root = Node(name: "", children: nodes)
+    }
+
+    /// `/Ship/Mast` as `Ship_Mast`, made unique with `_2`, `_3`... among the flattened nodes.
+    static func flatName(_ path: String, fallback: String, used: inout [String: Int]) -> String {
+        var name = String(path.dropFirst()).replacingOccurrences(of: "/", with: "_")
+        if name.isEmpty { name = fallback }
+        let seen = used[name, default: 0] + 1
+        used[name] = seen
+        return seen > 1 ? name + "_\(seen)" : name
     }
 
     static func bake(_ source: Mesh, _ world: Matrix4x4) -> Mesh {

@@ -40,8 +40,9 @@ public struct GLTFReader: SceneReader {
                                                budget: budget, diagnostics: &diagnostics)
             var accessors = GLTFAccessorReader(asset: asset, buffers: buffers, budget: budget, file: display)
             accessors.decodedViews = try GLTFMeshopt.decodeViews(asset, buffers: buffers, budget: budget, file: display)
+            let viewBytes = accessors
             let loadImage = { (index: Int) throws(AssetError) -> (source: Texture.Source, warning: String?) in
-                try Self.image(index, asset: asset, buffers: buffers, documentPath: path, display: display, options: options, budget: budget)
+                try Self.image(index, asset: asset, accessors: viewBytes, documentPath: path, display: display, options: options, budget: budget)
             }
             var builder = GLTFSceneBuilder(asset: asset, file: display, limits: options.limits,
                                            meshBuilder: GLTFMeshBuilder(accessors: accessors, file: display),
@@ -141,22 +142,12 @@ public struct GLTFReader: SceneReader {
 
     /// An image's bytes or file: a buffer view (with its mimeType), a `data:` URI, or a path under
     /// the asset root (kept unresolved, with its reason, when missing or refused).
-    static func image(_ index: Int, asset: GLTFAsset, buffers: [ArraySlice<UInt8>?], documentPath: String, display: String,
+    static func image(_ index: Int, asset: GLTFAsset, accessors: GLTFAccessorReader, documentPath: String, display: String,
                       options: ReadOptions, budget: ReadBudget) throws(AssetError) -> (source: Texture.Source, warning: String?) {
         let image = asset.images![index]
         let here = SourceLocation(file: display, elementPath: "images[\(index)]")
         if let viewIndex = image.bufferView {
-            guard let views = asset.bufferViews, views.indices.contains(viewIndex) else { throw AssetError(.malformed("bufferView \(viewIndex) does not exist"), at: here) }
-            let view = views[viewIndex]
-            guard buffers.indices.contains(view.buffer), let buffer = buffers[view.buffer] else {
-                throw AssetError(.malformed("the image's buffer \(view.buffer) is not available"), at: here)
-            }
-            let offset = view.byteOffset ?? 0
-            guard offset >= 0, view.byteLength >= 0, offset <= buffer.count, view.byteLength <= buffer.count - offset else {
-                throw AssetError(.malformed("bufferViews[\(viewIndex)] runs past its buffer"), at: here)
-            }
-            let start = buffer.startIndex + offset
-            return (.embedded(bytes: Array(buffer[start..<(start + view.byteLength)]), mimeType: image.mimeType ?? "image/png"), nil)
+            return (.embedded(bytes: Array(try accessors.viewBytes(viewIndex, at: here)), mimeType: image.mimeType ?? "image/png"), nil)
         }
         guard let uri = image.uri else { throw AssetError(.malformed("an image needs a uri or a bufferView"), at: here) }
         switch try GLTFURI.resolve(uri, documentPath: documentPath, options: options, budget: budget, at: here) {
