@@ -98,6 +98,37 @@ struct GLTFAccessorReader {
         }
     }
 
+    /// An index accessor as the signed indices meshes hold, each checked to be below `bound` (the
+    /// vertex count, itself below 2^31). Packed 32-bit indices, what large files hold, are one copy
+    /// and one pass for the largest index.
+    func indices(_ index: Int, below bound: Int) throws(AssetError) -> [Int32] {
+        let accessor = try self.accessor(index)
+        let packed: [Int32]?
+        if accessor.componentType == 5125, accessor.type == "SCALAR", accessor.sparse == nil, let viewIndex = accessor.bufferView {
+            let total = try elementTotal(index, accessor, components: 1)
+            try budget.spend(work: total, for: "indices (accessors[\(index)])", at: location(index))
+            try budget.spend(bytes: total * 4, for: "indices (accessors[\(index)])", at: location(index))
+            let (bytes, start, stride) = try view(viewIndex, of: index, accessor, elementSize: 4)
+            packed = stride != 4 ? nil : bytes.withUnsafeBytes { raw in
+                [Int32](unsafeUninitializedCapacity: total) { out, initialized in
+                    HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: total * 4)
+                    UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + total * 4)]))
+                    initialized = total
+                }
+            }
+        } else {
+            packed = nil
+        }
+        let result: [Int32]
+        if let packed { result = packed } else { result = try indices(index).map { Int32(truncatingIfNeeded: $0) } }
+        // As unsigned, an index of 2^31 or more wraps negative: one comparison catches both.
+        let largest = result.withUnsafeBufferPointer { all in all.reduce(UInt32(0)) { max($0, UInt32(bitPattern: $1)) } }
+        if !result.isEmpty, Int(largest) >= bound {
+            throw AssetError(.malformed("index \(largest) is outside the \(bound) positions"), at: location(index))
+        }
+        return result
+    }
+
     /// An index accessor (SCALAR, unsigned byte, short or int) as 32-bit indices.
     func indices(_ index: Int) throws(AssetError) -> [UInt32] {
         let accessor = try self.accessor(index)

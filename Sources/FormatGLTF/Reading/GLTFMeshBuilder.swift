@@ -40,20 +40,18 @@ struct GLTFMeshBuilder {
         }
         let points = draco == nil ? try accessors.vectors3(positionIndex, what: "POSITION")
                                   : Self.vectors3(try fetch("POSITION", positionIndex, [3]).values)
-        var order: [UInt32]
+        // Vertex counts come from accessor counts, capped far below 2^31, so indices fit Int32.
+        let order: [Int32]
         if let draco {
-            order = draco.indices
-            if let bad = order.first(where: { Int($0) >= points.count }) {
+            if let bad = draco.indices.first(where: { Int($0) >= points.count }) {
                 throw AssetError(.malformed("Draco index \(bad) is outside the \(points.count) points"), at: here)
             }
+            order = draco.indices.map { Int32(bitPattern: $0) }
         } else if let indices = primitive.indices {
-            order = try accessors.indices(indices)
-            if let bad = order.first(where: { Int($0) >= points.count }) {
-                throw AssetError(.malformed("index \(bad) is outside the \(points.count) positions"), at: SourceLocation(file: file, elementPath: "accessors[\(indices)]"))
-            }
+            order = try accessors.indices(indices, below: points.count)
         } else {
             guard points.count <= Int(Int32.max) else { throw AssetError(.limitExceeded("\(points.count) vertices in one primitive"), at: here) }
-            order = (0..<UInt32(points.count)).map { $0 }
+            order = Array(0..<Int32(points.count))
         }
         if mode == 1 || mode == 2 || mode == 3 { return .curves(curves(name: name, points: points, order: order, mode: mode, at: here, diagnostics: &diagnostics)) }
 
@@ -104,21 +102,14 @@ struct GLTFMeshBuilder {
     /// glTF's TEXCOORD_n as the primvar names the other readers use: `st`, `st1`, `st2`...
     static func texcoordName(_ set: Int) -> String { set == 0 ? "st" : "st\(set)" }
 
-    private func triangles(_ order: [UInt32], mode: Int, at here: SourceLocation, diagnostics: inout [Diagnostic]) -> [Int32] {
+    private func triangles(_ order: [Int32], mode: Int, at here: SourceLocation, diagnostics: inout [Diagnostic]) -> [Int32] {
         switch mode {
         case 4:
             if order.count % 3 != 0 {
                 diagnostics.append(.warning("\(order.count) indices is not a whole number of triangles; the last \(order.count % 3) are ignored", at: here))
             }
-            let usable = order.count - order.count % 3
-            // Indices were checked against the points, which are fewer than 2^31: same bits, one pass.
-            return order.withUnsafeBufferPointer { all in
-                [Int32](unsafeUninitializedCapacity: usable) { out, initialized in
-                    HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: usable * 4)
-                    for k in 0..<usable { out[k] = Int32(bitPattern: all[k]) }
-                    initialized = usable
-                }
-            }
+            // A whole number of triangles is the list itself, shared, not copied.
+            return order.count % 3 == 0 ? order : Array(order.prefix(order.count - order.count % 3))
         case 5:
             guard order.count >= 3 else { return [] }
             var out: [Int32] = []
@@ -126,7 +117,7 @@ struct GLTFMeshBuilder {
             for k in 0..<(order.count - 2) {
                 // Every other strip triangle swaps its first two corners to keep the winding.
                 let (a, b) = k % 2 == 0 ? (order[k], order[k + 1]) : (order[k + 1], order[k])
-                out += [Int32(bitPattern: a), Int32(bitPattern: b), Int32(bitPattern: order[k + 2])]
+                out += [a, b, order[k + 2]]
             }
             return out
         default:
@@ -134,13 +125,13 @@ struct GLTFMeshBuilder {
             var out: [Int32] = []
             out.reserveCapacity((order.count - 2) * 3)
             for k in 1..<(order.count - 1) {
-                out += [Int32(bitPattern: order[0]), Int32(bitPattern: order[k]), Int32(bitPattern: order[k + 1])]
+                out += [order[0], order[k], order[k + 1]]
             }
             return out
         }
     }
 
-    private func curves(name: String, points: [SIMD3<Float>], order: [UInt32], mode: Int, at here: SourceLocation,
+    private func curves(name: String, points: [SIMD3<Float>], order: [Int32], mode: Int, at here: SourceLocation,
                         diagnostics: inout [Diagnostic]) -> Curves {
         var curves = Curves(name: name)
         switch mode {
