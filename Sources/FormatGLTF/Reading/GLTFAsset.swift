@@ -214,8 +214,3 @@ struct GLTFAsset: Decodable {
     var extensionsRequired: [String]?
     var extensions: RootExtensions?
 }
-
-/// An extension object whose presence is all the reader needs (its name says what it asks for).
-struct Present: Decodable {
-    init(from decoder: any Decoder) throws {}
-}

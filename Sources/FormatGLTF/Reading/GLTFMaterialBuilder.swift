@@ -18,7 +18,6 @@ struct GLTFMaterialBuilder {
     /// that is exact when every texture on a set shares one transform (as gltfpack's quantization
     /// writes them). A set whose textures disagree keeps the first and is warned about.
     private(set) var uvTransforms: [Int: [Int: UVTransform]] = [:]
-    private var building = 0
 
     init(asset: GLTFAsset, file: String, loadImage: @escaping (Int) throws(AssetError) -> (source: Texture.Source, warning: String?)) {
         self.asset = asset
@@ -28,7 +27,6 @@ struct GLTFMaterialBuilder {
 
     mutating func build(_ index: Int) throws(AssetError) -> Material {
         let source = asset.materials![index]
-        building = index
         let here = SourceLocation(file: file, elementPath: "materials[\(index)]")
         var material = Material(name: source.name ?? "material\(index)")
         let pbr = source.pbrMetallicRoughness
@@ -44,26 +42,26 @@ struct GLTFMaterialBuilder {
             material.opacityThreshold = Float(source.alphaCutoff ?? 0.5)
         default: diagnostics.append(.warning("alphaMode '\(alphaMode)' is not one glTF defines; treated as OPAQUE", at: here))
         }
-        if let info = pbr?.baseColorTexture, let reference = try texture(info, channels: .rgb, at: here) {
+        if let info = pbr?.baseColorTexture, let reference = try texture(info, channels: .rgb, material: index, at: here) {
             material.baseColor.texture = reference
             if alphaMode != "OPAQUE" { material.opacity.texture = TextureReference(texture: reference.texture, texcoordSet: reference.texcoordSet, channels: .a) }
         }
         material.metallic = MaterialProperty(Float(pbr?.metallicFactor ?? 1))
         material.roughness = MaterialProperty(Float(pbr?.roughnessFactor ?? 1))
         if let info = pbr?.metallicRoughnessTexture {
-            material.metallic.texture = try texture(info, channels: .b, at: here)
-            material.roughness.texture = try texture(info, channels: .g, at: here)
+            material.metallic.texture = try texture(info, channels: .b, material: index, at: here)
+            material.roughness.texture = try texture(info, channels: .g, material: index, at: here)
         }
         if let info = source.normalTexture {
-            material.normal = try texture(info, channels: .rgb, at: here)
+            material.normal = try texture(info, channels: .rgb, material: index, at: here)
             if let scale = info.scale, scale != 1 { diagnostics.append(.warning("normal texture scale \(scale) is not kept (1 is used)", at: here)) }
         }
-        if let info = source.occlusionTexture { material.occlusion = try texture(info, channels: .r, at: here) }
+        if let info = source.occlusionTexture { material.occlusion = try texture(info, channels: .r, material: index, at: here) }
         let emissive = source.emissiveFactor ?? [0, 0, 0]
         guard emissive.count == 3 else { throw AssetError(.malformed("emissiveFactor has \(emissive.count) numbers, not 3"), at: here) }
         let strength = Float(source.extensions?.KHR_materials_emissive_strength?.emissiveStrength ?? 1)
         material.emissive = MaterialProperty(SIMD3(Float(emissive[0]), Float(emissive[1]), Float(emissive[2])) * strength)
-        if let info = source.emissiveTexture { material.emissive.texture = try texture(info, channels: .rgb, at: here) }
+        if let info = source.emissiveTexture { material.emissive.texture = try texture(info, channels: .rgb, material: index, at: here) }
         if source.extensions?.KHR_materials_unlit != nil {
             // Unlit: the colour is emitted as it is, and nothing is lit.
             material.emissive = material.baseColor
@@ -73,7 +71,7 @@ struct GLTFMaterialBuilder {
         return material
     }
 
-    private mutating func texture(_ info: GLTFAsset.TextureInfo, channels: TextureReference.Channels,
+    private mutating func texture(_ info: GLTFAsset.TextureInfo, channels: TextureReference.Channels, material: Int,
                                   at here: SourceLocation) throws(AssetError) -> TextureReference? {
         var set = info.texCoord ?? 0
         var transform = UVTransform.identity
@@ -81,12 +79,12 @@ struct GLTFMaterialBuilder {
             if let override = ext.texCoord { set = override }
             transform = UVTransform(offset: ext.offset ?? [0, 0], rotation: ext.rotation ?? 0, scale: ext.scale ?? [1, 1])
         }
-        if let known = uvTransforms[building]?[set] {
+        if let known = uvTransforms[material]?[set] {
             if known != transform {
                 diagnostics.append(.warning("textures on texcoord set \(set) use different KHR_texture_transforms; the first is applied to all", at: here))
             }
         } else {
-            uvTransforms[building, default: [:]][set] = transform
+            uvTransforms[material, default: [:]][set] = transform
         }
         guard let index = try textureIndex(info.index, at: here) else { return nil }
         return TextureReference(texture: index, texcoordSet: GLTFMeshBuilder.texcoordName(set), channels: channels)
