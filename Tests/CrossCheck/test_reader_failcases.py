@@ -1,6 +1,6 @@
-"""Every glTF, OBJ, STL and PLY fail-case gives one clear, located error and a non-zero exit, or
-exit 0 with a warning naming what was refused. No crash, no hang, bounded memory (the
-address-space cap)."""
+"""Every fail-case of every reader (USD, Collada, glTF, OBJ/STL/PLY) gives one clear, located error
+and a non-zero exit, or exit 0 with a warning naming what was refused or dropped and nothing on
+standard error. No crash, no hang, bounded memory (the address-space cap), nothing outside read."""
 import json
 import subprocess
 
@@ -8,7 +8,7 @@ import pytest
 
 from conftest import FIXTURES, assetc_binary, limit_address_space
 
-FORMATS = ["gltf", "mesh"]
+FORMATS = ["usd", "collada", "gltf", "mesh"]
 # Shared with the Swift tests (FailCaseTests), so both runners hold every fail-case to one expectation.
 EXPECTED = {(fmt, name): (case["status"], case["message"]) for fmt in FORMATS
             for name, case in json.loads((FIXTURES / fmt / "fail-case.json").read_text()).items()}
@@ -23,13 +23,14 @@ def test_every_fail_case_has_an_expectation(fmt):
 def test_fail_case(fmt, name):
     status, text = EXPECTED[(fmt, name)]
     folder = FIXTURES / fmt / "fail-case"
-    # Run from the fail-case folder: it is the asset root, so the climbing URIs leave it.
+    # Run from the fail-case folder: it is the asset root, so the climbing paths leave it.
     result = subprocess.run([assetc_binary(), "info", "--json", str(folder / name)], capture_output=True, text=True,
                             timeout=30, preexec_fn=limit_address_space, cwd=folder)
     assert result.returncode == status, f"exit {result.returncode}: {result.stderr}"
     if status == 0:
         info = json.loads(result.stdout)
         assert any(text in w for w in info["warnings"]), info["warnings"]
+        assert result.stderr == ""
     else:
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1, f"expected one error line, got {lines}"

@@ -66,26 +66,28 @@ extension Scene {
 
     /// Every mesh instance with the world transform it is placed by, in traversal order.
     public func placedMeshes(includingUncounted: Bool = false) -> [PlacedMesh] {
-        var placed: [PlacedMesh] = []
-        forEachNode { node, visit in
-            guard includingUncounted || visit.isCounted else { return }
+        placed(includingUncounted) { node, visit, placed in
             for instance in node.meshInstances where meshes.indices.contains(instance.mesh) {
                 placed.append(PlacedMesh(instance: instance, nodePath: visit.path, worldTransform: visit.worldTransform))
             }
         }
-        return placed
     }
-}
 
-extension Scene {
     /// Every curves instance with the world transform it is placed by, in traversal order.
     public func placedCurves(includingUncounted: Bool = false) -> [PlacedCurves] {
-        var placed: [PlacedCurves] = []
-        forEachNode { node, visit in
-            guard includingUncounted || visit.isCounted else { return }
+        placed(includingUncounted) { node, visit, placed in
             for instance in node.curvesInstances where curves.indices.contains(instance.curves) {
                 placed.append(PlacedCurves(instance: instance, nodePath: visit.path, worldTransform: visit.worldTransform))
             }
+        }
+    }
+
+    /// What `collect` appends for each node the traversal counts (or for every node), in order.
+    private func placed<T>(_ includingUncounted: Bool, _ collect: (Node, NodeVisit, inout [T]) -> Void) -> [T] {
+        var placed: [T] = []
+        forEachNode { node, visit in
+            guard includingUncounted || visit.isCounted else { return }
+            collect(node, visit, &placed)
         }
         return placed
     }
