@@ -21,6 +21,18 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var textures: Int
     public var cameras: Int
     public var lights: Int
+    public var skeletons: Int
+    public var joints: Int
+    public var skinnedMeshes: Int
+    public var blendShapes: Int
+    /// Clips with keys; a USD stage with any animation is one clip.
+    public var animations: Int
+    /// Seconds; 0 without animation.
+    public var duration: Double
+    /// Nodes other than joints whose transform the animation changes.
+    public var animatedNodes: Int
+    /// The time `bounds` were taken at (`--time`), nil for the scene as authored.
+    public var time: Double?
     /// nil (JSON null) when the scene places no geometry.
     public var bounds: BoundsReport?
     public var boundsInMeters: BoundsReport?
@@ -30,10 +42,12 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var nodePaths: [String]
     public var warnings: [String]
 
-    public init(file: String, result: ReadResult) {
+    /// With `poseTime`, bounds are those of the scene posed at that time; every count is the scene's
+    /// as read.
+    public init(file: String, result: ReadResult, poseTime: Double? = nil) {
         let scene = result.scene
         let stats = scene.stats
-        let bounds = scene.worldBounds
+        let bounds = (poseTime.map { scene.posed(at: $0) } ?? scene).worldBounds
         self.file = file
         format = scene.metadata.sourceFormat
         upAxis = scene.metadata.upAxis
@@ -50,6 +64,14 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         textures = stats.textures
         cameras = stats.cameras
         lights = stats.lights
+        skeletons = stats.skeletons
+        joints = stats.joints
+        skinnedMeshes = stats.skinnedMeshes
+        blendShapes = stats.blendShapes
+        animations = stats.animations
+        duration = stats.duration
+        animatedNodes = stats.animatedNodes
+        time = poseTime
         self.bounds = bounds.isEmpty ? nil : BoundsReport(bounds)
         boundsInMeters = bounds.isEmpty ? nil : BoundsReport(bounds.scaled(by: scene.metadata.metersPerUnit))
         generator = scene.metadata.generator
@@ -62,7 +84,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments
-        case materials, textures, cameras, lights, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
+        case materials, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration
+        case animatedNodes, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
     // Written by hand so absent bounds and names are an explicit null, as the contract promises,
@@ -85,6 +108,14 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(textures, forKey: .textures)
         try c.encode(cameras, forKey: .cameras)
         try c.encode(lights, forKey: .lights)
+        try c.encode(skeletons, forKey: .skeletons)
+        try c.encode(joints, forKey: .joints)
+        try c.encode(skinnedMeshes, forKey: .skinnedMeshes)
+        try c.encode(blendShapes, forKey: .blendShapes)
+        try c.encode(animations, forKey: .animations)
+        try c.encode(duration, forKey: .duration)
+        try c.encode(animatedNodes, forKey: .animatedNodes)
+        try c.encode(time, forKey: .time)
         try c.encode(bounds, forKey: .bounds)
         try c.encode(boundsInMeters, forKey: .boundsInMeters)
         try c.encode(generator, forKey: .generator)

@@ -16,6 +16,14 @@ public enum InfoTextFormatter {
         if info.curves > 0 { row("curves", "\(grouped(info.curves))  (segments \(grouped(info.segments)))") }
         row("materials", "\(grouped(info.materials)), textures \(grouped(info.textures))")
         if info.cameras + info.lights > 0 { row("cameras", "\(info.cameras), lights \(info.lights)") }
+        if info.skeletons > 0 {
+            row("skeletons", "\(grouped(info.skeletons))  (joints \(grouped(info.joints)), skinned meshes \(grouped(info.skinnedMeshes)))")
+        }
+        if info.blendShapes > 0 { row("blendshapes", grouped(info.blendShapes)) }
+        if info.animations > 0 {
+            row("animations", "\(grouped(info.animations)), \(NumberText.display(info.duration)) s, animated nodes \(grouped(info.animatedNodes))")
+        }
+        if let time = info.time { row("posed at", "\(NumberText.display(time)) s") }
         if let b = info.bounds {
             row("bounds", "min \(vector(b.min))  max \(vector(b.max))")
             let size = zip(b.max, b.min).map { $0 - $1 }

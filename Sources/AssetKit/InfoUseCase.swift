@@ -19,6 +19,6 @@ public struct InfoUseCase: Sendable {
 
     public func run(path: String) throws(AssetError) -> Report {
         let result = try registry.read(URL(fileURLWithPath: path), options: options)
-        return Report(info: AssetInfo(file: path, result: result), result: result)
+        return Report(info: AssetInfo(file: path, result: result, poseTime: options.poseTime), result: result)
     }
 }

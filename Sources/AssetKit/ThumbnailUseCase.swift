@@ -76,7 +76,8 @@ public struct ThumbnailUseCase: Sendable {
 
     /// The scene of one asset file, read with this use case's options.
     public func scene(at path: String) throws(AssetError) -> Scene {
-        try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
+        let scene = try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
+        return readOptions.poseTime.map { scene.posed(at: $0) } ?? scene
     }
 
     /// Renders a scene with this use case's options, textures loaded from wherever they live,
@@ -94,11 +95,12 @@ public struct ThumbnailUseCase: Sendable {
     private func renderOne(_ job: Job, outputFolder: String, force: Bool) -> Outcome {
         do throws(AssetError) {
             let result = try registry.read(URL(fileURLWithPath: job.input), options: readOptions)
-            let (png, renderWarnings) = try png(for: result.scene, source: job.input)
+            let posed = readOptions.poseTime.map { result.scene.posed(at: $0) } ?? result.scene
+            let (png, renderWarnings) = try png(for: posed, source: job.input)
             let target = (outputFolder as NSString).appendingPathComponent(job.output)
             _ = try AtomicOutput.write([OutputFile(relativePath: (target as NSString).lastPathComponent, bytes: png)],
                                        mainPath: target, force: force)
-            return Outcome(job: job, info: AssetInfo(file: job.input, result: result), error: nil,
+            return Outcome(job: job, info: AssetInfo(file: job.input, result: result, poseTime: readOptions.poseTime), error: nil,
                            warnings: result.warnings + renderWarnings)
         } catch {
             return Outcome(job: job, info: nil, error: error, warnings: [])

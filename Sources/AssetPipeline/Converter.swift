@@ -62,6 +62,10 @@ public struct Converter: Sendable {
 
     func passes(for requirements: WriterRequirements, format: FormatDescription, options: ConvertOptions) -> [any ScenePass] {
         var passes: [any ScenePass] = leadingPasses
+        // Posing comes first: the passes after it move and scale geometry, which a skin's bind
+        // matrices would not follow.
+        if let time = options.readOptions.poseTime { passes.append(PoseAnimationPass(time: time)) }
+        else if !requirements.keepsAnimation { passes.append(DropAnimationPass(format: format.name)) }
         if !requirements.keepsCurves { passes.append(DropCurvesPass(format: format.name)) }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit

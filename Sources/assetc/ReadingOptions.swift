@@ -21,6 +21,10 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Metres per unit for files that carry no unit (OBJ, STL, PLY; default: metres).", valueName: "x"))
     var sourceMetersPerUnit: Double?
 
+    @Option(name: .long, help: ArgumentHelp("Pose the scene at this many seconds into its first animation clip (skins, blend shapes and animated nodes applied) for bounds, thumbnails and conversions.",
+                                            valueName: "seconds"))
+    var time: Double?
+
     @Option(name: .long, help: ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
                                             valueName: "size"))
     var maxMemory: ByteSizeArgument?
@@ -30,6 +34,7 @@ struct ReadingOptions: ParsableArguments {
     var maxWork: Int?
 
     func validate() throws {
+        if let time, !time.isFinite { throw ValidationError("--time takes a number of seconds") }
         if let maxWork, maxWork <= 0 { throw ValidationError("--max-work must be a positive number of units") }
         if let sourceMetersPerUnit, !(sourceMetersPerUnit.isFinite && sourceMetersPerUnit > 0) {
             throw ValidationError("--source-meters-per-unit takes a positive number")
@@ -50,6 +55,7 @@ struct ReadingOptions: ParsableArguments {
                                   allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
         if let purpose { options.purposes = purpose.set }
         options.sourceMetersPerUnit = sourceMetersPerUnit
+        options.poseTime = time
         return options
     }
 }

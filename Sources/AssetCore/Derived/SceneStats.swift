@@ -20,6 +20,19 @@ public struct SceneStats: Sendable, Equatable, Codable {
     public var textures = 0
     public var cameras = 0
     public var lights = 0
+    public var skeletons = 0
+    public var joints = 0
+    /// Counted mesh instances bound to a skeleton.
+    public var skinnedMeshes = 0
+    /// Blend shapes over the meshes counted instances place (each mesh once).
+    public var blendShapes = 0
+    /// Animation clips with keys.
+    public var animations = 0
+    /// Seconds: the authored time range where the source has one (USD start and end time codes),
+    /// else the longest clip's span of key times; 0 without animation.
+    public var duration = 0.0
+    /// Nodes other than joints whose transform the animation changes.
+    public var animatedNodes = 0
 
     public init() {}
 }
@@ -33,7 +46,15 @@ extension Scene {
         stats.lights = lights.count
         // Triangle counts are per mesh; cache them so a mesh instanced many times is summed once.
         var triangleCounts = [Int?](repeating: nil, count: meshes.count)
+        stats.skeletons = skeletons.count
+        stats.joints = skeletons.reduce(0) { $0 + $1.jointCount }
+        stats.animations = animations.filter { $0.timeRange != nil }.count
+        stats.duration = animationDuration
+        stats.animatedNodes = animatedNodePaths.count
+        var shapedMeshes = Set<Int>()
         forEachNode { node, visit in
+            // Joints are the skeleton's, not scene nodes: usd-core has no prim for them.
+            guard !node.isJoint else { return }
             stats.nodes += 1
             guard visit.isCounted else { return }
             for instance in node.curvesInstances where curves.indices.contains(instance.curves) {
@@ -47,6 +68,8 @@ extension Scene {
                     continue
                 }
                 stats.meshes += 1
+                if instance.skin != nil { stats.skinnedMeshes += 1 }
+                if !mesh.blendShapes.isEmpty, shapedMeshes.insert(instance.mesh).inserted { stats.blendShapes += mesh.blendShapes.count }
                 stats.points += mesh.points.count
                 stats.faces += mesh.faceVertexCounts.count
                 if triangleCounts[instance.mesh] == nil { triangleCounts[instance.mesh] = mesh.triangleCount }
@@ -54,5 +77,38 @@ extension Scene {
             }
         }
         return stats
+    }
+}
+
+
+extension Scene {
+    /// Seconds of animation: see `SceneStats.duration`.
+    public var animationDuration: Double {
+        guard isAnimated else { return 0 }
+        if let start = metadata.startTimeCode, let end = metadata.endTimeCode, end >= start {
+            return (end - start) / (metadata.timeCodesPerSecond ?? 24)
+        }
+        return animations.compactMap(\.timeRange).map { $0.upperBound - $0.lowerBound }.max() ?? 0
+    }
+
+    /// Paths of non-joint nodes whose transform some channel changes (keys that differ).
+    public var animatedNodePaths: Set<String> {
+        var joints = Set<String>()
+        for skeleton in skeletons { joints.formUnion(skeleton.jointPaths) }
+        var paths = Set<String>()
+        for clip in animations {
+            for channel in clip.channels where !joints.contains(channel.nodePath) && !paths.contains(channel.nodePath) {
+                if case .blendShapeWeights = channel.property { continue }
+                let n = channel.valuesPerKey
+                guard channel.values.count >= 2 * n else { continue }
+                let first = channel.values[0..<n]
+                var k = n
+                while k + n <= channel.values.count {
+                    if channel.values[k..<(k + n)] != first { paths.insert(channel.nodePath); break }
+                    k += n
+                }
+            }
+        }
+        return paths
     }
 }

@@ -12,6 +12,9 @@ public struct ReadOptions: Sendable, Equatable {
     public var purposes: PurposeSet = .defaultAndRender
     /// The unit of files that declare none (OBJ, STL, PLY), in metres; nil assumes metres.
     public var sourceMetersPerUnit: Double?
+    /// Seconds into the first animation clip to pose the scene at (`--time`) for bounds, images and
+    /// conversions; nil leaves geometry as authored (skinned meshes at their bind pose).
+    public var poseTime: Double?
 
     public init(limits: ReadLimits = ReadLimits(), assetRoot: AssetRoot = .assetFolder,
                 allowsPathsOutsideAsset: Bool = false, isStrict: Bool = false) {

@@ -22,9 +22,14 @@ public struct WriterRequirements: Sendable, Equatable {
     public var keepsCurves: Bool
     /// Node matrices must be affine (glTF, Collada); projective ones are baked into the geometry.
     public var affineTransforms: Bool
+    /// The format holds skeletons, skins, blend shapes and animation clips; others get the scene at
+    /// its bind pose (or posed at `--time`) with one warning.
+    public var keepsAnimation: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
-                keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false) {
+                keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false,
+                keepsAnimation: Bool = false) {
+        self.keepsAnimation = keepsAnimation
         self.affineTransforms = affineTransforms
         self.keepsCurves = keepsCurves
         self.triangles = triangles

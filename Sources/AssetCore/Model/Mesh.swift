@@ -13,6 +13,9 @@ public struct Mesh: Sendable, Equatable {
     public var isDoubleSided: Bool
     /// Where the mesh came from: authored polygons, or a tessellated intrinsic shape (USD Cube, Sphere...).
     public var origin: Origin
+    /// Joint influences per point, for instances bound to a skeleton.
+    public var skinWeights: SkinWeights?
+    public var blendShapes: [BlendShape] = []
 
     public init(
         name: String,

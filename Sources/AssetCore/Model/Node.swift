@@ -18,6 +18,8 @@ public struct Node: Sendable, Equatable {
     public var purpose: Purpose?
     /// USD `visibility = "invisible"` hides this node and everything under it.
     public var isInvisible: Bool
+    /// A joint of a `Skeleton`: posed like any node, but not counted as a scene node and not drawn.
+    public var isJoint = false
 
     public init(
         name: String,
@@ -96,6 +98,11 @@ public struct MeshInstance: Sendable, Equatable {
     public var material: Int?
     /// Per subset of the mesh, in `Mesh.subsets` order: the material bound to that subset, if any.
     public var subsetMaterials: [Int?]
+    /// The skeleton that deforms this instance; its points then follow the joints, and the node's
+    /// own transform no longer places them (USD, glTF and Collada agree on this).
+    public var skin: SkinBinding?
+    /// Weights of the mesh's blend shapes when no animation plays, in `Mesh.blendShapes` order.
+    public var blendShapeWeights: [Float] = []
 
     public init(mesh: Int, material: Int? = nil, subsetMaterials: [Int?] = []) {
         self.mesh = mesh

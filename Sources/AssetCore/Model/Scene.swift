@@ -12,6 +12,8 @@ public struct Scene: Sendable, Equatable {
     public var textures: [Texture]
     public var cameras: [Camera]
     public var lights: [Light]
+    public var skeletons: [Skeleton] = []
+    public var animations: [AnimationClip] = []
     public var metadata: SceneMetadata
     /// The purposes stats, bounds, images and writers without purposes include. Not a property of
     /// the file: the reader's options choose it (`ReadOptions.purposes`, `--purpose`).
@@ -58,6 +60,11 @@ public struct SceneMetadata: Sendable, Equatable {
     public var defaultPrim: String?
     /// Layer `startTimeCode`, when authored; the time at which time-sampled values were taken.
     public var startTimeCode: Double?
+    /// Layer `endTimeCode`, when authored.
+    public var endTimeCode: Double?
+    /// USD's time codes per second (authored `timeCodesPerSecond`, else `framesPerSecond`, else 24);
+    /// nil for formats whose key times are seconds already.
+    public var timeCodesPerSecond: Double?
 
     public init(
         upAxis: UpAxis = .y,

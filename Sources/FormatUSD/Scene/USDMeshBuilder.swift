@@ -66,7 +66,11 @@ struct USDMeshBuilder {
     /// `normals` (the attribute) and every `primvars:*`; `primvars:normals` wins over `normals`.
     private func primvars(of prim: USDComposedPrim, diagnostics: inout [Diagnostic]) -> [Primvar] {
         var result: [Primvar] = []
-        let names = prim.properties.keys.filter { $0.hasPrefix("primvars:") && !$0.hasSuffix(":indices") }.sorted()
+        // `primvars:skel:*` are UsdSkel's binding (joint influences, geomBindTransform), read by
+        // USDSkelBuilder, not surface attributes.
+        let names = prim.properties.keys.filter {
+            $0.hasPrefix("primvars:") && !$0.hasSuffix(":indices") && !$0.hasPrefix("primvars:skel:")
+        }.sorted()
         for name in names {
             guard let property = prim.properties[name], !property.spec.isRelationship else { continue }
             let shortName = String(name.dropFirst("primvars:".count))

@@ -11,7 +11,7 @@ import Darwin
 /// plain nodes with one warning per type.
 struct USDSceneBuilder {
     static let shadingTypes: Set<String> = ["Material", "Shader", "NodeGraph", "GeomSubset"]
-    static let groupTypes: Set<String> = ["", "Xform", "Scope", "SkelRoot", "Skeleton"]
+    static let groupTypes: Set<String> = ["", "Xform", "Scope", "SkelRoot", "SkelAnimation", "BlendShape"]
     static let curveTypes: Set<String> = ["Points", "NurbsCurves", "HermiteCurves", "NurbsPatch", "TetMesh"]
     static let lightKinds: [String: Light.Kind] = [
         "DistantLight": .directional, "SphereLight": .point, "RectLight": .point, "DiskLight": .point,
@@ -26,12 +26,24 @@ struct USDSceneBuilder {
     private var scene = Scene()
     private var materialIndex: [String: Int] = [:]
     private var warnedTypes: Set<String> = []
+    private var primsByPath: [String: USDComposedPrim] = [:]
+    private var skel: USDSkelBuilder
 
     init(stage: USDComposedStage, resolver: USDAssetResolver, budget: ReadBudget) {
         self.stage = stage
         self.resolver = resolver
         self.budget = budget
         values = USDAttributeValues(time: stage.rootLayer.startTimeCode)
+        skel = USDSkelBuilder(values: values, budget: budget, timeCodesPerSecond: Self.timeCodesPerSecond(stage.rootLayer),
+                              startTimeCode: stage.rootLayer.startTimeCode)
+    }
+
+    /// usd-core's rule: `timeCodesPerSecond`, else `framesPerSecond`, else 24.
+    static func timeCodesPerSecond(_ layer: USDLayer) -> Double {
+        for key in ["timeCodesPerSecond", "framesPerSecond"] {
+            if let value = layer.metadata[key]?.doubleValue, value.isFinite, value > 0 { return value }
+        }
+        return 24
     }
 
     /// A material binding in force: the material, and whether it was bound `strongerThanDescendants`.
@@ -42,7 +54,6 @@ struct USDSceneBuilder {
 
     mutating func build(format: String) throws(AssetError) -> Scene {
         scene.metadata = metadata(format: format)
-        var primsByPath: [String: USDComposedPrim] = [:]
         var materialPrims: [USDComposedPrim] = []
         collect(stage.prims, into: &primsByPath, materials: &materialPrims)
         var materials = USDMaterialBuilder(primsByPath: primsByPath, values: values, resolver: resolver)
@@ -52,7 +63,9 @@ struct USDSceneBuilder {
         }
         scene.textures = materials.textures
         diagnostics += materials.diagnostics
-        scene.root = Node(name: "", children: try makeNodes(stage.prims, inherited: nil))
+        scene.root = Node(name: "", children: try makeNodes(stage.prims, inherited: nil, skelContext: .init()))
+        try skel.finish(&scene, primsByPath: primsByPath, clipName: scene.metadata.defaultPrim ?? "stage")
+        diagnostics += skel.diagnostics
         return scene
     }
 
@@ -87,6 +100,8 @@ struct USDSceneBuilder {
         }
         metadata.defaultPrim = layer.defaultPrim
         metadata.startTimeCode = layer.startTimeCode
+        metadata.endTimeCode = layer.metadata["endTimeCode"]?.doubleValue
+        metadata.timeCodesPerSecond = Self.timeCodesPerSecond(layer)
         if let creator = layer.metadata["customLayerData"]?.dictionaryValue("creator")?.stringValue {
             metadata.generator = creator
         } else if let doc = (layer.metadata["comment"] ?? layer.metadata["doc"])?.stringValue,
@@ -96,11 +111,11 @@ struct USDSceneBuilder {
         return metadata
     }
 
-    private mutating func makeNodes(_ prims: [USDComposedPrim], inherited: Binding?) throws(AssetError) -> [Node] {
+    private mutating func makeNodes(_ prims: [USDComposedPrim], inherited: Binding?, skelContext: USDSkelBuilder.Inherited) throws(AssetError) -> [Node] {
         var nodes: [Node] = []
         nodes.reserveCapacity(prims.count)
         for prim in prims {
-            if let node = try makeNode(prim, inherited: inherited) { nodes.append(node) }
+            if let node = try makeNode(prim, inherited: inherited, skelContext: skelContext) { nodes.append(node) }
         }
         return nodes
     }
@@ -120,11 +135,13 @@ struct USDSceneBuilder {
         try budget.spend(bytes: elements * MemoryLayout<Float>.stride, for: "mesh \(prim.path)", at: prim.location)
     }
 
-    private mutating func makeNode(_ prim: USDComposedPrim, inherited: Binding?) throws(AssetError) -> Node? {
+    private mutating func makeNode(_ prim: USDComposedPrim, inherited: Binding?, skelContext parentSkelContext: USDSkelBuilder.Inherited) throws(AssetError) -> Node? {
         guard isTraversed(prim), !Self.shadingTypes.contains(prim.typeName) else { return nil }
         var node = Node(name: prim.name, typeName: prim.typeName)
+        let skelContext = skel.inherited(for: prim, from: parentSkelContext)
         let xform = USDXformOps.evaluate(prim, values: values, diagnostics: &diagnostics)
         node.transform = xform.transform
+        try skel.xformChannel(prim, nodePath: prim.path)
         node.resetsTransformStack = xform.resetsTransformStack
         if let purpose = values.string(prim.attribute("purpose")) {
             node.purpose = Purpose(rawValue: purpose)
@@ -140,7 +157,8 @@ struct USDSceneBuilder {
         case "Mesh":
             try chargeMesh(prim)
             let builder = USDMeshBuilder(values: values)
-            if let built = builder.build(prim, diagnostics: &diagnostics) {
+            if var built = builder.build(prim, diagnostics: &diagnostics) {
+                try skel.bind(prim, mesh: &built.mesh, meshIndex: scene.meshes.count, context: skelContext, primsByPath: primsByPath)
                 let subsetMaterials = built.subsetPrims.map { subset in
                     resolveBinding(subset, inherited: nil).map(\.material)
                 }
@@ -158,6 +176,8 @@ struct USDSceneBuilder {
                 node.curvesInstances = [CurvesInstance(curves: scene.curves.count, material: binding?.material)]
                 scene.curves.append(curves)
             }
+        case "Skeleton":
+            node.children = try skel.skeleton(prim, context: skelContext)
         case "Camera":
             node.camera = scene.cameras.count
             scene.cameras.append(camera(prim))
@@ -173,7 +193,7 @@ struct USDSceneBuilder {
         default:
             warnOnce(prim, "prim type '\(prim.typeName)' is not understood; kept as a plain node")
         }
-        node.children = try makeNodes(prim.children, inherited: binding)
+        node.children += try makeNodes(prim.children, inherited: binding, skelContext: skelContext)
         return node
     }
 

@@ -1,0 +1,97 @@
+extension Scene {
+    /// The scene as it stands at `time` seconds of animation clip `clip`: animated nodes and joints
+    /// moved, blend shapes and skins applied to copies of their meshes, every binding then dropped,
+    /// so the result is static geometry that stats, bounds, the renderer and any writer take as is.
+    ///
+    /// A skinned mesh's points are computed in the world and carried back into its node's space, so
+    /// the node keeps its place in the tree and its name.
+    public func posed(at time: Double, clip: Int = 0) -> Scene {
+        var flat = FlatNodeTree(root)
+        var indexByPath: [String: Int] = [:]
+        for (i, path) in flat.paths.enumerated() { indexByPath[path] = i }
+
+        var weightOverrides: [Int: [Float]] = [:]
+        if animations.indices.contains(clip) {
+            var components: [Int: TransformComponents] = [:]
+            for channel in animations[clip].channels {
+                guard let i = indexByPath[channel.nodePath], let value = channel.sample(at: time) else { continue }
+                let v = value.map(Double.init)
+                switch channel.property {
+                case .matrix:
+                    components[i] = TransformComponents(Matrix4x4(columnMajor: v))
+                case .translation:
+                    components[i, default: TransformComponents(flat.nodes[i].transform)].translation = SIMD3(v[0], v[1], v[2])
+                case .rotation:
+                    components[i, default: TransformComponents(flat.nodes[i].transform)].rotation =
+                        Quaternion(real: v[3], imaginary: SIMD3(v[0], v[1], v[2])).normalized
+                case .scale:
+                    components[i, default: TransformComponents(flat.nodes[i].transform)].scale = SIMD3(v[0], v[1], v[2])
+                case .blendShapeWeights:
+                    weightOverrides[i] = value
+                }
+            }
+            for (i, parts) in components { flat.nodes[i].transform = parts.matrix }
+        }
+
+        let worlds = flat.worldTransforms()
+        var posed = self
+        for i in flat.nodes.indices {
+            for k in flat.nodes[i].meshInstances.indices {
+                let instance = flat.nodes[i].meshInstances[k]
+                guard meshes.indices.contains(instance.mesh),
+                      let mesh = deformed(instance, weights: weightOverrides[i], nodeWorld: worlds[i], worlds: worlds, indexByPath: indexByPath)
+                else { continue }
+                flat.nodes[i].meshInstances[k].mesh = posed.meshes.count
+                flat.nodes[i].meshInstances[k].skin = nil
+                flat.nodes[i].meshInstances[k].blendShapeWeights = []
+                posed.meshes.append(mesh)
+            }
+        }
+        posed.root = flat.rebuilt()
+        posed.animations = []
+        return posed
+    }
+
+    /// A copy of the instance's mesh with blend shapes and skin applied, in the node's space; nil
+    /// when nothing deforms it.
+    private func deformed(_ instance: MeshInstance, weights: [Float]?, nodeWorld: Matrix4x4, worlds: [Matrix4x4],
+                          indexByPath: [String: Int]) -> Mesh? {
+        var mesh = meshes[instance.mesh]
+        let shapeWeights = weights ?? instance.blendShapeWeights
+        let shaped = !mesh.blendShapes.isEmpty && shapeWeights.contains { $0 != 0 }
+        var skinning: (SkinWeights, [LinearBlendSkinning.AffineColumns])?
+        if let binding = instance.skin, skeletons.indices.contains(binding.skeleton), let influences = mesh.skinWeights,
+           let toNode = nodeWorld.inverse {
+            let skeleton = skeletons[binding.skeleton]
+            let matrices = skeleton.jointPaths.indices.map { j -> LinearBlendSkinning.AffineColumns in
+                // A joint whose node is missing stays at its bind pose (the reader warned).
+                let inverseBind = skeleton.inverseBindMatrices.indices.contains(j) ? skeleton.inverseBindMatrices[j] : .identity
+                guard let n = indexByPath[skeleton.jointPaths[j]] else { return .init(toNode * binding.geomBindTransform) }
+                return .init(toNode * worlds[n] * inverseBind * binding.geomBindTransform)
+            }
+            skinning = (influences, matrices)
+        }
+        guard shaped || skinning != nil else { return nil }
+        if shaped { BlendShapeEvaluation.apply(mesh.blendShapes, weights: shapeWeights, to: &mesh.points) }
+        if let (influences, matrices) = skinning {
+            mesh.points = LinearBlendSkinning.skin(points: mesh.points, influences: influences, matrices: matrices)
+            if let n = mesh.primvars.firstIndex(where: { $0.name == Primvar.normalsName }) {
+                if mesh.primvars[n].interpolation == .vertex, mesh.primvars[n].indices == nil, case .float3(let normals) = mesh.primvars[n].values {
+                    mesh.primvars[n].values = .float3(LinearBlendSkinning.skinDirections(normals, influences: influences, matrices: matrices))
+                } else {
+                    // Normals shared across joints per corner cannot follow the skin; the renderer
+                    // derives smooth ones instead.
+                    mesh.primvars.remove(at: n)
+                }
+            }
+        } else if shaped, let n = mesh.primvars.firstIndex(where: { $0.name == Primvar.normalsName }) {
+            mesh.primvars.remove(at: n)
+        }
+        mesh.skinWeights = nil
+        mesh.blendShapes = []
+        return mesh
+    }
+
+    /// Whether any clip has keys.
+    public var isAnimated: Bool { animations.contains { $0.timeRange != nil } }
+}

@@ -1,0 +1,48 @@
+import AssetCore
+
+/// Poses the scene at `--time`: the output holds that pose as static geometry.
+public struct PoseAnimationPass: ScenePass {
+    public let name = "pose"
+    let time: Double
+
+    public init(time: Double) { self.time = time }
+
+    public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        scene = scene.posed(at: time)
+        scene.skeletons = []
+    }
+}
+
+/// For formats that cannot animate (and writers that do not write animation): skins, blend shapes
+/// and clips are left out with one warning that counts them, and geometry stays at its bind pose.
+public struct DropAnimationPass: ScenePass {
+    public let name = "drop animation"
+    let format: String
+
+    public init(format: String) { self.format = format }
+
+    public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        let shapes = scene.meshes.reduce(0) { $0 + $1.blendShapes.count }
+        let clips = scene.animations.filter { $0.timeRange != nil }.count
+        guard !scene.skeletons.isEmpty || shapes > 0 || clips > 0 else { return }
+        var dropped: [String] = []
+        if clips > 0 { dropped.append(clips == 1 ? "1 animation clip" : "\(clips) animation clips") }
+        if !scene.skeletons.isEmpty { dropped.append(scene.skeletons.count == 1 ? "1 skeleton" : "\(scene.skeletons.count) skeletons") }
+        if shapes > 0 { dropped.append(shapes == 1 ? "1 blend shape" : "\(shapes) blend shapes") }
+        diagnostics.append(.warning("\(format) output keeps no animation: \(dropped.joined(separator: ", ")) left out; geometry is at its bind pose (--time T poses it)"))
+        scene.animations = []
+        scene.skeletons = []
+        for i in scene.meshes.indices {
+            scene.meshes[i].skinWeights = nil
+            scene.meshes[i].blendShapes = []
+        }
+        var flat = FlatNodeTree(scene.root)
+        for i in flat.nodes.indices {
+            for k in flat.nodes[i].meshInstances.indices {
+                flat.nodes[i].meshInstances[k].skin = nil
+                flat.nodes[i].meshInstances[k].blendShapeWeights = []
+            }
+        }
+        scene.root = flat.rebuilt()
+    }
+}
