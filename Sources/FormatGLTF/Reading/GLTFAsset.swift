@@ -33,9 +33,47 @@ struct GLTFAsset: Decodable {
     }
 
     struct Mesh: Decodable {
+        /// `extras.targetNames`: the morph target names most exporters (Blender, three.js) write.
+        struct Extras: Decodable { var targetNames: [String]? }
         var name: String?
         var primitives: [Primitive]
         var weights: [Double]?
+        var extras: Extras?
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decodeIfPresent(String.self, forKey: .name)
+            primitives = try c.decode([Primitive].self, forKey: .primitives)
+            weights = try c.decodeIfPresent([Double].self, forKey: .weights)
+            // `extras` is free-form application data: a shape other than the convention's means no
+            // names, not a broken file.
+            do { extras = try c.decodeIfPresent(Extras.self, forKey: .extras) } catch { extras = nil }
+        }
+
+        private enum CodingKeys: String, CodingKey { case name, primitives, weights, extras }
+    }
+
+    struct Skin: Decodable {
+        var name: String?
+        var inverseBindMatrices: Int?
+        var skeleton: Int?
+        var joints: [Int]
+    }
+
+    struct Animation: Decodable {
+        struct Channel: Decodable {
+            struct Target: Decodable { var node: Int?; var path: String }
+            var sampler: Int
+            var target: Target
+        }
+        struct Sampler: Decodable {
+            var input: Int
+            var interpolation: String?
+            var output: Int
+        }
+        var name: String?
+        var channels: [Channel]
+        var samplers: [Sampler]
     }
 
     struct Primitive: Decodable {
@@ -210,6 +248,8 @@ struct GLTFAsset: Decodable {
     var images: [Image]?
     var samplers: [Sampler]?
     var cameras: [Camera]?
+    var skins: [Skin]?
+    var animations: [Animation]?
     var extensionsUsed: [String]?
     var extensionsRequired: [String]?
     var extensions: RootExtensions?

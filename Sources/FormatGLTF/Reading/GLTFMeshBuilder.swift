@@ -12,7 +12,7 @@ struct GLTFMeshBuilder {
         case curves(Curves)
     }
 
-    func build(_ primitive: GLTFAsset.Primitive, name: String, at here: SourceLocation,
+    func build(_ primitive: GLTFAsset.Primitive, name: String, targetNames: [String]? = nil, at here: SourceLocation,
                diagnostics: inout [Diagnostic]) throws(AssetError) -> Built? {
         let mode = primitive.mode ?? 4
         guard let positionIndex = primitive.attributes["POSITION"] else {
@@ -80,17 +80,13 @@ struct GLTFMeshBuilder {
                 let values: PrimvarValues = colors.components == 3 ? .float3(Self.vectors3(colors.values)) : .float4(Self.vectors4(colors.values))
                 mesh.primvars.append(Primvar(name: Primvar.displayColorName, interpolation: .vertex, values: values, role: .color))
             case let name where name.hasPrefix("JOINTS_") || name.hasPrefix("WEIGHTS_"):
-                continue  // skinning: the mesh is read at its bind pose; one warning per mesh below
+                continue  // read together below
             default:
                 diagnostics.append(.warning("attribute \(attribute) is not kept", at: here))
             }
         }
-        if primitive.attributes.keys.contains(where: { $0.hasPrefix("JOINTS_") }) {
-            diagnostics.append(.warning("skinned: read at its bind pose (joints and weights are not kept yet)", at: here))
-        }
-        if let targets = primitive.targets, !targets.isEmpty {
-            diagnostics.append(.warning("\(targets.count) morph targets are not applied; the base shape is read", at: here))
-        }
+        mesh.skinWeights = try skinWeights(primitive, pointCount: points.count, at: here, diagnostics: &diagnostics)
+        mesh.blendShapes = try blendShapes(primitive, names: targetNames, pointCount: points.count, at: here, diagnostics: &diagnostics)
         if let problem = mesh.topologyProblem() { throw AssetError(.malformed(problem), at: here) }
         for (index, problem) in mesh.primvarProblems().reversed() {
             diagnostics.append(.warning("\(problem); dropped", at: here))

@@ -17,6 +17,8 @@ struct GLTFSceneBuilder {
     private var materialIndex: [Int: Int] = [:]
     private var visited: Set<Int> = []
     private var nodeCount = 0
+    /// glTF node index -> its path in the scene, for skins and animation channels.
+    private var nodePaths: [Int: String] = [:]
 
     private enum Placement { case mesh(Int), curves(Int) }
 
@@ -43,15 +45,36 @@ struct GLTFSceneBuilder {
             let children = Set(nodes.flatMap { $0.children ?? [] })
             roots = nodes.indices.filter { !children.contains($0) }
         }
-        for index in roots {
-            if let node = try node(index, depth: 1) { scene.root.children.append(node) }
-        }
+        scene.root.children = try children(roots, depth: 1, parentPath: "")
         scene.textures = materialBuilder.textures
         diagnostics += materialBuilder.diagnostics
+        var animation = GLTFAnimationBuilder(asset: asset, accessors: meshBuilder.accessors, file: file, nodePaths: nodePaths)
+        try animation.build(into: &scene)
+        diagnostics += animation.diagnostics
         return scene
     }
 
-    private mutating func node(_ index: Int, depth: Int) throws(AssetError) -> Node? {
+    /// Nodes for `indices`, named by their glTF names made distinct among siblings (`_2`, `_3`...),
+    /// since paths address nodes.
+    private mutating func children(_ indices: [Int], depth: Int, parentPath: String) throws(AssetError) -> [Node] {
+        var built: [Node] = []
+        var used: Set<String> = []
+        for index in indices {
+            let base = asset.nodes.flatMap { $0.indices.contains(index) ? $0[index].name : nil } ?? "node\(index)"
+            var name = base, n = 1
+            while used.contains(name) {
+                n += 1
+                name = "\(base)_\(n)"
+            }
+            if let node = try node(index, depth: depth, name: name, parentPath: parentPath) {
+                used.insert(name)
+                built.append(node)
+            }
+        }
+        return built
+    }
+
+    private mutating func node(_ index: Int, depth: Int, name: String, parentPath: String) throws(AssetError) -> Node? {
         let here = SourceLocation(file: file, elementPath: "nodes[\(index)]")
         guard let nodes = asset.nodes, nodes.indices.contains(index) else { throw AssetError(.malformed("node \(index) does not exist"), at: here) }
         guard depth <= limits.maxNodeDepth else { throw AssetError(.limitExceeded("nodes nested deeper than \(limits.maxNodeDepth) levels"), at: here) }
@@ -62,20 +85,30 @@ struct GLTFSceneBuilder {
         nodeCount += 1
         guard nodeCount <= limits.maxNodes else { throw AssetError(.limitExceeded("more than \(limits.maxNodes) nodes"), at: here) }
         let source = nodes[index]
-        var node = Node(name: source.name ?? "node\(index)", typeName: "node", transform: try transform(source, at: here))
+        let path = parentPath + "/" + name
+        nodePaths[index] = path
+        var node = Node(name: name, typeName: "node", transform: try transform(source, at: here))
         if let meshIndex = source.mesh {
-            for (built, material) in try mesh(meshIndex) {
+            let placements = try mesh(meshIndex)  // checks that the mesh exists
+            let weights = (source.weights ?? asset.meshes?[meshIndex].weights ?? []).map(Float.init)
+            for (built, material) in placements {
                 switch built {
-                case .mesh(let m): node.meshInstances.append(MeshInstance(mesh: m, material: material))
+                case .mesh(let m):
+                    var instance = MeshInstance(mesh: m, material: material)
+                    instance.blendShapeWeights = weights
+                    if let skin = source.skin {
+                        // Scene skeletons are the file's skins in order (GLTFAnimationBuilder).
+                        guard asset.skins?.indices.contains(skin) == true else { throw AssetError(.malformed("skin \(skin) does not exist"), at: here) }
+                        instance.skin = SkinBinding(skeleton: skin)
+                    }
+                    node.meshInstances.append(instance)
                 case .curves(let c): node.curvesInstances.append(CurvesInstance(curves: c, material: material))
                 }
             }
         }
         if let cameraIndex = source.camera { node.camera = try camera(cameraIndex, at: here) }
         if let lightIndex = source.extensions?.KHR_lights_punctual?.light { node.light = try light(lightIndex, at: here) }
-        for child in source.children ?? [] {
-            if let built = try self.node(child, depth: depth + 1) { node.children.append(built) }
-        }
+        node.children = try children(source.children ?? [], depth: depth + 1, parentPath: path)
         return node
     }
 
@@ -110,7 +143,8 @@ struct GLTFSceneBuilder {
         for (k, primitive) in source.primitives.enumerated() {
             let pHere = SourceLocation(file: file, elementPath: "meshes[\(index)].primitives[\(k)]")
             let name = source.primitives.count == 1 ? baseName : "\(baseName)_\(k)"
-            guard let built = try meshBuilder.build(primitive, name: name, at: pHere, diagnostics: &diagnostics) else { continue }
+            guard let built = try meshBuilder.build(primitive, name: name, targetNames: source.extras?.targetNames, at: pHere,
+                                                    diagnostics: &diagnostics) else { continue }
             let material = try primitive.material.map { m throws(AssetError) in try self.material(m, at: pHere) }
             switch built {
             case .mesh(var mesh):

@@ -19,8 +19,9 @@ extension USDSkelBuilder {
             }
         }
         for (index, source) in animationSources.sorted(by: { $0.key < $1.key }) {
-            guard let animation = primsByPath[source], animation.typeName == "SkelAnimation" else {
-                diagnostics.append(.warning("skeleton \(skeletons[index].skeletonPath ?? skeletons[index].name): animationSource <\(source)> is not a SkelAnimation; ignored"))
+            guard let animation = primsByPath[source.path], animation.typeName == "SkelAnimation" else {
+                diagnostics.append(.warning("skeleton \(skeletons[index].skeletonPath ?? skeletons[index].name): animationSource <\(source.path)> is not a SkelAnimation; ignored",
+                                            at: source.location))
                 continue
             }
             try jointChannels(animation, skeleton: skeletons[index])

@@ -19,7 +19,7 @@ struct USDSkelBuilder {
     var skeletons: [Skeleton] = []
     var skeletonByPath: [String: Int] = [:]
     /// The SkelAnimation each skeleton plays, by skeleton index.
-    var animationSources: [Int: String] = [:]
+    var animationSources: [Int: (path: String, location: SourceLocation)] = [:]
     var pending: [PendingBinding] = []
 
     /// What traversal passes down: UsdSkel's `skel:skeleton` and `skel:animationSource` are inherited
@@ -119,7 +119,7 @@ struct USDSkelBuilder {
         let index = skeletons.count
         skeletonByPath[prim.path] = index
         if let source = prim.attribute("skel:animationSource")?.targets.first ?? context.animationSource {
-            animationSources[index] = source
+            animationSources[index] = (source, prim.location)
         }
         skeletons.append(Skeleton(name: prim.name, jointPaths: paths, jointNames: kept, inverseBindMatrices: inverseBinds, skeletonPath: prim.path))
         return Self.nest(flat, parents: parents)

@@ -1,0 +1,140 @@
+import AssetCore
+
+/// glTF skins and animations into the scene model, after the node tree is built (both address
+/// nodes by index, and a node's path is known only once it is placed).
+///
+/// Scene skeletons are the file's skins in order, so a mesh instance's `SkinBinding.skeleton` is
+/// its node's `skin`. Joints stay ordinary nodes, as glTF has them; channels target node paths.
+struct GLTFAnimationBuilder {
+    let asset: GLTFAsset
+    let accessors: GLTFAccessorReader
+    let file: String
+    let nodePaths: [Int: String]
+    var diagnostics: [Diagnostic] = []
+
+    init(asset: GLTFAsset, accessors: GLTFAccessorReader, file: String, nodePaths: [Int: String]) {
+        self.asset = asset
+        self.accessors = accessors
+        self.file = file
+        self.nodePaths = nodePaths
+    }
+
+    mutating func build(into scene: inout Scene) throws(AssetError) {
+        for (index, skin) in (asset.skins ?? []).enumerated() {
+            scene.skeletons.append(try skeleton(index, skin))
+        }
+        try checkJointRanges(scene)
+        let shapeCounts = blendShapeCounts(scene)
+        for (index, animation) in (asset.animations ?? []).enumerated() {
+            scene.animations.append(try clip(index, animation, shapeCounts: shapeCounts))
+        }
+    }
+
+    private mutating func skeleton(_ index: Int, _ skin: GLTFAsset.Skin) throws(AssetError) -> Skeleton {
+        let here = SourceLocation(file: file, elementPath: "skins[\(index)]")
+        var paths: [String] = []
+        var names: [String] = []
+        for joint in skin.joints {
+            guard asset.nodes?.indices.contains(joint) == true else { throw AssetError(.malformed("joint node \(joint) does not exist"), at: here) }
+            if let path = nodePaths[joint] {
+                paths.append(path)
+            } else {
+                diagnostics.append(.warning("joint node \(joint) is not in the scene that is read; meshes follow it at its bind pose", at: here))
+                paths.append("")
+            }
+            names.append(asset.nodes?[joint].name ?? "node\(joint)")
+        }
+        var inverseBinds = [Matrix4x4](repeating: .identity, count: skin.joints.count)
+        if let accessor = skin.inverseBindMatrices {
+            let values = try accessors.floats(accessor, allowedComponents: [16], what: "inverseBindMatrices").values
+            guard values.count == skin.joints.count * 16 else {
+                throw AssetError(.malformed("inverseBindMatrices has \(values.count / 16) matrices for \(skin.joints.count) joints"), at: here)
+            }
+            for j in 0..<skin.joints.count {
+                inverseBinds[j] = Matrix4x4(columnMajor: values[(j * 16)..<(j * 16 + 16)].map(Double.init))
+            }
+        }
+        return Skeleton(name: skin.name ?? "skin\(index)", jointPaths: paths, jointNames: names, inverseBindMatrices: inverseBinds)
+    }
+
+    /// One warning per skinned mesh whose joint numbers reach past its skin's joints; skinning then
+    /// skips those influences.
+    private mutating func checkJointRanges(_ scene: Scene) throws(AssetError) {
+        var checked: Set<Int> = []
+        for placed in scene.placedMeshes(includingUncounted: true) {
+            guard let binding = placed.instance.skin, let weights = scene.meshes[placed.instance.mesh].skinWeights,
+                  checked.insert(placed.instance.mesh).inserted else { continue }
+            let count = scene.skeletons[binding.skeleton].jointCount
+            if let bad = weights.joints.first(where: { Int($0) >= count }) {
+                diagnostics.append(.warning("mesh \(scene.meshes[placed.instance.mesh].name) names joint \(bad), but its skin has \(count) joints; those influences are skipped",
+                                            at: SourceLocation(file: file, elementPath: placed.nodePath)))
+            }
+        }
+    }
+
+    /// Morph target count per node path, for checking weight channels.
+    private func blendShapeCounts(_ scene: Scene) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        scene.forEachNode { node, visit in
+            if let instance = node.meshInstances.first { counts[visit.path] = scene.meshes[instance.mesh].blendShapes.count }
+        }
+        return counts
+    }
+
+    private mutating func clip(_ index: Int, _ animation: GLTFAsset.Animation, shapeCounts: [String: Int]) throws(AssetError) -> AnimationClip {
+        var clip = AnimationClip(name: animation.name ?? "animation\(index)")
+        for (c, channel) in animation.channels.enumerated() {
+            let here = SourceLocation(file: file, elementPath: "animations[\(index)].channels[\(c)]")
+            guard let node = channel.target.node else { continue }  // no node: another extension's target
+            guard let path = nodePaths[node] else {
+                diagnostics.append(.warning("channel targets node \(node), which is not in the scene that is read; ignored", at: here))
+                continue
+            }
+            let property: AnimationChannel.Property
+            switch channel.target.path {
+            case "translation": property = .translation
+            case "rotation": property = .rotation
+            case "scale": property = .scale
+            case "weights":
+                guard let count = shapeCounts[path], count > 0 else {
+                    diagnostics.append(.warning("weights channel targets node \(node), whose mesh has no morph targets; ignored", at: here))
+                    continue
+                }
+                property = .blendShapeWeights(count: count)
+            default:
+                diagnostics.append(.warning("channel path '\(channel.target.path)' is not one assetc animates; ignored", at: here))
+                continue
+            }
+            guard animation.samplers.indices.contains(channel.sampler) else {
+                throw AssetError(.malformed("sampler \(channel.sampler) does not exist"), at: here)
+            }
+            let sampler = animation.samplers[channel.sampler]
+            let interpolation: AnimationChannel.Interpolation
+            switch sampler.interpolation ?? "LINEAR" {
+            case "LINEAR": interpolation = .linear
+            case "STEP": interpolation = .step
+            case "CUBICSPLINE": interpolation = .cubic
+            case let other: throw AssetError(.malformed("interpolation '\(other)' is not one glTF defines"), at: here)
+            }
+            let times = try accessors.floats(sampler.input, allowedComponents: [1], what: "animation input").values.map(Double.init)
+            let values = try accessors.floats(sampler.output, allowedComponents: [1, 3, 4], what: "animation output").values
+            var made = AnimationChannel(nodePath: path, property: property, interpolation: interpolation, times: times, values: values)
+            guard !times.isEmpty else { continue }
+            if let bad = times.firstIndex(where: { !$0.isFinite }) ?? times.indices.dropFirst().first(where: { times[$0 - 1] > times[$0] }) {
+                diagnostics.append(.warning("key time \(bad) (\(times[bad])) is not a number or goes backwards; channel ignored", at: here))
+                continue
+            }
+            guard values.count == times.count * made.valuesPerKey else {
+                diagnostics.append(.warning("\(values.count) output values for \(times.count) keys of \(made.valuesPerKey); channel ignored", at: here))
+                continue
+            }
+            if values.contains(where: { !$0.isFinite }) {
+                diagnostics.append(.warning("an output value is not a finite number; channel ignored", at: here))
+                continue
+            }
+            made.values = values
+            clip.channels.append(made)
+        }
+        return clip
+    }
+}

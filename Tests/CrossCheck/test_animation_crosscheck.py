@@ -1,0 +1,81 @@
+"""Skeletons, skins, blend shapes and animation as assetc reads them, against the reference tools:
+on USD fixtures (made by usd-core's UsdSkel classes) the counts and the bounds posed at several
+times against usd-core's own skinning; on glTF fixtures the counts and durations against
+pygltflib, and the posed bounds against the specification's formulas evaluated in numpy."""
+import math
+
+import pytest
+
+from conftest import FIXTURES, run_assetc
+import gltf_anim_reference
+import skel_reference
+
+USD_CASES = sorted((FIXTURES / "anim").glob("*.usda"))
+GLTF_CASES = sorted(p for p in (FIXTURES / "anim").glob("*") if p.suffix in (".gltf", ".glb"))
+# Between keys, on keys, before the first and after the last.
+TIMES = [0.0, 0.3, 0.7, 1.0, 1.9, 5.0]
+COUNTED = ("skeletons", "joints", "skinnedMeshes", "blendShapes", "animations")
+
+
+def info(path, *args):
+    result = run_assetc("info", "--json", str(path), *args)
+    assert result.returncode == 0, result.stderr
+    import json
+    return json.loads(result.stdout)
+
+
+def test_there_are_cases():
+    assert len(USD_CASES) >= 3 and len(GLTF_CASES) >= 3
+
+
+@pytest.mark.parametrize("path", USD_CASES, ids=[p.name for p in USD_CASES])
+def test_usd_counts_match_usd_core(path):
+    mine, theirs = info(path), skel_reference.counts(path)
+    assert {k: mine[k] for k in COUNTED} == {k: theirs[k] for k in COUNTED}
+    assert math.isclose(mine["duration"], theirs["duration"], abs_tol=1e-9)
+    assert mine["warnings"] == []
+
+
+@pytest.mark.parametrize("seconds", TIMES)
+@pytest.mark.parametrize("path", USD_CASES, ids=[p.name for p in USD_CASES])
+def test_usd_posed_bounds_match_usd_core_skinning(path, seconds):
+    mine = info(path, "--time", str(seconds))
+    assert mine["time"] == seconds
+    skel_reference.assert_bounds_close(mine["bounds"], skel_reference.posed_bounds(path, seconds))
+
+
+def test_posing_moves_the_usd_fixtures():
+    """The cross-check above would pass on a reader that ignored animation if usd-core did too;
+    make sure the poses differ from the rest pose, so it compares something."""
+    for path in USD_CASES:
+        rest = info(path)["bounds"]
+        assert any(info(path, "--time", str(t))["bounds"] != rest for t in TIMES[1:]), path.name
+
+
+@pytest.mark.parametrize("path", GLTF_CASES, ids=[p.name for p in GLTF_CASES])
+def test_gltf_counts_and_duration_match_pygltflib(path):
+    mine, theirs = info(path), gltf_anim_reference.counts(path)
+    assert {k: mine[k] for k in COUNTED} == {k: theirs[k] for k in COUNTED}
+    assert math.isclose(mine["duration"], theirs["duration"], rel_tol=1e-6)
+    assert mine["warnings"] == []
+
+
+@pytest.mark.parametrize("seconds", TIMES)
+@pytest.mark.parametrize("path", GLTF_CASES, ids=[p.name for p in GLTF_CASES])
+def test_gltf_posed_bounds_match_the_specification(path, seconds):
+    mine = info(path, "--time", str(seconds))
+    skel_reference.assert_bounds_close(mine["bounds"], gltf_anim_reference.posed_bounds(path, seconds))
+
+
+def test_animated_nodes_leave_joints_out():
+    assert info(FIXTURES / "anim" / "simple_skin.gltf")["animatedNodes"] == 0  # only a joint moves
+    assert info(FIXTURES / "anim" / "animated_cube.glb")["animatedNodes"] == 2
+    assert info(FIXTURES / "anim" / "translate_cube.usda")["animatedNodes"] == 1
+
+
+def test_conversion_without_animation_warns_once(tmp_path):
+    out = tmp_path / "arm.obj"
+    result = run_assetc("convert", str(FIXTURES / "anim" / "skinned_arm.usda"), str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("keeps no animation") == 1, result.stderr
+    assert "1 animation clip, 1 skeleton" in result.stderr
