@@ -82,3 +82,24 @@ extension RandomAccessCollection where Index == Int {
         return low
     }
 }
+
+extension AnimationChannel {
+    /// Times at which sampling this channel and joining the samples linearly reproduces it, for
+    /// formats that interpolate linearly only (USD): the keys; for step channels also an instant
+    /// before each change; for cubic channels also `cubicSubdivisions - 1` points inside each span.
+    public func linearSampleTimes(cubicSubdivisions: Int = 8) -> [Double] {
+        guard times.count > 1 else { return times }
+        var out = times
+        for k in 1..<times.count {
+            let span = times[k] - times[k - 1]
+            guard span > 0 else { continue }
+            switch interpolation {
+            case .linear: break
+            case .step: out.append(times[k] - Swift.min(1e-4, span / 10))
+            case .cubic:
+                for s in 1..<cubicSubdivisions { out.append(times[k - 1] + span * Double(s) / Double(cubicSubdivisions)) }
+            }
+        }
+        return out
+    }
+}

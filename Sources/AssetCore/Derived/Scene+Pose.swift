@@ -6,33 +6,10 @@ extension Scene {
     /// A skinned mesh's points are computed in the world and carried back into its node's space, so
     /// the node keeps its place in the tree and its name.
     public func posed(at time: Double, clip: Int = 0) -> Scene {
-        var flat = FlatNodeTree(root)
-        var indexByPath: [String: Int] = [:]
-        for (i, path) in flat.paths.enumerated() { indexByPath[path] = i }
-
-        var weightOverrides: [Int: [Float]] = [:]
-        if animations.indices.contains(clip) {
-            var components: [Int: TransformComponents] = [:]
-            for channel in animations[clip].channels {
-                guard let i = indexByPath[channel.nodePath], let value = channel.sample(at: time) else { continue }
-                let v = value.map(Double.init)
-                switch channel.property {
-                case .matrix:
-                    components[i] = TransformComponents(Matrix4x4(columnMajor: v))
-                case .translation:
-                    components[i, default: TransformComponents(flat.nodes[i].transform)].translation = SIMD3(v[0], v[1], v[2])
-                case .rotation:
-                    components[i, default: TransformComponents(flat.nodes[i].transform)].rotation =
-                        Quaternion(real: v[3], imaginary: SIMD3(v[0], v[1], v[2])).normalized
-                case .scale:
-                    components[i, default: TransformComponents(flat.nodes[i].transform)].scale = SIMD3(v[0], v[1], v[2])
-                case .blendShapeWeights:
-                    weightOverrides[i] = value
-                }
-            }
-            for (i, parts) in components { flat.nodes[i].transform = parts.matrix }
-        }
-
+        let animated = animatedTree(at: time, clip: clip)
+        var flat = animated.tree
+        let indexByPath = animated.indexByPath
+        let weightOverrides = animated.blendShapeWeights
         let worlds = flat.worldTransforms()
         var posed = self
         for i in flat.nodes.indices {
@@ -92,6 +69,45 @@ extension Scene {
         return mesh
     }
 
+    /// The node tree with clip `clip`'s channels applied to node transforms at `time`, and the
+    /// blend-shape weights channels give, by node number: what posing, and writers that resample
+    /// animation, start from.
+    public func animatedTree(at time: Double, clip: Int = 0) -> AnimatedTree {
+        var flat = FlatNodeTree(root)
+        var indexByPath: [String: Int] = [:]
+        for (i, path) in flat.paths.enumerated() { indexByPath[path] = i }
+        var weights: [Int: [Float]] = [:]
+        if animations.indices.contains(clip) {
+            var components: [Int: TransformComponents] = [:]
+            for channel in animations[clip].channels {
+                guard let i = indexByPath[channel.nodePath], let value = channel.sample(at: time) else { continue }
+                let v = value.map(Double.init)
+                switch channel.property {
+                case .matrix:
+                    components[i] = TransformComponents(Matrix4x4(columnMajor: v))
+                case .translation:
+                    components[i, default: TransformComponents(flat.nodes[i].transform)].translation = SIMD3(v[0], v[1], v[2])
+                case .rotation:
+                    components[i, default: TransformComponents(flat.nodes[i].transform)].rotation =
+                        Quaternion(real: v[3], imaginary: SIMD3(v[0], v[1], v[2])).normalized
+                case .scale:
+                    components[i, default: TransformComponents(flat.nodes[i].transform)].scale = SIMD3(v[0], v[1], v[2])
+                case .blendShapeWeights:
+                    weights[i] = value
+                }
+            }
+            for (i, parts) in components { flat.nodes[i].transform = parts.matrix }
+        }
+        return AnimatedTree(tree: flat, indexByPath: indexByPath, blendShapeWeights: weights)
+    }
+
     /// Whether any clip has keys.
     public var isAnimated: Bool { animations.contains { $0.timeRange != nil } }
+}
+
+/// See `Scene.animatedTree(at:clip:)`.
+public struct AnimatedTree: Sendable {
+    public var tree: FlatNodeTree
+    public var indexByPath: [String: Int]
+    public var blendShapeWeights: [Int: [Float]]
 }

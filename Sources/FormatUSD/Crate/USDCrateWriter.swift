@@ -25,6 +25,8 @@ package enum USDCrateWriter {
         "interpolation": "token", "elementSize": "int", "customData": "dictionary", "doc": "string", "comment": "string",
         "displayName": "string", "displayGroup": "string", "colorSpace": "token", "bindMaterialAs": "token",
         "connectability": "token", "renderType": "token", "hidden": "bool", "outputName": "token",
+        // UsdSkel registers an in-between shape's weight as a float field.
+        "weight": "float",
     ]
 
     /// Keys the usda parser records for bare strings and `doc =`, and their Sdf field names.

@@ -1,11 +1,17 @@
 import AssetCore
 
 extension USDLayerBuilder {
-    mutating func meshPrim(_ mesh: Mesh, instance: MeshInstance, name: String, path: String, node: Node?) -> USDPrimSpec {
+    mutating func meshPrim(_ mesh: Mesh, instance: MeshInstance, name: String, path: String, node: Node?, scenePath: String) -> USDPrimSpec {
         var prim = USDPrimSpec(specifier: .def, typeName: "Mesh", name: name, line: 0)
         let binds = instance.material != nil || instance.subsetMaterials.contains { $0 != nil }
-        if binds { prim.metadata["apiSchemas"] = .list([.string("MaterialBindingAPI")]) }
-        var properties = node.map(transformProperties) ?? []
+        let skin = rig.flatMap { skinBinding(mesh, instance: instance, scenePath: scenePath, primPath: path, plan: $0, skeletonPath: skeletonPath) }
+        let schemas = (binds ? ["MaterialBindingAPI"] : []) + (skin != nil ? ["SkelBindingAPI"] : [])
+        if !schemas.isEmpty { prim.metadata["apiSchemas"] = .list(schemas.map { .string($0) }) }
+        var properties = node.map { transformProperties($0, scenePath: scenePath) } ?? []
+        if let skin {
+            properties += skin.properties
+            prim.children += skin.children
+        }
         if mesh.isDoubleSided { properties.append(.attribute("doubleSided", "bool", .bool(true), uniform: true)) }
         if mesh.orientation == .leftHanded { properties.append(.attribute("orientation", "token", .string("leftHanded"), uniform: true)) }
         let bounds = mesh.bounds()

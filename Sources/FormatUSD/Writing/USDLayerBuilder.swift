@@ -18,11 +18,20 @@ struct USDLayerBuilder {
     var materialPaths: [Int: String] = [:]
     var texturePaths: [Int: String?] = [:]
     var usedTextureNames: Set<String> = []
+    /// Skeletons, skins, blend shapes and their animation as UsdSkel; nil for a static scene.
+    var rig: USDRigPlan?
+    var skeletonPath = ""
+    /// The first clip's transform channels by node path: written as sampled xformOps.
+    var channelsByPath: [String: [AnimationChannel]] = [:]
+    /// Skeleton prims of the source: their joints are the written Skeleton's now.
+    var sourceSkeletonPaths: Set<String> = []
 
     init(scene: Scene, context: WriteContext, textureFolder: String) {
         self.scene = scene
         self.context = context
         self.textureFolder = textureFolder
+        for channel in scene.animations.first?.channels ?? [] { channelsByPath[channel.nodePath, default: []].append(channel) }
+        sourceSkeletonPaths = Set(scene.skeletons.compactMap(\.skeletonPath))
     }
 
     mutating func build() -> USDLayer {
@@ -39,6 +48,8 @@ struct USDLayerBuilder {
             "metersPerUnit": .number(scene.metadata.metersPerUnit),
             "upAxis": .string(scene.metadata.upAxis == .z ? "Z" : "Y"),
         ]
+        rig = USDRigPlan(scene: scene, rootWorld: single ? tops[0].transform : .identity, diagnostics: &diagnostics)
+        layer.metadata.merge(timeMetadata()) { $1 }
         if scene.metadata.upAxis == .x {
             diagnostics.append(.warning("USD has no X up axis; the layer says Y and keeps the geometry as it is"))
         }
@@ -50,19 +61,23 @@ struct USDLayerBuilder {
         for (i, material) in scene.materials.enumerated() {
             materialPaths[i] = looksPath + "/" + materialNames.name(material.name.isEmpty ? "Material" : material.name)
         }
-        var root = USDPrimSpec(specifier: .def, typeName: "Xform", name: rootName, line: 0)
+        // With a rig the default prim is the SkelRoot (AR Quick Look plays one per asset).
+        var root = USDPrimSpec(specifier: .def, typeName: rig == nil ? "Xform" : "SkelRoot", name: rootName, line: 0)
         root.metadata["kind"] = .string("component")
         var names = USDName.Uniquer()
         // The materials' scope owns the name; without materials a node of the scene may have it.
         if !scene.materials.isEmpty { _ = names.name("Looks") }
+        let skeletonName = rig == nil ? "" : names.name("Skeleton")
+        skeletonPath = "/\(rootName)/\(skeletonName)"
         if single {
-            root.properties = transformProperties(tops[0])
-            addContents(of: tops[0], to: &root, path: "/\(rootName)", names: &names, isDefaultPrim: true)
+            root.properties = transformProperties(tops[0], scenePath: "/" + tops[0].name)
+            addContents(of: tops[0], to: &root, path: "/\(rootName)", scenePath: "/" + tops[0].name, names: &names, isDefaultPrim: true)
         } else {
-            for node in tops where !isMaterialScope(node) {
-                root.children.append(nodePrim(for: node, parentPath: "/\(rootName)", names: &names))
+            for node in tops where !isMaterialScope(node) && !isRigSource(node, scenePath: "/" + node.name) {
+                root.children.append(nodePrim(for: node, parentPath: "/\(rootName)", scenePath: "/" + node.name, names: &names))
             }
         }
+        if let rig { root.children.append(skeletonPrim(rig, name: skeletonName, path: skeletonPath)) }
         if !scene.materials.isEmpty { root.children.append(looksScope(path: looksPath)) }
         layer.rootPrims = [root]
         return layer
@@ -79,25 +94,52 @@ struct USDLayerBuilder {
         node.meshInstances.count == 1 && node.curvesInstances.isEmpty && node.children.isEmpty && node.camera == nil && node.light == nil
     }
 
-    private mutating func nodePrim(for node: Node, parentPath: String, names: inout USDName.Uniquer) -> USDPrimSpec {
+    /// The stage's time range. A USD source keeps its own (or none: a stage without `startTimeCode`
+    /// is read at the default time, and adding one would change what every reader sees); other
+    /// sources get the span of their keys, which AR Quick Look plays.
+    private func timeMetadata() -> [String: USDValue] {
+        var metadata: [String: USDValue] = [:]
+        let isUSD = ["usda", "usdc", "usdz", "usd"].contains(scene.metadata.sourceFormat)
+        if isUSD {
+            guard let start = scene.metadata.startTimeCode else { return [:] }
+            metadata["startTimeCode"] = .number(start)
+            if let end = scene.metadata.endTimeCode { metadata["endTimeCode"] = .number(end) }
+        } else {
+            let keyTimes = (rig?.times ?? []) + channelsByPath.values.flatMap { $0.flatMap(\.times) }.filter(\.isFinite)
+            guard let first = keyTimes.min(), let last = keyTimes.max(), last > first else { return [:] }
+            metadata["startTimeCode"] = .number(timeCode(first))
+            metadata["endTimeCode"] = .number(timeCode(last))
+        }
+        metadata["timeCodesPerSecond"] = .number(timeCodesPerSecond)
+        return metadata
+    }
+
+    /// What the source's own UsdSkel left as nodes (joints, its Skeleton, SkelAnimation and
+    /// BlendShape prims): the rig writes them anew, so they are not written as Xforms.
+    func isRigSource(_ node: Node, scenePath: String) -> Bool {
+        node.isJoint || node.typeName == "SkelAnimation" || node.typeName == "BlendShape"
+            || (node.typeName == "Skeleton" && sourceSkeletonPaths.contains(scenePath))
+    }
+
+    private mutating func nodePrim(for node: Node, parentPath: String, scenePath: String, names: inout USDName.Uniquer) -> USDPrimSpec {
         let name = names.name(node.name)
         let path = parentPath + "/" + name
         if Self.isMeshPrim(node), let instance = node.meshInstances.first, scene.meshes.indices.contains(instance.mesh) {
-            return meshPrim(scene.meshes[instance.mesh], instance: instance, name: name, path: path, node: node)
+            return meshPrim(scene.meshes[instance.mesh], instance: instance, name: name, path: path, node: node, scenePath: scenePath)
         }
         var xform = USDPrimSpec(specifier: .def, typeName: "Xform", name: name, line: 0)
-        xform.properties = transformProperties(node)
+        xform.properties = transformProperties(node, scenePath: scenePath)
         var childNames = USDName.Uniquer()
-        addContents(of: node, to: &xform, path: path, names: &childNames)
+        addContents(of: node, to: &xform, path: path, scenePath: scenePath, names: &childNames)
         return xform
     }
 
-    private mutating func addContents(of node: Node, to prim: inout USDPrimSpec, path: String, names: inout USDName.Uniquer,
+    private mutating func addContents(of node: Node, to prim: inout USDPrimSpec, path: String, scenePath: String, names: inout USDName.Uniquer,
                                       isDefaultPrim: Bool = false) {
         for instance in node.meshInstances where scene.meshes.indices.contains(instance.mesh) {
             let mesh = scene.meshes[instance.mesh]
             let name = names.name(mesh.name.isEmpty ? "Mesh" : mesh.name)
-            prim.children.append(meshPrim(mesh, instance: instance, name: name, path: path + "/" + name, node: nil))
+            prim.children.append(meshPrim(mesh, instance: instance, name: name, path: path + "/" + name, node: nil, scenePath: scenePath))
         }
         for instance in node.curvesInstances where scene.curves.indices.contains(instance.curves) {
             let curves = scene.curves[instance.curves]
@@ -110,17 +152,20 @@ struct USDLayerBuilder {
         if let l = node.light, scene.lights.indices.contains(l) {
             prim.children.append(Self.lightPrim(scene.lights[l], name: names.name(scene.lights[l].name)))
         }
-        for child in node.children where !(isDefaultPrim && isMaterialScope(child)) {
-            prim.children.append(nodePrim(for: child, parentPath: path, names: &names))
+        for child in node.children where !(isDefaultPrim && isMaterialScope(child)) && !isRigSource(child, scenePath: scenePath + "/" + child.name) {
+            prim.children.append(nodePrim(for: child, parentPath: path, scenePath: scenePath + "/" + child.name, names: &names))
         }
     }
 
-    func transformProperties(_ node: Node) -> [USDPropertySpec] {
+    func transformProperties(_ node: Node, scenePath: String) -> [USDPropertySpec] {
         var properties: [USDPropertySpec] = []
         if let purpose = node.purpose, purpose != .default {
             properties.append(.attribute("purpose", "token", .string(purpose.rawValue), uniform: true))
         }
         if node.isInvisible { properties.append(.attribute("visibility", "token", .string("invisible"))) }
+        if let channels = channelsByPath[scenePath], let animated = animatedTransformProperties(node, channels: channels) {
+            return properties + animated
+        }
         guard !node.transform.isIdentity || node.resetsTransformStack else { return properties }
         properties.append(.attribute("xformOp:transform", "matrix4d", .tuple(node.transform.columnMajorElements)))
         let order = (node.resetsTransformStack ? ["!resetXformStack!"] : []) + ["xformOp:transform"]
