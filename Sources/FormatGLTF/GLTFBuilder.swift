@@ -14,6 +14,10 @@ struct GLTFBuilder {
     /// Scene mesh index -> its vertex attribute accessors, shared by every glTF mesh built from it.
     private var attributeCache: [Int: (attributes: [String: Int], unwelded: UnweldedMesh)] = [:]
     private var textureIndex: [Int: Int] = [:]
+    /// Scene node path -> glTF node, and -> the glTF node holding its first mesh (morph weights).
+    private var nodeIndexByPath: [String: Int] = [:]
+    var meshNodeByPath: [String: Int] = [:]
+    private var skinnedNodes: [(node: Int, skeleton: Int)] = []
 
     init(scene: Scene, binary: Bool, context: WriteContext) {
         self.scene = scene
@@ -24,25 +28,31 @@ struct GLTFBuilder {
 
     mutating func build() {
         if !scene.materials.isEmpty { document.materials = scene.materials.indices.map { material($0) } }
-        document.scenes[0].nodes = scene.root.children.map { node($0) }
+        document.scenes[0].nodes = scene.root.children.map { node($0, path: "/" + $0.name) }
+        addSkinsAndAnimations(nodeIndexByPath: nodeIndexByPath, skinnedNodes: skinnedNodes)
     }
 
     // MARK: Nodes and meshes
 
-    private mutating func node(_ source: Node) -> Int {
+    private mutating func node(_ source: Node, path: String) -> Int {
         let index = document.nodes.count
+        nodeIndexByPath[path] = index
         document.nodes.append(GLTFDocument.Node(name: source.name.isEmpty ? nil : source.name,
                                                 matrix: source.transform.isIdentity ? nil : source.transform.columnMajorElements))
         var children: [Int] = []
         for (k, instance) in source.meshInstances.enumerated() where scene.meshes.indices.contains(instance.mesh) {
             let mesh = mesh(for: instance)
+            var holder = index
             if k == 0 {
                 document.nodes[index].mesh = mesh
             } else {
                 // A glTF node holds one mesh; further instances hang below it.
-                children.append(document.nodes.count)
+                holder = document.nodes.count
+                children.append(holder)
                 document.nodes.append(GLTFDocument.Node(name: "\(source.name)_mesh\(k)", mesh: mesh))
             }
+            if k == 0 { meshNodeByPath[path] = holder }
+            if let skin = instance.skin, scene.meshes[instance.mesh].skinWeights != nil { skinnedNodes.append((holder, skin.skeleton)) }
         }
         for instance in source.curvesInstances where scene.curves.indices.contains(instance.curves) {
             let mesh = linesMesh(for: instance)
@@ -53,16 +63,28 @@ struct GLTFBuilder {
                 document.nodes.append(GLTFDocument.Node(name: "\(source.name)_lines\(children.count)", mesh: mesh))
             }
         }
-        for child in source.children { children.append(node(child)) }
+        for child in source.children { children.append(node(child, path: path + "/" + child.name)) }
         if !children.isEmpty { document.nodes[index].children = children }
         return index
     }
 
     private mutating func mesh(for instance: MeshInstance) -> Int {
+        let geomBind = instance.skin?.geomBindTransform ?? .identity
         let key = "\(instance.mesh):\(instance.material.map(String.init) ?? "-"):\(instance.subsetMaterials.map { $0.map(String.init) ?? "-" })"
+            + (geomBind.isIdentity ? "" : ":\(geomBind.columnMajorElements)")
         if let known = meshCache[key] { return known }
         let source = scene.meshes[instance.mesh]
-        let (attributes, unwelded) = vertexAttributes(instance.mesh)
+        let (vertexAttributes, unwelded) = vertexAttributes(instance.mesh, geomBind: geomBind)
+        var attributes = vertexAttributes
+        var targets: [[String: Int]]?
+        if let skin = instance.skin, let weights = source.skinWeights, scene.skeletons.indices.contains(skin.skeleton) {
+            attributes.merge(skinAttributes(weights, jointCount: scene.skeletons[skin.skeleton].jointCount,
+                                            sourcePoints: unwelded.sourcePoints, vertexCount: unwelded.positions.count)) { $1 }
+        }
+        if !source.blendShapes.isEmpty {
+            targets = morphTargets(source.blendShapes, sourcePoints: unwelded.sourcePoints, vertexCount: unwelded.positions.count,
+                                   pointCount: source.points.count)
+        }
         // Triangles grouped by material: each subset's, then the rest.
         var assigned = [Bool](repeating: false, count: source.faceVertexCounts.count)
         var groups: [(material: Int?, faces: [Int32])] = []
@@ -81,16 +103,24 @@ struct GLTFBuilder {
                 for f in group.faces { let c = Int(f) * 3; indices.append(all[c]); indices.append(all[c + 1]); indices.append(all[c + 2]) }
             }
             let accessor = addIndices(indices)
-            primitives.append(GLTFDocument.Primitive(attributes: attributes, indices: accessor, material: group.material))
+            primitives.append(GLTFDocument.Primitive(attributes: attributes, indices: accessor, material: group.material, targets: targets))
         }
-        document.meshes.append(GLTFDocument.Mesh(name: source.name.isEmpty ? nil : source.name, primitives: primitives))
+        var built = GLTFDocument.Mesh(name: source.name.isEmpty ? nil : source.name, primitives: primitives)
+        if !source.blendShapes.isEmpty {
+            built.extras = .init(targetNames: source.blendShapes.map(\.name))
+            let weights = instance.blendShapeWeights
+            if weights.contains(where: { $0 != 0 }) { built.weights = source.blendShapes.indices.map { $0 < weights.count ? weights[$0] : 0 } }
+        }
+        document.meshes.append(built)
         meshCache[key] = document.meshes.count - 1
         return document.meshes.count - 1
     }
 
-    private mutating func vertexAttributes(_ meshIndex: Int) -> ([String: Int], UnweldedMesh) {
-        if let known = attributeCache[meshIndex] { return known }
-        let mesh = scene.meshes[meshIndex]
+    /// `geomBind` (a skin's geometry bind transform, which glTF lacks) is baked into the vertices.
+    private mutating func vertexAttributes(_ meshIndex: Int, geomBind: Matrix4x4 = .identity) -> ([String: Int], UnweldedMesh) {
+        if geomBind.isIdentity, let known = attributeCache[meshIndex] { return known }
+        var mesh = scene.meshes[meshIndex]
+        mesh.transform(by: geomBind)
         var corners = mesh.orientation == .leftHanded ? mesh.reversingWinding() : mesh
         if mesh.orientation == .leftHanded { corners.orientation = .rightHanded }
         let unwelded = corners.unwelded(corners: (0..<UInt32(corners.faceVertexIndices.count)).map { $0 })
@@ -112,13 +142,13 @@ struct GLTFBuilder {
             attributes["COLOR_0"] = addFloats(Self.flat(colors, width: 4) { c, out in out[0] = c.x; out[1] = c.y; out[2] = c.z; out[3] = c.w },
                                               type: "VEC4", count: colors.count)
         }
-        attributeCache[meshIndex] = (attributes, unwelded)
+        if geomBind.isIdentity { attributeCache[meshIndex] = (attributes, unwelded) }
         return (attributes, unwelded)
     }
 
     // MARK: Buffer
 
-    private mutating func addView(_ bytes: Int, target: Int?) -> Int {
+    mutating func addView(_ bytes: Int, target: Int?) -> Int {
         document.bufferViews.append(GLTFDocument.BufferView(byteOffset: buffer.count - bytes, byteLength: bytes, target: target))
         return document.bufferViews.count - 1
     }

@@ -6,17 +6,25 @@ struct GLTFDocument: Encodable {
     struct Node: Encodable {
         var name: String?
         var mesh: Int?
+        var skin: Int?
         var children: [Int]?
-        /// Column-major, as Matrix4x4 stores it; omitted when identity.
+        /// Column-major, as Matrix4x4 stores it; omitted when identity, and for animated nodes,
+        /// which glTF moves by their TRS.
         var matrix: [Double]?
+        var translation: [Double]?
+        var rotation: [Double]?
+        var scale: [Double]?
     }
     struct Primitive: Encodable {
         var attributes: [String: Int]
         var indices: Int
         var material: Int?
         var mode = 4
+        var targets: [[String: Int]]?
     }
-    struct Mesh: Encodable { var name: String?; var primitives: [Primitive] }
+    /// `extras.targetNames`: the morph target names Blender, three.js and assetc's reader use.
+    struct MeshExtras: Encodable { var targetNames: [String] }
+    struct Mesh: Encodable { var name: String?; var primitives: [Primitive]; var weights: [Float]?; var extras: MeshExtras? }
     struct Accessor: Encodable {
         var bufferView: Int
         var componentType: Int
@@ -24,6 +32,15 @@ struct GLTFDocument: Encodable {
         var type: String
         var min: [Float]?
         var max: [Float]?
+    }
+    struct Skin: Encodable { var name: String?; var inverseBindMatrices: Int; var joints: [Int] }
+    struct Animation: Encodable {
+        struct Target: Encodable { var node: Int; var path: String }
+        struct Channel: Encodable { var sampler: Int; var target: Target }
+        struct Sampler: Encodable { var input: Int; var interpolation: String; var output: Int }
+        var name: String?
+        var channels: [Channel] = []
+        var samplers: [Sampler] = []
     }
     struct BufferView: Encodable {
         var buffer = 0
@@ -65,4 +82,6 @@ struct GLTFDocument: Encodable {
     var textures: [Texture]?
     var images: [Image]?
     var samplers: [Sampler]?
+    var skins: [Skin]?
+    var animations: [Animation]?
 }

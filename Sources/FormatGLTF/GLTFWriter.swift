@@ -7,7 +7,8 @@ import Foundation
 /// accessors with min/max for positions; buffer views 4-byte aligned.
 public struct GLTFWriter: SceneWriter {
     public let format: FormatDescription
-    public let requirements = WriterRequirements(triangles: true, upAxis: .y, metersPerUnit: 1, keepsCurves: true, affineTransforms: true)
+    public let requirements = WriterRequirements(triangles: true, upAxis: .y, metersPerUnit: 1, keepsCurves: true, affineTransforms: true,
+                                                   keepsAnimation: true)
     let binary: Bool
 
     public static let gltf = GLTFWriter(binary: false)

@@ -8,6 +8,9 @@ public struct UnweldedMesh: Sendable {
     public var colors: [SIMD4<Float>]?
     /// One per corner of `faceVertexIndices` (or of the triangulation, when built from one).
     public var indices: [UInt32]
+    /// The mesh point each vertex was made from; nil when the vertices are the points themselves.
+    /// Per-point data (skin weights, blend-shape offsets) follows the vertices through it.
+    public var sourcePoints: [UInt32]? = nil
 }
 
 extension Mesh {
@@ -40,6 +43,7 @@ extension Mesh {
         }
         var result = UnweldedMesh(positions: gathered(points, stream: 0), normals: nil, texcoords: [], colors: nil,
                                   indices: welded.vertexOfCorner)
+        result.sourcePoints = streams[0].withUnsafeBufferPointer { s in first.map { s[Int($0)] } }
         var slot = 1
         if let normalsPrimvar {
             if case .float3(let v) = normalsPrimvar.values { result.normals = gathered(v, stream: slot) }

@@ -38,11 +38,34 @@ public struct AxisAndUnitsPass: ScenePass {
             scene.metadata.metersPerUnit = metersPerUnit
         }
         guard !correction.isIdentity else { return }
+        let tops = Set(scene.root.children.map { "/" + $0.name })
+        if scene.animations.contains(where: { $0.channels.contains { tops.contains($0.nodePath) } }) {
+            // An animated top node's keys replace its whole local transform, correction included;
+            // the correction moves up to a node of its own instead.
+            Self.nestTopNodes(&scene, under: correction)
+            return
+        }
         for i in scene.root.children.indices {
             scene.root.children[i].transform = correction * scene.root.children[i].transform
         }
         // Nodes that reset the transform stack ignore their ancestors, so they take it themselves.
         Self.correctResets(&scene.root, correction: correction, isTop: true)
+    }
+
+    /// Every top node under one new node carrying `transform`, with channel targets and joint
+    /// paths moved along.
+    static func nestTopNodes(_ scene: inout Scene, under transform: Matrix4x4) {
+        var name = "AxisAndUnits"
+        while scene.root.children.contains(where: { $0.name == name }) { name += "_" }
+        let prefix = "/" + name
+        scene.root.children = [Node(name: name, typeName: "Xform", transform: transform, children: scene.root.children)]
+        for c in scene.animations.indices {
+            for k in scene.animations[c].channels.indices { scene.animations[c].channels[k].nodePath = prefix + scene.animations[c].channels[k].nodePath }
+        }
+        for s in scene.skeletons.indices {
+            scene.skeletons[s].jointPaths = scene.skeletons[s].jointPaths.map { $0.isEmpty ? $0 : prefix + $0 }
+            scene.skeletons[s].skeletonPath = scene.skeletons[s].skeletonPath.map { prefix + $0 }
+        }
     }
 
     private static func correctResets(_ node: inout Node, correction: Matrix4x4, isTop: Bool) {
