@@ -27,6 +27,7 @@ public enum LinearBlendSkinning {
         guard k > 0, !matrices.isEmpty else { return points }
         let covered = Swift.min(count, influences.joints.count / k, influences.weights.count / k)
         return [SIMD3<Float>](unsafeUninitializedCapacity: count) { out, initialized in
+            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: count * MemoryLayout<SIMD3<Float>>.stride)
             points.withUnsafeBufferPointer { p in
                 influences.joints.withUnsafeBufferPointer { j in
                     influences.weights.withUnsafeBufferPointer { w in
@@ -54,6 +55,22 @@ public enum LinearBlendSkinning {
                                   weights: UnsafeBufferPointer<Float>, matrices: UnsafeBufferPointer<AffineColumns>,
                                   out: UnsafeMutableBufferPointer<SIMD3<Float>>) {
         let jointCount = matrices.count
+        if k == 4 {
+            // The common case (glTF, most exporters), unrolled: one range check per influence and
+            // no branch on the weight, so the loop stays straight-line multiply-adds.
+            for i in range {
+                let p = points[i]
+                var sum = SIMD3<Float>.zero
+                for e in (4 * i)..<(4 * i + 4) {
+                    let joint = Int(joints[e])
+                    let m = matrices[joint >= 0 && joint < jointCount ? joint : 0]
+                    let w = joint >= 0 && joint < jointCount ? weights[e] : 0
+                    sum += w * (m.x * p.x + m.y * p.y + m.z * p.z + m.w)
+                }
+                out[i] = sum
+            }
+            return
+        }
         for i in range {
             let p = points[i]
             var sum = SIMD3<Float>.zero

@@ -48,18 +48,26 @@ extension USDSkelBuilder {
                 diagnostics.append(.warning("mesh \(binding.nodePath): skel:joints names '\(missing)', which skeleton \(skeleton.name) does not have", at: binding.location))
             }
         }
-        var warned = false
-        return joints.map { j in
-            guard j >= 0, Int(j) < mapping.count else {
-                if !warned {
-                    diagnostics.append(.warning("mesh \(binding.nodePath): joint index \(j) is out of range (\(mapping.count) joints); its influences are skipped",
-                                                at: binding.location))
-                    warned = true
+        var firstOutOfRange: Int32?
+        let remapped = joints.withUnsafeBufferPointer { source in
+            mapping.withUnsafeBufferPointer { map in
+                [Int32](unsafeUninitializedCapacity: source.count) { out, initialized in
+                    for e in 0..<source.count {
+                        let j = source[e]
+                        if j >= 0 && Int(j) < map.count { out[e] = map[Int(j)] } else {
+                            if firstOutOfRange == nil { firstOutOfRange = j }
+                            out[e] = -1
+                        }
+                    }
+                    initialized = source.count
                 }
-                return -1
             }
-            return mapping[Int(j)]
         }
+        if let j = firstOutOfRange {
+            diagnostics.append(.warning("mesh \(binding.nodePath): joint index \(j) is out of range (\(mapping.count) joints); its influences are skipped",
+                                        at: binding.location))
+        }
+        return remapped
     }
 
     /// An attribute's keys in seconds: its time samples, else its default as one key.

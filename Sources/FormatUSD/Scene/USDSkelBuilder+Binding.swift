@@ -66,19 +66,32 @@ extension USDSkelBuilder {
                                         at: prim.location))
             return nil
         }
-        let weights = weightNumbers.map(Float.init)
-        if let bad = weights.firstIndex(where: { !$0.isFinite }) {
+        // One pass converts, checks finiteness and sums each point's weights (a million points
+        // carry four million weights, so no per-element closures here).
+        var firstBad: Int?, firstUnsummed: (point: Int, sum: Float)?
+        let weights = weightNumbers.withUnsafeBufferPointer { source in
+            [Float](unsafeUninitializedCapacity: source.count) { out, initialized in
+                var sum: Float = 0
+                for e in 0..<source.count {
+                    let w = Float(source[e])
+                    out[e] = w
+                    if !w.isFinite, firstBad == nil { firstBad = e }
+                    sum += w
+                    if (e + 1) % elementSize == 0 {
+                        if abs(sum - 1) > 1e-3, firstUnsummed == nil { firstUnsummed = (e / elementSize, sum) }
+                        sum = 0
+                    }
+                }
+                initialized = source.count
+            }
+        }
+        if let bad = firstBad {
             diagnostics.append(.warning("mesh \(prim.path): jointWeights[\(bad)] is not a finite number; not skinned", at: prim.location))
             return nil
         }
-        for point in 0..<pointCount {
-            var sum: Float = 0
-            for e in (point * elementSize)..<(point * elementSize + elementSize) { sum += weights[e] }
-            if abs(sum - 1) > 1e-3 {
-                diagnostics.append(.warning("mesh \(prim.path): joint weights of point \(point) sum to \(sum), not 1; used as given, as UsdSkel does",
-                                            at: prim.location))
-                break
-            }
+        if let (point, sum) = firstUnsummed {
+            diagnostics.append(.warning("mesh \(prim.path): joint weights of point \(point) sum to \(sum), not 1; used as given, as UsdSkel does",
+                                        at: prim.location))
         }
         return SkinWeights(influencesPerPoint: elementSize, joints: joints, weights: weights)
     }
