@@ -36,8 +36,8 @@ public enum CatalogQuery {
             "sizey": Field(sql: "(asset.maxYMeters - asset.minYMeters)", type: .number),
             "sizez": Field(sql: "(asset.maxZMeters - asset.minZMeters)", type: .number),
         ]
-        for name in ["nodes", "meshes", "points", "faces", "triangles", "primitives", "materials", "textures"] {
-            f[name] = Field(sql: "asset.\(name)", type: .number)
+        for name in ["nodes", "meshes", "points", "faces", "triangles", "primitives", "materials", "textures"] + CatalogRecord.animationColumns + ["duration"] {
+            f[name.lowercased()] = Field(sql: "asset.\(name)", type: .number)
         }
         return f
     }()
@@ -45,7 +45,8 @@ public enum CatalogQuery {
     /// Field names as users write them, for help and errors.
     public static let fieldNames = ["id", "path", "name", "kind", "format", "size", "hash", "nodes", "meshes", "points", "faces",
                                     "triangles", "primitives", "materials", "textures", "upAxis", "metersPerUnit",
-                                    "missingTextures", "warnings", "error", "modified", "sizeX", "sizeY", "sizeZ"]
+                                    "missingTextures", "warnings", "error", "modified", "sizeX", "sizeY", "sizeZ",
+                                    "skeletons", "joints", "skinnedMeshes", "blendShapes", "animations", "animatedNodes", "duration"]
 
     /// Bounds on what one expression may ask, checked by the parser itself so that neither its own
     /// recursion nor SQLite's expression-depth limit (1,000) is what stops a hostile query: past

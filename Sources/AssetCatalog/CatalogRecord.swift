@@ -25,6 +25,14 @@ public struct CatalogRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var primitives: Int?
     public var materials: Int?
     public var textures: Int?
+    public var skeletons: Int?
+    public var joints: Int?
+    public var skinnedMeshes: Int?
+    public var blendShapes: Int?
+    public var animations: Int?
+    public var animatedNodes: Int?
+    /// Seconds of animation.
+    public var duration: Double?
     public var minX: Double?, minY: Double?, minZ: Double?
     public var maxX: Double?, maxY: Double?, maxZ: Double?
     /// Bounds in metres.
@@ -53,6 +61,9 @@ public struct CatalogRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
         self.warningCount = 0
         self.indexedAt = indexedAt
     }
+
+    /// The integer animation figures' columns (with `duration`, a double).
+    public static let animationColumns = ["skeletons", "joints", "skinnedMeshes", "blendShapes", "animations", "animatedNodes"]
 
     public var bounds: Bounds3? {
         guard let minX, let minY, let minZ, let maxX, let maxY, let maxZ else { return nil }

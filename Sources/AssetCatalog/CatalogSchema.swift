@@ -56,6 +56,17 @@ enum CatalogSchema {
                 t.column("words")
             }
         }
+        migrator.registerMigration("v2 skeletons and animation") { db in
+            try db.alter(table: "asset") { t in
+                for column in CatalogRecord.animationColumns {
+                    t.add(column: column, .integer).check { $0 == nil || $0 >= 0 }
+                }
+                t.add(column: "duration", .double).check { $0 == nil || $0 >= 0 }
+            }
+            // Records read before these figures existed have none; an impossible modification time
+            // makes the next index read every model again instead of skipping it as unchanged.
+            try db.execute(sql: "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model'")
+        }
         return migrator
     }
 }

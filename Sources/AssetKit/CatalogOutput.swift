@@ -41,6 +41,10 @@ public enum CatalogOutput {
         if let error = r.error { lines.append("  error       \(error)") }
         if r.kind == .model && r.error == nil {
             lines.append("  figures     nodes \(r.nodes ?? 0), meshes \(r.meshes ?? 0), points \(r.points ?? 0), faces \(r.faces ?? 0), triangles \(r.triangles ?? 0)")
+            if (r.skeletons ?? 0) + (r.blendShapes ?? 0) + (r.animations ?? 0) > 0 {
+                lines.append("  animation   skeletons \(r.skeletons ?? 0), joints \(r.joints ?? 0), skinned meshes \(r.skinnedMeshes ?? 0), "
+                             + "blend shapes \(r.blendShapes ?? 0), clips \(r.animations ?? 0), \(r.duration ?? 0) s, animated nodes \(r.animatedNodes ?? 0)")
+            }
             lines.append("  up axis     \(r.upAxis ?? "-"), \(r.metersPerUnit.map { String($0) } ?? "-") m per unit")
             if let b = r.bounds { lines.append("  bounds      min (\(b.min.x), \(b.min.y), \(b.min.z))  max (\(b.max.x), \(b.max.y), \(b.max.z))") }
             if let thumbnail = r.thumbnail { lines.append("  thumbnail   \(thumbnail)") }

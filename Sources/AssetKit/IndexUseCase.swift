@@ -131,6 +131,9 @@ public struct IndexUseCase: Sendable {
         record.format = scene.metadata.sourceFormat
         (record.nodes, record.meshes, record.points, record.faces) = (stats.nodes, stats.meshes, stats.points, stats.faces)
         (record.triangles, record.primitives, record.materials, record.textures) = (stats.triangles, stats.primitives, stats.materials, stats.textures)
+        (record.skeletons, record.joints, record.skinnedMeshes) = (stats.skeletons, stats.joints, stats.skinnedMeshes)
+        (record.blendShapes, record.animations, record.animatedNodes) = (stats.blendShapes, stats.animations, stats.animatedNodes)
+        record.duration = stats.duration
         record.upAxis = scene.metadata.upAxis.rawValue
         record.metersPerUnit = scene.metadata.declaresUnits ? scene.metadata.metersPerUnit : nil
         record.setBounds(scene.worldBounds, metersPerUnit: scene.metadata.metersPerUnit)

@@ -94,6 +94,11 @@ extension AssetServer {
             rows += [("nodes", "\(r.nodes ?? 0)"), ("meshes", "\(r.meshes ?? 0)"), ("points", "\(r.points ?? 0)"),
                      ("faces", "\(r.faces ?? 0)"), ("triangles", "\(r.triangles ?? 0)"), ("materials", "\(r.materials ?? 0)"),
                      ("up axis", MarkupText.escape(r.upAxis ?? "-")), ("metres per unit", r.metersPerUnit.map { "\($0)" } ?? "-")]
+            if (r.skeletons ?? 0) + (r.blendShapes ?? 0) + (r.animations ?? 0) > 0 {
+                rows += [("skeletons", "\(r.skeletons ?? 0) (\(r.joints ?? 0) joints, \(r.skinnedMeshes ?? 0) skinned meshes)"),
+                         ("blend shapes", "\(r.blendShapes ?? 0)"),
+                         ("animation", "\(r.animations ?? 0) clips, \(r.duration ?? 0) s, \(r.animatedNodes ?? 0) animated nodes")]
+            }
             if let b = r.bounds { rows.append(("bounds", "min (\(b.min.x), \(b.min.y), \(b.min.z))<br>max (\(b.max.x), \(b.max.y), \(b.max.z))")) }
         }
         body += "<table>" + rows.map { "<tr><td class=muted>\($0.0)</td><td>\($0.1)</td></tr>" }.joined() + "</table>"

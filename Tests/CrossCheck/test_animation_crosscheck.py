@@ -79,3 +79,24 @@ def test_conversion_without_animation_warns_once(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("keeps no animation") == 1, result.stderr
     assert "1 animation clip, 1 skeleton" in result.stderr
+
+
+def test_catalog_records_and_queries_the_animation_figures(tmp_path):
+    import json
+    import shutil
+    library = tmp_path / "anim"
+    shutil.copytree(FIXTURES / "anim", library, ignore=shutil.ignore_patterns("fail-case", "*.py", "*.json"))
+    result = run_assetc("index", str(library), timeout=120)
+    assert result.returncode == 0, result.stderr
+    db = str(library / ".assetc" / "catalog.sqlite")
+
+    def ids(expression):
+        found = run_assetc("query", expression, "--db", db, "--json")
+        assert found.returncode == 0, found.stderr
+        return sorted(r["id"].rsplit("/", 1)[-1] for r in json.loads(found.stdout))
+
+    assert ids("animations > 0 and joints > 2") == ["skinned_arm.usda"]
+    assert ids("blendShapes = 2") == ["blendshape_face.usda", "morph_quad.gltf"]
+    assert ids("skinnedMeshes > 0") == ["blendshape_face.usda", "simple_skin.gltf", "skinned_arm.usda"]
+    assert ids("duration > 1.5") == ["animated_cube.glb", "morph_quad.gltf", "simple_skin.gltf", "skinned_arm.usda", "translate_cube.usda"]
+    assert ids("animatedNodes = 2") == ["animated_cube.glb"]
