@@ -36,4 +36,20 @@ public struct ThumbnailCache: Sendable {
         _ = try AtomicOutput.write([OutputFile(relativePath: (file as NSString).lastPathComponent, bytes: bytes)], mainPath: file, force: true)
         return bytes
     }
+
+    /// The cached animated preview of an animated scene (`thumbnails/<hash>-<size>-animated.webp`,
+    /// `frames` frames of its first clip); else rendered and written for next time. Nil when the
+    /// scene does not move.
+    public func animatedWebP(contentHash: String, size: Int, frames: Int, renderer: ThumbnailUseCase,
+                             scene: () throws(AssetError) -> Scene) throws(AssetError) -> [UInt8]? {
+        let file = (catalogFolder as NSString).appendingPathComponent("thumbnails/\(contentHash)-\(size)-\(frames)-animated.webp")
+        if let data = FileManager.default.contents(atPath: file) { return Array(data) }
+        let source = try scene()
+        guard source.isAnimated else { return nil }
+        var use = renderer
+        use.render.size = size
+        let bytes = try use.animationFrames(of: source, count: frames, source: nil).webp
+        _ = try AtomicOutput.write([OutputFile(relativePath: (file as NSString).lastPathComponent, bytes: bytes)], mainPath: file, force: true)
+        return bytes
+    }
 }

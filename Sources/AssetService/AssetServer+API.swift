@@ -76,6 +76,7 @@ extension AssetServer {
             if entry.record.kind == .model {
                 links["thumbnail"] = base + "/thumbnail.png"
                 links["convert"] = base + "/convert?to=glb"
+                if (entry.record.animations ?? 0) > 0 { links["preview"] = base + "/preview.webp" }
             }
             return Self.json(Detail(record: entry.record, nodes: entry.nodeNames, materials: entry.materialNames,
                                     textures: entry.textureReferences, warnings: entry.warnings, links: links))
@@ -89,6 +90,8 @@ extension AssetServer {
             ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         case "thumbnail.png":
             return try await thumbnail(try row(id), request: request)
+        case "preview.webp":
+            return try await preview(try row(id), request: request)
         default:
             return try await convert(try row(id), request: request)
         }
@@ -122,6 +125,35 @@ extension AssetServer {
             }
         }
         let buffer = ByteBuffer(bytes: png)
+        cache.put(key, buffer)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    /// The animated preview of an asset that moves: 24 frames of its first clip as a looping WebP,
+    /// framed alike, cached beside the thumbnails. 404 for an asset without animation.
+    func preview(_ record: CatalogSummary, request: Request) async throws -> Response {
+        guard record.kind == .model, record.error == nil else {
+            throw HTTPError(.notFound, message: "\(record.id) has no preview (\(record.error ?? "not a model"))")
+        }
+        let requested = Int(request.uri.queryParameters["size"] ?? "256") ?? -1
+        guard (16...512).contains(requested) else { throw HTTPError(.badRequest, message: "size takes 16 to 512") }
+        let size = Self.thumbnailSizes.first { $0 >= requested } ?? 512
+        let frames = 24
+        let key = "\(record.contentHash)-\(size)-\(frames)-animated"
+        let etag = "\"\(key)\""
+        let headers: HTTPFields = [.contentType: "image/webp", .eTag: etag, .cacheControl: "public, max-age=86400"]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
+        let path = try AssetPath.file(of: record)
+        let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
+        let webp: [UInt8]? = try await Blocking.run {
+            let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
+            return try thumbnails.animatedWebP(contentHash: record.contentHash, size: size, frames: frames, renderer: renderer) { () throws(AssetError) in
+                try renderer.scene(at: path)
+            }
+        }
+        guard let webp else { throw HTTPError(.notFound, message: "\(record.id) does not move; it has no animated preview") }
+        let buffer = ByteBuffer(bytes: webp)
         cache.put(key, buffer)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }

@@ -56,7 +56,10 @@ extension AssetServer {
             let link = "/assets/" + AssetPath.encode(r.id)
             let image: String
             switch (r.kind, r.error) {
-            case (.model, nil): image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/thumbnail.png?size=256\" alt=\"\" loading=lazy>"
+            case (.model, nil):
+                // An asset that moves plays its animated preview.
+                let picture = (r.animations ?? 0) > 0 ? "preview.webp" : "thumbnail.png"
+                image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/\(picture)?size=256\" alt=\"\" loading=lazy>"
             case (.texture, _): image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/file\" alt=\"\" loading=lazy style=\"object-fit: contain\">"
             default: image = "<div class=muted>unreadable</div>"
             }
@@ -84,7 +87,11 @@ extension AssetServer {
         if r.kind == .model && r.error == nil {
             body += "<div class=views>" + ["iso", "front", "right", "top"].map {
                 "<figure><img class=thumbnail src=\"\(api)/thumbnail.png?size=256&amp;view=\($0)\" alt=\"\($0) view\"><figcaption>\($0)</figcaption></figure>"
-            }.joined() + "</div>"
+            }.joined()
+            if (r.animations ?? 0) > 0 {
+                body += "<figure><img class=thumbnail src=\"\(api)/preview.webp?size=256\" alt=\"animated preview\"><figcaption>animation</figcaption></figure>"
+            }
+            body += "</div>"
         }
         // Cells are HTML: plain values are escaped here, where they are made.
         var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", MarkupText.escape(r.format)), ("size", "\(r.byteSize) bytes"),

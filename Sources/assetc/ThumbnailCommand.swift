@@ -41,6 +41,10 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Vertical field of view in degrees for the explicit camera.")
     var fov = 60.0
 
+    @Option(help: ArgumentHelp("For animated assets, also render this many evenly spaced frames of the first clip as numbered PNGs (ship.dae.001.png...) and one looping animated WebP (ship.dae.webp), which the gallery plays.",
+                               valueName: "n"))
+    var frames: Int?
+
     @Flag(help: "Also write OUT/index.html, a gallery of the thumbnails.")
     var html = false
 
@@ -54,6 +58,7 @@ struct ThumbnailCommand: ParsableCommand {
         guard samples <= Renderer.maxSamples else {
             throw ValidationError("--size \(size) with --supersample \(supersample) needs \(samples) samples; at most \(Renderer.maxSamples) fit the renderer's memory budget: lower --size or --supersample")
         }
+        if let frames, !(1...1000).contains(frames) { throw ValidationError("--frames takes 1 to 1000") }
         if let background, RenderOptions.color(hex: background) == nil { throw ValidationError("--background takes #RRGGBB, not '\(background)'") }
         if (cameraPosition == nil) != (cameraTarget == nil) { throw ValidationError("--camera-position and --camera-target go together") }
         for text in [cameraPosition, cameraTarget].compactMap({ $0 }) where Self.vector(text) == nil {
@@ -77,7 +82,8 @@ struct ThumbnailCommand: ParsableCommand {
             render.camera = RenderCamera(position: p, target: t, verticalFieldOfView: fov, near: 0.001 * max(Vector.length(t - p), 1e-6),
                                          far: 1000 * max(Vector.length(t - p), 1e-6))
         }
-        let useCase = ThumbnailUseCase(render: render, readOptions: reading.readOptions)
+        var useCase = ThumbnailUseCase(render: render, readOptions: reading.readOptions)
+        useCase.frames = frames
         let jobs = try ExitStatus.orExit { try useCase.jobs(for: paths, skipping: out) }
         let terminal = isatty(STDERR_FILENO) != 0
         let total = jobs.count

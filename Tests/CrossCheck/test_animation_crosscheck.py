@@ -100,3 +100,19 @@ def test_catalog_records_and_queries_the_animation_figures(tmp_path):
     assert ids("skinnedMeshes > 0") == ["blendshape_face.usda", "simple_skin.gltf", "skinned_arm.usda"]
     assert ids("duration > 1.5") == ["animated_cube.glb", "morph_quad.gltf", "simple_skin.gltf", "skinned_arm.usda", "translate_cube.usda"]
     assert ids("animatedNodes = 2") == ["animated_cube.glb"]
+
+
+def test_thumbnail_frames_are_numbered_pngs_and_one_animated_webp(tmp_path):
+    result = run_assetc("thumbnail", "--frames", "6", "--html", "--out", str(tmp_path), str(FIXTURES / "anim" / "simple_skin.gltf"))
+    assert result.returncode == 0, result.stderr
+    frames = sorted(tmp_path.glob("simple_skin.gltf.0*.png"))
+    assert [p.name for p in frames] == [f"simple_skin.gltf.{k:03d}.png" for k in range(1, 7)]
+    assert len({p.read_bytes() for p in frames}) > 3, "the frames should show the strip bending"
+    webp = (tmp_path / "simple_skin.gltf.webp").read_bytes()
+    assert webp[:4] == b"RIFF" and webp[8:12] == b"WEBP" and b"ANIM" in webp
+    assert webp.count(b"ANMF") == 6
+    assert "simple_skin.gltf.webp" in (tmp_path / "index.html").read_text()
+    # A still asset gets its PNG and no frames.
+    still = run_assetc("thumbnail", "--frames", "6", "--out", str(tmp_path / "still"), str(FIXTURES / "usd" / "minimal_mesh.usda"))
+    assert still.returncode == 0, still.stderr
+    assert sorted(p.name for p in (tmp_path / "still").iterdir()) == ["minimal_mesh.usda.png"]

@@ -91,6 +91,24 @@ extension Scene {
         return animations.compactMap(\.timeRange).map { $0.upperBound - $0.lowerBound }.max() ?? 0
     }
 
+    /// The seconds the first clip plays over: the authored range where the source has one (USD
+    /// start and end time codes), else its keys' span; nil without animation.
+    public var animationTimeRange: ClosedRange<Double>? {
+        guard isAnimated else { return nil }
+        if let start = metadata.startTimeCode, let end = metadata.endTimeCode, end >= start {
+            let rate = metadata.timeCodesPerSecond ?? 24
+            return (start / rate)...(end / rate)
+        }
+        return animations.first?.timeRange
+    }
+
+    /// `count` evenly spaced times over `animationTimeRange`, first and last included.
+    public func frameTimes(_ count: Int) -> [Double] {
+        guard let range = animationTimeRange, count > 0 else { return [] }
+        guard count > 1 else { return [range.lowerBound] }
+        return (0..<count).map { range.lowerBound + (range.upperBound - range.lowerBound) * Double($0) / Double(count - 1) }
+    }
+
     /// Paths of non-joint nodes whose transform some channel changes (keys that differ).
     public var animatedNodePaths: Set<String> {
         var joints = Set<String>()

@@ -1,0 +1,57 @@
+import AssetCatalog
+import AssetKit
+import AssetTestSupport
+import Foundation
+import Hummingbird
+import Testing
+@testable import AssetService
+
+/// The animated preview route: an asset that moves gets a looping WebP of its first clip (and the
+/// asset page and gallery show it); one that does not gets a 404 that says so.
+@Suite struct AnimatedPreviewTests {
+    let temporary = TemporaryFolder("assetc-preview")
+
+    func server() throws -> AssetServer {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = temporary.appendingPathComponent("Moving")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fixtures = repository.appendingPathComponent("Tests/Fixtures")
+        for file in ["anim/skinned_arm.usda", "usd/minimal_mesh.usda"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(file),
+                                             to: folder.appendingPathComponent((file as NSString).lastPathComponent))
+        }
+        let catalog = try Catalog(path: temporary.appendingPathComponent("catalog/catalog.sqlite").path)
+        _ = try IndexUseCase().run(roots: [folder.path], catalog: catalog)
+        var configuration = ServiceConfiguration()
+        configuration.roots = [folder.path]
+        return AssetServer(catalog: catalog, configuration: configuration)
+    }
+
+    @Test func aMovingAssetHasALoopingWebPAndAStillOneHasNone() async throws {
+        try await withLiveServer(try server()) { client in
+            try await client.execute(uri: "/api/assets/Moving/skinned_arm.usda/preview.webp?size=64", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/webp")
+                let bytes = Array(response.body.readableBytesView)
+                #expect(bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8))
+                // An animated WebP is an extended file with an ANIM chunk and one ANMF per frame.
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(text.contains("ANIM"))
+                #expect(text.components(separatedBy: "ANMF").count - 1 == 24)
+            }
+            try await client.execute(uri: "/api/assets/Moving/minimal_mesh.usda/preview.webp", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body).contains("does not move"))
+            }
+            try await client.execute(uri: "/api/assets/Moving/skinned_arm.usda", method: .get) { response in
+                let links = try json(response.body)["links"] as? [String: String]
+                #expect(links?["preview"] == "/api/assets/Moving/skinned_arm.usda/preview.webp")
+            }
+            try await client.execute(uri: "/assets/Moving/skinned_arm.usda", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("preview.webp?size=256"))
+                #expect(page.contains("3 joints"))
+            }
+        }
+    }
+}
