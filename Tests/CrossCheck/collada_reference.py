@@ -2,8 +2,8 @@
 the assimp helpers (placed triangles and lines, world box) serve the glTF, OBJ, STL and PLY
 cross-checks too, since assimp reads every one of those formats.
 
-pycollada: placed geometry (scene.objects('geometry'), instance_node and controllers included as it
-binds them), positions per geometry with surfaces, triangles after its triangulation, line segments
+pycollada: placed geometry (scene.objects('geometry'), and the geometry of every placed skin
+(scene.objects('controller')) under its bind shape matrix, instance_node included as it binds them), positions per geometry with surfaces, triangles after its triangulation, line segments
 of <lines> (pycollada 0.9 does not read <linestrips>), bounds of the transformed positions and line
 ends, up axis and unit. assimp (`assimp info`): the triangle and line counts after its triangulation.
 """
@@ -24,7 +24,16 @@ def pycollada_figures(path):
     lo = np.full(3, math.inf)
     hi = np.full(3, -math.inf)
     scene = doc.scene
+    placed = []
     for bound in (scene.objects("geometry") if scene is not None else []):
+        placed.append((bound, None))
+    for skin in (scene.objects("controller") if scene is not None else []):
+        if isinstance(skin, collada.controller.BoundSkin):
+            # The geometry's vertices come placed by the node; the bind shape matrix applies first.
+            node = np.asarray(skin.matrix, dtype=np.float64)
+            shape = np.asarray(skin.skin.bind_shape_matrix, dtype=np.float64).reshape(4, 4)
+            placed.append((skin.geometry, node @ shape @ np.linalg.inv(node)))
+    for bound, correction in placed:
         primitives = [p for p in bound.primitives() if not isinstance(p, collada.lineset.BoundLineSet)]
         for lines in (p for p in bound.primitives() if isinstance(p, collada.lineset.BoundLineSet)):
             out["segments"] += len(lines)
@@ -37,6 +46,8 @@ def pycollada_figures(path):
             continue
         out["meshes"] += 1
         vertex = np.asarray(primitives[0].vertex, dtype=np.float64).reshape(-1, 3)
+        if correction is not None:
+            vertex = (np.c_[vertex, np.ones(len(vertex))] @ correction.T)[:, :3]
         out["points"] += len(vertex)
         for primitive in primitives:
             if isinstance(primitive, collada.triangleset.BoundTriangleSet):

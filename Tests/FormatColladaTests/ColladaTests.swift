@@ -37,7 +37,7 @@ enum ColladaFixtures {
     }
 
     @Test func documentOrderIsRightToLeftOnPoints() {
-        let m = ColladaTransforms.matrix([(.translate([10, 0, 0]), 1), (.rotate([0, 0, 2, 90]), 2), (.scale([2, 2, 2]), 3)])
+        let m = ColladaTransforms.matrix([(.translate([10, 0, 0]), 1, nil), (.rotate([0, 0, 2, 90]), 2, nil), (.scale([2, 2, 2]), 3, nil)])
         #expect(m.transformPoint([1, 0, 0]).isApproximately([10, 2, 0]), "scaled, then rotated about the normalised axis, then moved")
         #expect(ColladaTransforms.matrix(.matrix([1, 0, 0, 5, 0, 1, 0, 6, 0, 0, 1, 7, 0, 0, 0, 1])).translation == [5, 6, 7])
     }

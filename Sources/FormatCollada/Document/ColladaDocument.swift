@@ -20,6 +20,8 @@ struct ColladaDocument {
     var lights: [String: ColladaLight] = [:]
     /// `<scene><instance_visual_scene url>`, without the `#`.
     var sceneURL: String?
+    var animations: [ColladaAnimation] = []
+    var animationClips: [ColladaAnimationClip] = []
 
     func location(line: Int, element: String? = nil) -> SourceLocation {
         SourceLocation(file: file, line: line, elementPath: element)
@@ -80,6 +82,50 @@ struct ColladaController {
     /// Row-major, as written.
     var bindShapeMatrix: [Double]?
     var line: Int
+    /// Skin: joint names (sids, or ids for IDREF_array), one inverse bind matrix each (row-major),
+    /// and per vertex of the source, its (joint, weight) pairs; joint -1 is the bind shape itself.
+    var jointNames: [String] = []
+    var jointsAreIDs = false
+    var inverseBindMatrices: [[Double]] = []
+    var vertexInfluences: [[(joint: Int32, weight: Float)]] = []
+    /// Morph: target geometry ids, their default weights, RELATIVE or NORMALIZED, and the id of
+    /// the weights source (animation channels target it).
+    var morphTargets: [String] = []
+    var morphWeights: [Float] = []
+    var morphMethod = "NORMALIZED"
+    var morphWeightsSource: String?
+}
+
+/// `<animation>` contents, nested animations flattened: samplers by id and the channels that
+/// drive targets (`node/sid.member`) from them. `<source>`s keep floats or names.
+struct ColladaAnimation {
+    struct Sampler {
+        var inputs: [String: String]
+    }
+    struct Channel {
+        var sampler: String
+        var target: String
+        var line: Int
+    }
+    var id: String
+    var sources: [String: ColladaAnimationSource] = [:]
+    var samplers: [String: Sampler] = [:]
+    var channels: [Channel] = []
+    var line: Int
+}
+
+struct ColladaAnimationSource {
+    var floats: [Float]
+    var names: [String]
+    var stride: Int
+}
+
+struct ColladaAnimationClip {
+    var id: String
+    var name: String
+    var start: Double
+    var end: Double?
+    var animations: [String]
 }
 
 struct ColladaMaterialBinding {
@@ -95,6 +141,8 @@ struct ColladaInstance {
 
     var kind: Kind
     var url: String
+    /// `<skeleton>` roots of an `instance_controller`, without the `#`: where joint sids resolve.
+    var skeletons: [String] = []
     /// Material symbol -> binding, for geometry and controller instances.
     var materials: [String: ColladaMaterialBinding]
     var line: Int
@@ -112,7 +160,10 @@ enum ColladaTransform {
 struct ColladaNode {
     var id: String?
     var name: String
-    var transforms: [(ColladaTransform, line: Int)] = []
+    var transforms: [(ColladaTransform, line: Int, sid: String?)] = []
+    var sid: String?
+    /// `type="JOINT"`.
+    var isJoint = false
     var instances: [ColladaInstance] = []
     var children: [ColladaNode] = []
     var line: Int

@@ -4,6 +4,8 @@ extension ColladaDocumentReader {
     /// Reads a `<node>` and its subtree; nodes with ids are also filed for `instance_node`.
     mutating func readNode(_ element: ColladaElement) -> ColladaNode {
         var node = ColladaNode(id: element["id"], name: element["name"] ?? element["id"] ?? element["sid"] ?? "node", line: element.line)
+        node.sid = element["sid"]
+        node.isJoint = element["type"] == "JOINT"
         for child in element.children {
             let values = child.doubles
             func need(_ count: Int) -> Bool {
@@ -12,12 +14,12 @@ extension ColladaDocumentReader {
                 return false
             }
             switch child.name {
-            case "matrix": if need(16) { node.transforms.append((.matrix(values), child.line)) }
-            case "translate": if need(3) { node.transforms.append((.translate(values), child.line)) }
-            case "rotate": if need(4) { node.transforms.append((.rotate(values), child.line)) }
-            case "scale": if need(3) { node.transforms.append((.scale(values), child.line)) }
-            case "lookat": if need(9) { node.transforms.append((.lookat(values), child.line)) }
-            case "skew": if need(7) { node.transforms.append((.skew(values), child.line)) }
+            case "matrix": if need(16) { node.transforms.append((.matrix(values), child.line, child["sid"])) }
+            case "translate": if need(3) { node.transforms.append((.translate(values), child.line, child["sid"])) }
+            case "rotate": if need(4) { node.transforms.append((.rotate(values), child.line, child["sid"])) }
+            case "scale": if need(3) { node.transforms.append((.scale(values), child.line, child["sid"])) }
+            case "lookat": if need(9) { node.transforms.append((.lookat(values), child.line, child["sid"])) }
+            case "skew": if need(7) { node.transforms.append((.skew(values), child.line, child["sid"])) }
             case "node": node.children.append(readNode(child))
             case "instance_geometry": node.instances.append(readInstance(child, kind: .geometry))
             case "instance_controller": node.instances.append(readInstance(child, kind: .controller))
@@ -43,7 +45,9 @@ extension ColladaDocumentReader {
                 bindings[symbol] = ColladaMaterialBinding(materialID: Self.fragment(target), texcoordSets: sets)
             }
         }
-        return ColladaInstance(kind: kind, url: Self.fragment(element["url"] ?? ""), materials: bindings, line: element.line)
+        var instance = ColladaInstance(kind: kind, url: Self.fragment(element["url"] ?? ""), materials: bindings, line: element.line)
+        instance.skeletons = element.children("skeleton").map { Self.fragment($0.trimmedText) }
+        return instance
     }
 
     mutating func readMaterial(_ element: ColladaElement) {

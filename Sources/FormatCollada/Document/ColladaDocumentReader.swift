@@ -31,6 +31,9 @@ struct ColladaDocumentReader {
                     document.visualScenes[id] = ColladaVisualScene(id: id, nodes: scene.children("node").map { readNode($0) })
                     document.visualSceneOrder.append(id)
                 }
+            case "library_animations":
+                for animation in library.children("animation") { document.animations.append(readAnimation(animation)) }
+            case "library_animation_clips": library.children("animation_clip").forEach { readClip($0) }
             case "library_cameras": library.children("camera").forEach { readCamera($0) }
             case "library_lights": library.children("light").forEach { readLight($0) }
             case "scene":
@@ -163,12 +166,16 @@ struct ColladaDocumentReader {
         let id = element["id"] ?? ""
         if let skin = element.child("skin") {
             let matrix = skin.child("bind_shape_matrix")?.doubles
-            document.controllers[id] = ColladaController(
+            var controller = ColladaController(
                 id: id, source: Self.fragment(skin["source"] ?? ""), isMorph: false,
                 bindShapeMatrix: matrix?.count == 16 ? matrix : nil, line: element.line)
+            readSkin(skin, into: &controller)
+            document.controllers[id] = controller
         } else if let morph = element.child("morph") {
-            document.controllers[id] = ColladaController(id: id, source: Self.fragment(morph["source"] ?? ""), isMorph: true,
-                                                         bindShapeMatrix: nil, line: element.line)
+            var controller = ColladaController(id: id, source: Self.fragment(morph["source"] ?? ""), isMorph: true,
+                                               bindShapeMatrix: nil, line: element.line)
+            readMorph(morph, into: &controller)
+            document.controllers[id] = controller
         }
     }
 }

@@ -23,9 +23,21 @@ struct ColladaSceneBuilder {
     private var cameraIndex: [String: Int] = [:]
     private var lightIndex: [String: Int] = [:]
     private var nodeCount = 0
+    /// Per node made, in the order made (the scene's depth-first order): where it came from, for
+    /// joints and animation targets, which name Collada ids and sids rather than scene paths.
+    var origins: [ColladaNodeOrigin] = []
+    /// Skinned instances waiting for their joints to be found once every node exists.
+    var pendingSkins: [ColladaPendingSkin] = []
+    /// Nodes placing a morph, by node number: its weights may be animated.
+    var morphPlacements: [(node: Int, controller: String)] = []
 
     private struct Built {
         var mesh: Int?
+        /// The skin controller whose joints the mesh follows, and the morph whose default
+        /// weights its instances start from.
+        var skinController: String?
+        var morphController: String?
+        var morphWeights: [Float] = []
         /// The geometry's lines and line strips: `scene.curves` index and material symbol.
         var curves: [(index: Int, symbol: String?)]
         var symbol: String?
@@ -51,17 +63,22 @@ struct ColladaSceneBuilder {
         let visualScene = sceneID.flatMap { document.visualScenes[$0] } ?? document.visualSceneOrder.first.flatMap { document.visualScenes[$0] }
         var roots: [Node] = []
         for node in visualScene?.nodes ?? [] {
-            roots.append(try makeNode(node, depth: 1, instancing: []))
+            roots.append(try makeNode(node, depth: 1, instancing: [], parent: -1))
         }
         scene.root = Node(name: "", children: Self.uniquelyNamed(roots))
         scene.textures = materialBuilder.textures
         diagnostics += materialBuilder.diagnostics
+        var animation = ColladaAnimationBuilder(document: document, origins: origins, limits: limits)
+        try animation.build(into: &scene, pendingSkins: pendingSkins, morphPlacements: morphPlacements)
+        diagnostics += animation.diagnostics
         return scene
     }
 
-    private mutating func makeNode(_ source: ColladaNode, depth: Int, instancing: Set<String>) throws(AssetError) -> Node {
+    private mutating func makeNode(_ source: ColladaNode, depth: Int, instancing: Set<String>, parent: Int) throws(AssetError) -> Node {
         let here = document.location(line: source.line, element: "node[@id=\(source.id ?? source.name)]")
         nodeCount += 1
+        let order = origins.count
+        origins.append(ColladaNodeOrigin(node: source, parent: parent))
         guard nodeCount <= limits.maxNodes else { throw AssetError(.limitExceeded("more than \(limits.maxNodes) nodes"), at: here) }
         guard depth <= limits.maxNodeDepth else {
             throw AssetError(.limitExceeded("nodes nested deeper than \(limits.maxNodeDepth) levels"), at: here)
@@ -74,10 +91,17 @@ struct ColladaSceneBuilder {
             case .geometry, .controller:
                 guard let built = mesh(for: instance, at: instanceHere) else { continue }
                 if let mesh = built.mesh {
-                    node.meshInstances.append(MeshInstance(
+                    var placed = MeshInstance(
                         mesh: mesh,
                         material: built.symbol.flatMap { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) },
-                        subsetMaterials: built.subsetSymbols.map { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) }))
+                        subsetMaterials: built.subsetSymbols.map { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) })
+                    placed.blendShapeWeights = built.morphWeights
+                    if let morph = built.morphController { morphPlacements.append((order, morph)) }
+                    if let skin = built.skinController {
+                        pendingSkins.append(ColladaPendingSkin(node: order, instance: node.meshInstances.count, controller: skin,
+                                                               skeletonRoots: instance.skeletons, location: instanceHere))
+                    }
+                    node.meshInstances.append(placed)
                 }
                 for curves in built.curves {
                     node.curvesInstances.append(CurvesInstance(
@@ -93,7 +117,7 @@ struct ColladaSceneBuilder {
                     diagnostics.append(.warning("instance_node cycle through #\(instance.url) is cut", at: instanceHere))
                     continue
                 }
-                children.append(try makeNode(target, depth: depth + 1, instancing: instancing.union([instance.url])))
+                children.append(try makeNode(target, depth: depth + 1, instancing: instancing.union([instance.url]), parent: order))
             case .camera:
                 guard let camera = document.cameras[instance.url] else {
                     diagnostics.append(.warning("unresolved reference #\(instance.url) (camera); skipped", at: instanceHere))
@@ -110,7 +134,7 @@ struct ColladaSceneBuilder {
         }
         let ownID = source.id.map { [$0] } ?? []
         for child in source.children {
-            children.append(try makeNode(child, depth: depth + 1, instancing: instancing.union(ownID)))
+            children.append(try makeNode(child, depth: depth + 1, instancing: instancing.union(ownID), parent: order))
         }
         node.children = Self.uniquelyNamed(children)
         return node
@@ -133,6 +157,7 @@ struct ColladaSceneBuilder {
         if let known = meshes[key] { return known }
         var geometryID = instance.url
         var bindShape: Matrix4x4?
+        var skinController: String?, morphController: ColladaController?
         if instance.kind == .controller {
             // Skins and morphs may chain; follow them to the geometry, a few links at most.
             var controllerID = instance.url
@@ -143,7 +168,9 @@ struct ColladaSceneBuilder {
                     return nil
                 }
                 if controller.isMorph {
-                    diagnostics.append(.warning("morph controller #\(controller.id): the base geometry is used", at: here))
+                    if morphController == nil { morphController = controller }
+                } else if skinController == nil, !controller.jointNames.isEmpty {
+                    skinController = controller.id
                 }
                 if let m = controller.bindShapeMatrix, bindShape == nil { bindShape = Matrix4x4(rowMajor: m) }
                 geometryID = controller.source
@@ -168,14 +195,36 @@ struct ColladaSceneBuilder {
             return nil
         }
         var meshIndex: Int?
+        var morphWeights: [Float] = []
         if var built = surface {
-            // The skin's bind pose: points and normals under the bind shape matrix.
-            if let bindShape { built.mesh.transform(by: bindShape) }
+            if let morphController {
+                built.mesh.blendShapes = morphShapes(morphController, base: built.mesh.points, at: here)
+                morphWeights = morphController.morphWeights
+            }
+            // The skin's bind pose: points and normals under the bind shape matrix (offsets under
+            // its linear part), so joints' inverse bind matrices apply to the points as stored.
+            if let bindShape {
+                built.mesh.transform(by: bindShape)
+                for k in built.mesh.blendShapes.indices {
+                    built.mesh.blendShapes[k].offsets = built.mesh.blendShapes[k].offsets.map {
+                        let d = bindShape.transformDirection($0.double)
+                        return SIMD3(Float(d.x), Float(d.y), Float(d.z))
+                    }
+                }
+            }
+            if let skinController, let weights = skinWeights(skinController, pointCount: built.mesh.points.count, at: here) {
+                built.mesh.skinWeights = weights
+            } else {
+                skinController = nil
+            }
             scene.meshes.append(built.mesh)
             meshIndex = scene.meshes.count - 1
         }
-        let result = Built(mesh: meshIndex, curves: curves, symbol: surface?.symbol, subsetSymbols: surface?.subsetSymbols ?? [],
+        var result = Built(mesh: meshIndex, curves: curves, symbol: surface?.symbol, subsetSymbols: surface?.subsetSymbols ?? [],
                            texcoordNames: surface?.texcoordNames ?? [:])
+        result.skinController = skinController
+        result.morphWeights = morphWeights
+        if !morphWeights.isEmpty { result.morphController = morphController?.id }
         meshes[key] = result
         return result
     }

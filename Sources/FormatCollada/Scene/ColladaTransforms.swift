@@ -8,7 +8,7 @@ import Darwin
 /// Collada node transforms, composed in document order (each later element applies to points
 /// first, so with column vectors the node's matrix is their product left to right).
 enum ColladaTransforms {
-    static func matrix(_ transforms: [(ColladaTransform, line: Int)]) -> Matrix4x4 {
+    static func matrix(_ transforms: [(ColladaTransform, line: Int, sid: String?)]) -> Matrix4x4 {
         transforms.reduce(Matrix4x4.identity) { $0 * matrix($1.0) }
     }
 

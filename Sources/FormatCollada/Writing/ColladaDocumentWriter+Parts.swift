@@ -43,8 +43,11 @@ extension ColladaDocumentWriter {
         for (f, count) in mesh.faceVertexCounts.enumerated() { faceStart[f] = running; running += Int(count) }
         // A left-handed mesh's faces are written in reverse, since Collada is right-handed.
         let reverse = mesh.orientation == .leftHanded
+        let boundSymbols = boundSymbolsByMesh[index] ?? []
         for group in Self.materialGroups(mesh, instance: nil) {
-            x += "      <polylist count=\"\(group.faces.count)\" material=\"\(group.symbol)\">\n"
+            // A symbol no instance binds would only make readers warn that it is unbound.
+            let symbol = boundSymbols.contains(group.symbol) ? " material=\"\(group.symbol)\"" : ""
+            x += "      <polylist count=\"\(group.faces.count)\"\(symbol)>\n"
             x += "        <input semantic=\"VERTEX\" source=\"#\(id)-vertices\" offset=\"0\"/>\n"
             for (k, input) in inputs.enumerated() {
                 let set = input.1.map { " set=\"\($0)\"" } ?? ""

@@ -8,10 +8,36 @@ struct ColladaDocumentWriter {
     var textureFiles: [OutputFile] = []
     private var nodeCounter = 0
     var imageIDs: [Int: String] = [:]
+    /// Scene path -> the `<node>` id (and sid) written for it, for joints and channel targets.
+    var nodeIDs: [String: String] = [:]
+    /// Every skeleton's joints, written as `type="JOINT"`.
+    let jointPaths: Set<String>
+    /// Per mesh, the material symbols some instance binds.
+    var boundSymbolsByMesh: [Int: Set<String>] = [:]
+    /// Nodes some channel moves: their transform is one `<matrix sid="transform">` the channels target.
+    let animatedPaths: Set<String>
+    /// Controllers the instances use, by id, in the order first used: (mesh, skeleton or nil).
+    var controllerUses: [(id: String, mesh: Int, skeleton: Int?, geomBind: Matrix4x4)] = []
 
     init(scene: Scene, context: WriteContext) {
         self.scene = scene
         self.context = context
+        jointPaths = Set(scene.skeletons.flatMap(\.jointPaths))
+        // Ids follow the depth-first order the nodes are written in, so they are known up front.
+        for (i, path) in FlatNodeTree(scene.root).paths.enumerated() { nodeIDs[path] = "node\(i + 1)" }
+        var animated = Set<String>()
+        for clip in scene.animations {
+            for channel in clip.channels {
+                if case .blendShapeWeights = channel.property { continue }
+                animated.insert(channel.nodePath)
+            }
+        }
+        animatedPaths = animated
+        for placed in scene.placedMeshes(includingUncounted: true) where scene.meshes.indices.contains(placed.instance.mesh) {
+            for group in Self.materialGroups(scene.meshes[placed.instance.mesh], instance: placed.instance) where group.material != nil {
+                boundSymbolsByMesh[placed.instance.mesh, default: []].insert(group.symbol)
+            }
+        }
     }
 
     mutating func write() -> String {
@@ -50,19 +76,27 @@ struct ColladaDocumentWriter {
         if !scene.cameras.isEmpty || !scene.lights.isEmpty {
             diagnostics.append(.warning("Collada output: cameras and lights are not written yet: \(scene.cameras.count + scene.lights.count) dropped"))
         }
+        // Nodes first: controllers and animations name the ids the nodes get.
+        var nodes = ""
+        for node in scene.root.children { nodes += self.node(node, path: "/" + node.name, indent: 6) }
+        x += morphTargetGeometries()
+        x += controllersLibrary()
+        x += animationLibraries()
         x += "  <library_visual_scenes>\n    <visual_scene id=\"scene\" name=\"\(MarkupText.escape(context.outputStem))\">\n"
-        for node in scene.root.children { x += self.node(node, indent: 6) }
+        x += nodes
         x += "    </visual_scene>\n  </library_visual_scenes>\n  <scene><instance_visual_scene url=\"#scene\"/></scene>\n</COLLADA>\n"
         return x
     }
 
     // MARK: Nodes
 
-    private mutating func node(_ node: Node, indent: Int) -> String {
+    private mutating func node(_ node: Node, path: String, indent: Int) -> String {
         nodeCounter += 1
         let pad = String(repeating: " ", count: indent)
-        var x = "\(pad)<node id=\"node\(nodeCounter)\" name=\"\(MarkupText.escape(node.name))\" type=\"NODE\">\n"
-        if !node.transform.isIdentity {
+        let id = nodeIDs[path] ?? "node\(nodeCounter)"
+        let kind = jointPaths.contains(path) ? "JOINT" : "NODE"
+        var x = "\(pad)<node id=\"\(id)\" sid=\"\(id)\" name=\"\(MarkupText.escape(node.name))\" type=\"\(kind)\">\n"
+        if !node.transform.isIdentity || animatedPaths.contains(path) {
             // Collada writes matrices row by row for column vectors.
             let m = node.transform
             let rows = (0..<4).map { r in (0..<4).map { c in NumberText.double(m[r, c]) }.joined(separator: " ") }
@@ -70,7 +104,12 @@ struct ColladaDocumentWriter {
         }
         for instance in node.meshInstances where scene.meshes.indices.contains(instance.mesh) {
             let mesh = scene.meshes[instance.mesh]
-            x += "\(pad)  <instance_geometry url=\"#geometry\(instance.mesh)\">\n"
+            let controller = controllerID(for: instance)
+            let element = controller == nil ? "instance_geometry" : "instance_controller"
+            x += "\(pad)  <\(element) url=\"#\(controller ?? "geometry\(instance.mesh)")\">\n"
+            if let skin = instance.skin, controller != nil {
+                for root in skeletonRoots(skin.skeleton) { x += "\(pad)    <skeleton>#\(root)</skeleton>\n" }
+            }
             let groups = Self.materialGroups(mesh, instance: instance)
             let bound = groups.compactMap { group in group.material.map { (group.symbol, $0) } }
             if !bound.isEmpty {
@@ -84,7 +123,7 @@ struct ColladaDocumentWriter {
                 }
                 x += "\(pad)    </technique_common></bind_material>\n"
             }
-            x += "\(pad)  </instance_geometry>\n"
+            x += "\(pad)  </\(element)>\n"
         }
         for instance in node.curvesInstances where scene.curves.indices.contains(instance.curves) {
             x += "\(pad)  <instance_geometry url=\"#curves\(instance.curves)\">"
@@ -93,7 +132,7 @@ struct ColladaDocumentWriter {
             }
             x += "</instance_geometry>\n"
         }
-        for child in node.children { x += self.node(child, indent: indent + 2) }
+        for child in node.children { x += self.node(child, path: path + "/" + child.name, indent: indent + 2) }
         if node.purpose == .guide || node.purpose == .proxy || node.isInvisible {
             diagnostics.append(.warning("Collada has no purpose or visibility: node \(node.name) is written as ordinary geometry"))
         }

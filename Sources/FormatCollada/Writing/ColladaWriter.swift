@@ -6,7 +6,7 @@ import AssetCore
 /// textures through surface/sampler2D, `up_axis` and `unit`. Fixed timestamps: same scene, same bytes.
 public struct ColladaWriter: SceneWriter {
     public let format = FormatDescription(name: "dae", fileExtensions: ["dae"], summary: "Collada 1.4.1")
-    public let requirements = WriterRequirements(keepsCurves: true, affineTransforms: true)
+    public let requirements = WriterRequirements(keepsCurves: true, affineTransforms: true, keepsAnimation: true)
 
     public init() {}
 

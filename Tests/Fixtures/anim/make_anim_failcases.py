@@ -126,6 +126,16 @@ def joints_out_of_range(doc, blob):
     doc["skins"] = [{"joints": [1]}]
 
 
+def collada(name, *replacements):
+    """The skinned arm Collada fixture with one thing broken."""
+    text = open(os.path.join(HERE, "skinned_arm.dae")).read()
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    with open(os.path.join(OUT, name), "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     rig("weights_do_not_sum.usda", weights="[1, 0.25, 1]")
@@ -138,3 +148,7 @@ if __name__ == "__main__":
     gltf("nan_key_time.gltf", nan_key_time)
     gltf("keys_claimed_1e8.gltf", keys_claimed)
     gltf("joints_out_of_range.gltf", joints_out_of_range)
+    collada("channel_to_missing_sid.dae", ('target="Elbow/rotateZ.ANGLE"', 'target="Elbow/twist.ANGLE"'))
+    collada("joint_names_no_node.dae", (">Shoulder Elbow Wrist<", ">Shoulder Elbow Pinky<"))
+    collada("influences_overrun.dae", ("<vcount>2 2 2", "<vcount>200 2 2"))
+    collada("key_times_backwards.dae", ('count="3">0 1 2</float_array>', 'count="3">0 2 1</float_array>'))

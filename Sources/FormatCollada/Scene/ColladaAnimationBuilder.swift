@@ -1,0 +1,210 @@
+import AssetCore
+
+/// Collada skins' joints and `<library_animations>` into the scene model, once the node tree is
+/// built: joints and channel targets name node ids and sids, which are found through the nodes'
+/// origins (`ColladaNodeOrigin`, one per scene node in depth-first order).
+///
+/// A channel drives one element of a node's transform stack (`rotateY.ANGLE`, `translate.X`,
+/// `matrix`); the node's whole stack is re-evaluated at the union of its channels' sample times
+/// (Bézier spans subdivided) into one linear matrix channel. Clips come from
+/// `<library_animation_clips>`, else all animations are one clip.
+struct ColladaAnimationBuilder {
+    let document: ColladaDocument
+    let origins: [ColladaNodeOrigin]
+    let limits: ReadLimits
+    var diagnostics: [Diagnostic] = []
+    private var ordersByID: [String: [Int]] = [:]
+    private var subtreeEnd: [Int] = []
+
+    init(document: ColladaDocument, origins: [ColladaNodeOrigin], limits: ReadLimits) {
+        self.document = document
+        self.origins = origins
+        self.limits = limits
+        subtreeEnd = origins.indices.map { $0 + 1 }
+        for i in origins.indices.reversed() where origins[i].parent >= 0 {
+            subtreeEnd[origins[i].parent] = max(subtreeEnd[origins[i].parent], subtreeEnd[i])
+        }
+        for (i, origin) in origins.enumerated() { if let id = origin.node.id { ordersByID[id, default: []].append(i) } }
+    }
+
+    mutating func build(into scene: inout Scene, pendingSkins: [ColladaPendingSkin], morphPlacements: [(node: Int, controller: String)]) throws(AssetError) {
+        var flat = FlatNodeTree(scene.root)
+        guard flat.nodes.count == origins.count else { return }  // every node made is placed; a mismatch would be a bug here
+        var skeletonIndex: [String: Int] = [:]
+        for pending in pendingSkins {
+            guard let controller = document.controllers[pending.controller] else { continue }
+            let key = pending.controller + "|" + pending.skeletonRoots.joined(separator: "|")
+            if skeletonIndex[key] == nil {
+                skeletonIndex[key] = scene.skeletons.count
+                scene.skeletons.append(skeleton(controller, roots: pending.skeletonRoots, paths: flat.paths, at: pending.location))
+            }
+            flat.nodes[pending.node].meshInstances[pending.instance].skin = SkinBinding(skeleton: skeletonIndex[key]!)
+        }
+        scene.root = flat.rebuilt()
+        let clips: [(name: String, animations: [ColladaAnimation])]
+        if document.animationClips.isEmpty {
+            clips = document.animations.isEmpty ? [] : [("animation", document.animations)]
+        } else {
+            clips = document.animationClips.map { clip in (clip.name, clip.animations.compactMap { id in document.animations.first { $0.id == id } }) }
+        }
+        for (name, animations) in clips {
+            let channels = try self.channels(animations, paths: flat.paths, morphPlacements: morphPlacements)
+            if !channels.isEmpty { scene.animations.append(AnimationClip(name: name, channels: channels)) }
+        }
+    }
+
+    /// The node a joint name means: by sid (or id, for IDREF joints) under the instance's
+    /// `<skeleton>` roots, else anywhere; then by id or name, as exporters that skip sids expect.
+    private mutating func skeleton(_ controller: ColladaController, roots: [String], paths: [String], at here: SourceLocation) -> Skeleton {
+        var ranges = roots.compactMap { ordersByID[$0]?.first }.map { $0..<subtreeEnd[$0] }
+        if ranges.isEmpty { ranges = [0..<origins.count] }
+        var jointPaths: [String] = []
+        for name in controller.jointNames {
+            let inRoots = ranges.lazy.flatMap { $0 }
+            let found = inRoots.first { controller.jointsAreIDs ? self.origins[$0].node.id == name : self.origins[$0].node.sid == name }
+                ?? (0..<origins.count).first { self.origins[$0].node.sid == name || self.origins[$0].node.id == name }
+                ?? (0..<origins.count).first { self.origins[$0].node.name == name }
+            if let found { jointPaths.append(paths[found]) } else {
+                diagnostics.append(.warning("skin #\(controller.id): joint '\(name)' names no node; meshes follow it at their bind pose", at: here))
+                jointPaths.append("")
+            }
+        }
+        let inverseBinds = controller.jointNames.indices.map { j in
+            controller.inverseBindMatrices.indices.contains(j) ? Matrix4x4(rowMajor: controller.inverseBindMatrices[j]) : .identity
+        }
+        return Skeleton(name: controller.id, jointPaths: jointPaths, jointNames: controller.jointNames, inverseBindMatrices: inverseBinds)
+    }
+
+    private struct Driven {
+        var transform: Int
+        var components: [Int]?
+        var curve: ColladaAnimationCurve
+    }
+
+    private mutating func channels(_ animations: [ColladaAnimation], paths: [String],
+                                   morphPlacements: [(node: Int, controller: String)]) throws(AssetError) -> [AnimationChannel] {
+        var drivenByNode: [Int: [Driven]] = [:]
+        var weightsByPlacement: [Int: (controller: ColladaController, curves: [(Int, ColladaAnimationCurve)])] = [:]
+        var work = 0
+        for animation in animations {
+            for channel in animation.channels {
+                let here = document.location(line: channel.line, element: "animation[@id=\(animation.id)]")
+                guard let curve = curve(animation, sampler: channel.sampler, at: here) else { continue }
+                work += curve.times.count * curve.stride
+                guard work <= limits.maxWork else { throw AssetError(.limitExceeded("animation keys past the work budget (\(limits.maxWork))"), at: here) }
+                if let (morph, index) = morphTarget(channel.target) {
+                    for placement in morphPlacements where placement.controller == morph.id {
+                        weightsByPlacement[placement.node, default: (morph, [])].curves.append((index, curve))
+                    }
+                    continue
+                }
+                guard let target = ColladaTarget(channel.target), let orders = ordersByID[target.nodeID] else {
+                    diagnostics.append(.warning("channel target '\(channel.target)' names no node; ignored", at: here))
+                    continue
+                }
+                for order in orders {
+                    guard let t = origins[order].node.transforms.firstIndex(where: { $0.sid == target.sid }) else {
+                        diagnostics.append(.warning("channel target '\(channel.target)': node #\(target.nodeID) has no transform with sid '\(target.sid)'; ignored", at: here))
+                        break
+                    }
+                    let size = origins[order].node.transforms[t].0.numbers.count
+                    let wanted = target.components?.count ?? size
+                    guard curve.stride == wanted, target.components?.allSatisfy({ $0 < size }) ?? true else {
+                        diagnostics.append(.warning("channel target '\(channel.target)' takes \(wanted) numbers but its sampler gives \(curve.stride); ignored", at: here))
+                        break
+                    }
+                    drivenByNode[order, default: []].append(Driven(transform: t, components: target.components, curve: curve))
+                }
+            }
+        }
+        var channels: [AnimationChannel] = []
+        for (order, driven) in drivenByNode.sorted(by: { $0.key < $1.key }) {
+            let times = Array(Set(driven.flatMap { $0.curve.sampleTimes() })).sorted()
+            var values: [Float] = []
+            values.reserveCapacity(times.count * 16)
+            for time in times {
+                var stack = origins[order].node.transforms
+                for d in driven {
+                    var numbers = stack[d.transform].0.numbers
+                    let sampled = d.curve.value(at: time)
+                    if let components = d.components {
+                        for (c, v) in zip(components, sampled) { numbers[c] = v }
+                    } else {
+                        numbers = sampled
+                    }
+                    stack[d.transform].0 = stack[d.transform].0.with(numbers)
+                }
+                values += ColladaTransforms.matrix(stack).columnMajorElements.map(Float.init)
+            }
+            channels.append(AnimationChannel(nodePath: paths[order], property: .matrix, times: times, values: values))
+        }
+        for (order, entry) in weightsByPlacement.sorted(by: { $0.key < $1.key }) {
+            let count = entry.controller.morphWeights.count
+            let times = Array(Set(entry.curves.flatMap { $0.1.sampleTimes() })).sorted()
+            var values: [Float] = []
+            for time in times {
+                var weights = entry.controller.morphWeights
+                for (index, curve) in entry.curves where index < count { weights[index] = Float(curve.value(at: time).first ?? 0) }
+                values += weights
+            }
+            channels.append(AnimationChannel(nodePath: paths[order], property: .blendShapeWeights(count: count), times: times, values: values))
+        }
+        return channels
+    }
+
+    /// `morph-weights(2)` (or `controller/…(2)`): a morph's weights source and the weight's index.
+    private func morphTarget(_ target: String) -> (ColladaController, Int)? {
+        guard let open = target.firstIndex(of: "("), let close = target.firstIndex(of: ")"), open < close,
+              let index = Int(target[target.index(after: open)..<close]) else { return nil }
+        let element = target[..<open].split(separator: "/").last.map(String.init) ?? ""
+        let first = target[..<open].split(separator: "/").first.map(String.init) ?? ""
+        guard let morph = document.controllers.values.first(where: { $0.isMorph && ($0.morphWeightsSource == element || $0.id == first) }) else { return nil }
+        return (morph, index)
+    }
+
+    /// A sampler as a curve; nil, with a warning, when its sources are missing or do not agree.
+    private mutating func curve(_ animation: ColladaAnimation, sampler id: String, at here: SourceLocation) -> ColladaAnimationCurve? {
+        guard let sampler = animation.samplers[id], let input = sampler.inputs["INPUT"].flatMap({ animation.sources[$0] }),
+              let output = sampler.inputs["OUTPUT"].flatMap({ animation.sources[$0] }) else {
+            diagnostics.append(.warning("sampler #\(id) lacks its INPUT or OUTPUT source; its channel is ignored", at: here))
+            return nil
+        }
+        let times = input.floats.map(Double.init)
+        guard !times.isEmpty, output.floats.count == times.count * output.stride else {
+            diagnostics.append(.warning("sampler #\(id): \(output.floats.count) output values for \(times.count) keys of \(output.stride); ignored", at: here))
+            return nil
+        }
+        if let bad = times.firstIndex(where: { !$0.isFinite }) ?? times.indices.dropFirst().first(where: { times[$0 - 1] > times[$0] }) {
+            diagnostics.append(.warning("sampler #\(id): key time \(bad) (\(times[bad])) is not a number or goes backwards; ignored", at: here))
+            return nil
+        }
+        guard output.floats.allSatisfy(\.isFinite) else {
+            diagnostics.append(.warning("sampler #\(id): an output value is not a finite number; ignored", at: here))
+            return nil
+        }
+        let interpolations = sampler.inputs["INTERPOLATION"].flatMap { animation.sources[$0]?.names } ?? []
+        return ColladaAnimationCurve(times: times, values: output.floats.map(Double.init), stride: output.stride, interpolations: interpolations,
+                                     inTangents: sampler.inputs["IN_TANGENT"].flatMap { animation.sources[$0]?.floats.map(Double.init) },
+                                     outTangents: sampler.inputs["OUT_TANGENT"].flatMap { animation.sources[$0]?.floats.map(Double.init) })
+    }
+}
+
+extension ColladaTransform {
+    /// The element's numbers in document order.
+    var numbers: [Double] {
+        switch self {
+        case .matrix(let v), .translate(let v), .rotate(let v), .scale(let v), .lookat(let v), .skew(let v): return v
+        }
+    }
+
+    func with(_ numbers: [Double]) -> ColladaTransform {
+        switch self {
+        case .matrix: return .matrix(numbers)
+        case .translate: return .translate(numbers)
+        case .rotate: return .rotate(numbers)
+        case .scale: return .scale(numbers)
+        case .lookat: return .lookat(numbers)
+        case .skew: return .skew(numbers)
+        }
+    }
+}
