@@ -118,7 +118,7 @@ if Context.environment["ASSETC_FUZZ"] != nil {
     // What every file-reading target does with an input (limits, a temporary file, the read).
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["AssetCore"], path: "Fuzz/FuzzSupport"))
     for (name, dependencies) in [("FuzzCrateReader", ["FormatUSD", "AssetCore"]), ("FuzzUSDAParser", ["FormatUSD", "AssetCore"]),
-                                 ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore", "FuzzSupport"]),
+                                 ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzUSDStage", ["FormatUSD", "AssetCore", "FuzzSupport"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore", "FuzzSupport"]),
                                  ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore", "FuzzSupport"]),
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"])] {

@@ -23,4 +23,13 @@ public enum FuzzInput {
             // A clean, typed refusal is the expected outcome for most inputs.
         }
     }
+
+    /// Poses a scene that was read at a few times and takes its bounds, so skinning, blend shapes
+    /// and channel sampling meet hostile data too (joint numbers, weights, keys, matrices).
+    public static func exercise(_ scene: Scene) {
+        for time in [-1.0, 0, 0.5, 1e9] {
+            _ = scene.posed(at: time).worldBounds
+        }
+        _ = scene.stats
+    }
 }
