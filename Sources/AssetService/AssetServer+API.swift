@@ -112,19 +112,26 @@ extension AssetServer {
             throw HTTPError(.badRequest, message: "view takes one of \(RenderView.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let key = "\(record.contentHash)-\(size)-\(view.rawValue)"
-        let etag = "\"\(key)\""
-        let headers: HTTPFields = [.contentType: "image/png", .eTag: etag, .cacheControl: "public, max-age=86400"]
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
         let path = try AssetPath.file(of: record)
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
-        let png: [UInt8] = try await Blocking.run {
+        return try await cachedImage(key: key, contentType: "image/png", request: request) {
             let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
             return try thumbnails.png(contentHash: record.contentHash, size: size, view: view, renderer: renderer) { () throws(AssetError) in
                 try renderer.scene(at: path)
             }
         }
-        let buffer = ByteBuffer(bytes: png)
+    }
+
+    /// An image rendered once per key: `304` on a matching `If-None-Match`, else from the memory
+    /// cache, else `render` (on a blocking thread; nil means a 404 it has already explained).
+    func cachedImage(key: String, contentType: String, request: Request, notFound: String = "",
+                     render: @escaping @Sendable () throws -> [UInt8]?) async throws -> Response {
+        let etag = "\"\(key)\""
+        let headers: HTTPFields = [.contentType: contentType, .eTag: etag, .cacheControl: "public, max-age=86400"]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
+        guard let bytes = try await Blocking.run(render) else { throw HTTPError(.notFound, message: notFound) }
+        let buffer = ByteBuffer(bytes: bytes)
         cache.put(key, buffer)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
@@ -140,22 +147,15 @@ extension AssetServer {
         let size = Self.thumbnailSizes.first { $0 >= requested } ?? 512
         let frames = 24
         let key = "\(record.contentHash)-\(size)-\(frames)-animated"
-        let etag = "\"\(key)\""
-        let headers: HTTPFields = [.contentType: "image/webp", .eTag: etag, .cacheControl: "public, max-age=86400"]
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
         let path = try AssetPath.file(of: record)
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
-        let webp: [UInt8]? = try await Blocking.run {
+        return try await cachedImage(key: key, contentType: "image/webp", request: request,
+                                     notFound: "\(record.id) does not move; it has no animated preview") {
             let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
             return try thumbnails.animatedWebP(contentHash: record.contentHash, size: size, frames: frames, renderer: renderer) { () throws(AssetError) in
                 try renderer.scene(at: path)
             }
         }
-        guard let webp else { throw HTTPError(.notFound, message: "\(record.id) does not move; it has no animated preview") }
-        let buffer = ByteBuffer(bytes: webp)
-        cache.put(key, buffer)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 
     func convert(_ record: CatalogSummary, request: Request) async throws -> Response {

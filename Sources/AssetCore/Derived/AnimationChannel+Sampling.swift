@@ -103,3 +103,34 @@ extension AnimationChannel {
         return out
     }
 }
+
+extension Collection where Element == AnimationChannel {
+    /// A node's local transform at `time` under these channels (all on that node): a matrix channel
+    /// replaces the whole transform, translation, rotation and scale channels replace their part of
+    /// `rest`. Blend-shape weights are not transforms and are passed over. Nil when no channel
+    /// here moves the node.
+    public func localTransform(rest: Matrix4x4, at time: Double) -> Matrix4x4? {
+        var parts: TransformComponents?
+        var whole: Matrix4x4?
+        for channel in self {
+            guard let value = channel.sample(at: time) else { continue }
+            let v = value.map(Double.init)
+            switch channel.property {
+            case .matrix:
+                whole = Matrix4x4(columnMajor: v)
+            case .translation:
+                parts = parts ?? TransformComponents(whole ?? rest)
+                parts?.translation = SIMD3(v[0], v[1], v[2])
+            case .rotation:
+                parts = parts ?? TransformComponents(whole ?? rest)
+                parts?.rotation = Quaternion(real: v[3], imaginary: SIMD3(v[0], v[1], v[2])).normalized
+            case .scale:
+                parts = parts ?? TransformComponents(whole ?? rest)
+                parts?.scale = SIMD3(v[0], v[1], v[2])
+            case .blendShapeWeights:
+                continue
+            }
+        }
+        return parts?.matrix ?? whole
+    }
+}

@@ -78,25 +78,18 @@ extension Scene {
         for (i, path) in flat.paths.enumerated() { indexByPath[path] = i }
         var weights: [Int: [Float]] = [:]
         if animations.indices.contains(clip) {
-            var components: [Int: TransformComponents] = [:]
+            var channelsByNode: [Int: [AnimationChannel]] = [:]
             for channel in animations[clip].channels {
-                guard let i = indexByPath[channel.nodePath], let value = channel.sample(at: time) else { continue }
-                let v = value.map(Double.init)
-                switch channel.property {
-                case .matrix:
-                    components[i] = TransformComponents(Matrix4x4(columnMajor: v))
-                case .translation:
-                    components[i, default: TransformComponents(flat.nodes[i].transform)].translation = SIMD3(v[0], v[1], v[2])
-                case .rotation:
-                    components[i, default: TransformComponents(flat.nodes[i].transform)].rotation =
-                        Quaternion(real: v[3], imaginary: SIMD3(v[0], v[1], v[2])).normalized
-                case .scale:
-                    components[i, default: TransformComponents(flat.nodes[i].transform)].scale = SIMD3(v[0], v[1], v[2])
-                case .blendShapeWeights:
-                    weights[i] = value
+                guard let i = indexByPath[channel.nodePath] else { continue }
+                if case .blendShapeWeights = channel.property {
+                    if let value = channel.sample(at: time) { weights[i] = value }
+                } else {
+                    channelsByNode[i, default: []].append(channel)
                 }
             }
-            for (i, parts) in components { flat.nodes[i].transform = parts.matrix }
+            for (i, channels) in channelsByNode {
+                if let local = channels.localTransform(rest: flat.nodes[i].transform, at: time) { flat.nodes[i].transform = local }
+            }
         }
         return AnimatedTree(tree: flat, indexByPath: indexByPath, blendShapeWeights: weights)
     }

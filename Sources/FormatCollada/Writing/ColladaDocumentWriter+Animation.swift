@@ -188,19 +188,7 @@ extension ColladaDocumentWriter {
         }
         var values: [Float] = []
         for time in sorted {
-            var parts = TransformComponents(rest)
-            var matrix: Matrix4x4?
-            for channel in channels {
-                guard let v = channel.sample(at: time)?.map(Double.init) else { continue }
-                switch channel.property {
-                case .translation: parts.translation = SIMD3(v[0], v[1], v[2])
-                case .rotation: parts.rotation = Quaternion(real: v[3], imaginary: SIMD3(v[0], v[1], v[2])).normalized
-                case .scale: parts.scale = SIMD3(v[0], v[1], v[2])
-                case .matrix: matrix = Matrix4x4(columnMajor: v)
-                case .blendShapeWeights: break
-                }
-            }
-            values += Self.rowMajor(matrix ?? parts.matrix)
+            values += Self.rowMajor(channels.localTransform(rest: rest, at: time) ?? rest)
         }
         return animation(id, target: target, times: sorted, values: values, params: ["TRANSFORM"], type: "float4x4", interpolation: "LINEAR")
     }

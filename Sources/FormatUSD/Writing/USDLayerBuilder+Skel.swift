@@ -129,17 +129,7 @@ extension USDLayerBuilder {
         var scale = USDPropertySpec.attribute("xformOp:scale", "float3", .tuple([rest.scale.x, rest.scale.y, rest.scale.z]))
         var t: [(Double, USDValue)] = [], r: [(Double, USDValue)] = [], s: [(Double, USDValue)] = []
         for time in sorted {
-            var parts = rest
-            for channel in moving {
-                guard let v = channel.sample(at: time)?.map(Double.init) else { continue }
-                switch channel.property {
-                case .translation: parts.translation = SIMD3(v[0], v[1], v[2])
-                case .rotation: parts.rotation = Quaternion(real: v[3], imaginary: SIMD3(v[0], v[1], v[2])).normalized
-                case .scale: parts.scale = SIMD3(v[0], v[1], v[2])
-                case .matrix: parts = TransformComponents(Matrix4x4(columnMajor: v))
-                case .blendShapeWeights: break
-                }
-            }
+            let parts = moving.localTransform(rest: node.transform, at: time).map(TransformComponents.init) ?? rest
             let code = timeCode(time)
             t.append((code, .tuple([parts.translation.x, parts.translation.y, parts.translation.z])))
             r.append((code, .tuple([parts.rotation.real, parts.rotation.imaginary.x, parts.rotation.imaginary.y, parts.rotation.imaginary.z])))
