@@ -90,6 +90,10 @@ extension GLTFBuilder {
 
         var animations: [GLTFDocument.Animation] = []
         var animatedNodes: Set<Int> = []
+        let pointCaches = scene.animations.flatMap(\.channels).filter { if case .points = $0.property { return true }; return false }.count
+        if pointCaches > 0 {
+            diagnostics.append(.warning("glTF has no point caches: \(pointCaches == 1 ? "1 animated point set" : "\(pointCaches) animated point sets") left out (the meshes keep the points they were read with)"))
+        }
         for clip in scene.animations {
             var animation = GLTFDocument.Animation(name: clip.name.isEmpty ? nil : clip.name)
             for channel in clip.channels where !channel.times.isEmpty {
@@ -128,6 +132,7 @@ extension GLTFBuilder {
         case .rotation: return [("rotation", channel.values, interpolation, "VEC4")]
         case .scale: return [("scale", channel.values, interpolation, "VEC3")]
         case .blendShapeWeights: return [("weights", channel.values, interpolation, "SCALAR")]
+        case .points: return []  // glTF has no point caches (counted and warned by the caller)
         case .matrix:
             // Split key by key; a cubic matrix channel's keys are sampled as linear ones.
             var t: [Float] = [], r: [Float] = [], s: [Float] = []

@@ -139,7 +139,7 @@ def test_collada_counts_match_the_xml_and_pycollada(path):
 
 ROUND_TRIPS = [("morphed_sheet.dae", ["usdz", "glb", "usda"]), ("skinned_arm.usda", ["glb", "dae", "usdc"]),
                ("simple_skin.gltf", ["usdz", "dae"]), ("morph_quad.gltf", ["usdz", "dae", "glb"]),
-               ("animated_cube.glb", ["dae", "glb"])]
+               ("animated_cube.glb", ["dae", "glb"]), ("point_cache.usda", ["usdc", "usdz", "usda"])]
 
 
 @pytest.mark.parametrize("source,chain", ROUND_TRIPS, ids=[f"{s}->{'->'.join(c)}" for s, c in ROUND_TRIPS])

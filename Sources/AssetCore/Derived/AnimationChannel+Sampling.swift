@@ -127,7 +127,7 @@ extension Collection where Element == AnimationChannel {
             case .scale:
                 parts = parts ?? TransformComponents(whole ?? rest)
                 parts?.scale = SIMD3(v[0], v[1], v[2])
-            case .blendShapeWeights:
+            case .blendShapeWeights, .points:
                 continue
             }
         }

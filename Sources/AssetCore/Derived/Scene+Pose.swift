@@ -16,7 +16,8 @@ extension Scene {
             for k in flat.nodes[i].meshInstances.indices {
                 let instance = flat.nodes[i].meshInstances[k]
                 guard meshes.indices.contains(instance.mesh),
-                      let mesh = deformed(instance, weights: weightOverrides[i], nodeWorld: worlds[i], worlds: worlds, indexByPath: indexByPath)
+                      let mesh = deformed(instance, weights: weightOverrides[i], points: animated.points[i], nodeWorld: worlds[i], worlds: worlds,
+                                          indexByPath: indexByPath)
                 else { continue }
                 flat.nodes[i].meshInstances[k].mesh = posed.meshes.count
                 flat.nodes[i].meshInstances[k].skin = nil
@@ -31,9 +32,12 @@ extension Scene {
 
     /// A copy of the instance's mesh with blend shapes and skin applied, in the node's space; nil
     /// when nothing deforms it.
-    private func deformed(_ instance: MeshInstance, weights: [Float]?, nodeWorld: Matrix4x4, worlds: [Matrix4x4],
+    private func deformed(_ instance: MeshInstance, weights: [Float]?, points: [SIMD3<Float>]?, nodeWorld: Matrix4x4, worlds: [Matrix4x4],
                           indexByPath: [String: Int]) -> Mesh? {
         var mesh = meshes[instance.mesh]
+        // A point cache replaces the points the mesh was read with (when it has as many).
+        let cached = points.map { $0.count == mesh.points.count } ?? false
+        if cached, let points { mesh.points = points }
         let shapeWeights = weights ?? instance.blendShapeWeights
         let shaped = !mesh.blendShapes.isEmpty && shapeWeights.contains { $0 != 0 }
         var skinning: (SkinWeights, [LinearBlendSkinning.AffineColumns])?
@@ -48,7 +52,7 @@ extension Scene {
             }
             skinning = (influences, matrices)
         }
-        guard shaped || skinning != nil else { return nil }
+        guard shaped || skinning != nil || cached else { return nil }
         if shaped { BlendShapeEvaluation.apply(mesh.blendShapes, weights: shapeWeights, to: &mesh.points) }
         if let (influences, matrices) = skinning {
             mesh.points = LinearBlendSkinning.skin(points: mesh.points, influences: influences, matrices: matrices)
@@ -77,13 +81,19 @@ extension Scene {
         var indexByPath: [String: Int] = [:]
         for (i, path) in flat.paths.enumerated() { indexByPath[path] = i }
         var weights: [Int: [Float]] = [:]
+        var points: [Int: [SIMD3<Float>]] = [:]
         if animations.indices.contains(clip) {
             var channelsByNode: [Int: [AnimationChannel]] = [:]
             for channel in animations[clip].channels {
                 guard let i = indexByPath[channel.nodePath] else { continue }
-                if case .blendShapeWeights = channel.property {
+                switch channel.property {
+                case .blendShapeWeights:
                     if let value = channel.sample(at: time) { weights[i] = value }
-                } else {
+                case .points:
+                    if let value = channel.sample(at: time) {
+                        points[i] = (0..<(value.count / 3)).map { SIMD3(value[3 * $0], value[3 * $0 + 1], value[3 * $0 + 2]) }
+                    }
+                default:
                     channelsByNode[i, default: []].append(channel)
                 }
             }
@@ -91,7 +101,7 @@ extension Scene {
                 if let local = channels.localTransform(rest: flat.nodes[i].transform, at: time) { flat.nodes[i].transform = local }
             }
         }
-        return AnimatedTree(tree: flat, indexByPath: indexByPath, blendShapeWeights: weights)
+        return AnimatedTree(tree: flat, indexByPath: indexByPath, blendShapeWeights: weights, points: points)
     }
 
     /// Whether any clip has keys.
@@ -103,4 +113,6 @@ public struct AnimatedTree: Sendable {
     public var tree: FlatNodeTree
     public var indexByPath: [String: Int]
     public var blendShapeWeights: [Int: [Float]]
+    /// Point caches: the sampled points of the node's mesh.
+    public var points: [Int: [SIMD3<Float>]]
 }

@@ -116,7 +116,7 @@ extension Scene {
         var paths = Set<String>()
         for clip in animations {
             for channel in clip.channels where !joints.contains(channel.nodePath) && !paths.contains(channel.nodePath) {
-                if case .blendShapeWeights = channel.property { continue }
+                guard channel.property.isTransform else { continue }
                 let n = channel.valuesPerKey
                 guard channel.values.count >= 2 * n else { continue }
                 let first = channel.values[0..<n]

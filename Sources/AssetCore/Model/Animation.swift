@@ -24,7 +24,7 @@ public struct AnimationClip: Sendable, Equatable {
 /// Keys that drive one property of one node over time.
 ///
 /// Values are flat Floats, `components` per key (translation and scale 3, rotation 4 as x y z w,
-/// matrix 16 column-major, blend-shape weights one per shape of the node's mesh). Cubic channels store
+/// matrix 16 column-major, blend-shape weights one per shape of the node's mesh, points 3 per point). Cubic channels store
 /// three values per key as glTF's CUBICSPLINE does: in-tangent, value, out-tangent.
 public struct AnimationChannel: Sendable, Equatable {
     public var nodePath: String
@@ -49,6 +49,8 @@ public struct AnimationChannel: Sendable, Equatable {
         /// The whole local transform (Collada `matrix` targets, USD op stacks sampled whole).
         case matrix
         case blendShapeWeights(count: Int)
+        /// Every point of the node's mesh (USD's time-sampled `points`, a point cache): x y z each.
+        case points(count: Int)
 
         public var components: Int {
             switch self {
@@ -56,6 +58,15 @@ public struct AnimationChannel: Sendable, Equatable {
             case .rotation: 4
             case .matrix: 16
             case .blendShapeWeights(let count): count
+            case .points(let count): 3 * count
+            }
+        }
+
+        /// Whether the channel moves its node (rather than deforming its mesh).
+        public var isTransform: Bool {
+            switch self {
+            case .translation, .rotation, .scale, .matrix: true
+            case .blendShapeWeights, .points: false
             }
         }
 
@@ -66,6 +77,7 @@ public struct AnimationChannel: Sendable, Equatable {
             case .scale: "scale"
             case .matrix: "matrix"
             case .blendShapeWeights: "weights"
+            case .points: "points"
             }
         }
     }

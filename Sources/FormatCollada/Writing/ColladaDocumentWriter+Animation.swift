@@ -133,6 +133,10 @@ extension ColladaDocumentWriter {
     mutating func animationLibraries() -> String {
         var animations = "", clips = ""
         var counter = 0, clipCount = 0
+        let pointCaches = scene.animations.flatMap(\.channels).filter { if case .points = $0.property { return true }; return false }.count
+        if pointCaches > 0 {
+            diagnostics.append(.warning("Collada has no point caches: \(pointCaches == 1 ? "1 animated point set" : "\(pointCaches) animated point sets") left out (the meshes keep the points they were read with)"))
+        }
         let placed = scene.placedMeshes(includingUncounted: true)
         for clip in scene.animations {
             var ids: [String] = []
@@ -140,7 +144,7 @@ extension ColladaDocumentWriter {
             for channel in clip.channels { byNode[channel.nodePath, default: []].append(channel) }
             for (path, channels) in byNode.sorted(by: { $0.key < $1.key }) {
                 guard let nodeID = nodeIDs[path], let node = scene.node(at: path) else { continue }
-                let transforms = channels.filter { if case .blendShapeWeights = $0.property { return false }; return true }
+                let transforms = channels.filter(\.property.isTransform)
                 if !transforms.isEmpty {
                     counter += 1
                     let id = "animation\(counter)"

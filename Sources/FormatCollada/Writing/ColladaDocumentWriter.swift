@@ -28,7 +28,7 @@ struct ColladaDocumentWriter {
         var animated = Set<String>()
         for clip in scene.animations {
             for channel in clip.channels {
-                if case .blendShapeWeights = channel.property { continue }
+                guard channel.property.isTransform else { continue }
                 animated.insert(channel.nodePath)
             }
         }

@@ -159,6 +159,7 @@ struct USDSceneBuilder {
             let builder = USDMeshBuilder(values: values)
             if var built = builder.build(prim, diagnostics: &diagnostics) {
                 try skel.bind(prim, mesh: &built.mesh, meshIndex: scene.meshes.count, context: skelContext, primsByPath: primsByPath)
+                try skel.pointsChannel(prim, nodePath: prim.path, pointCount: built.mesh.points.count)
                 let subsetMaterials = built.subsetPrims.map { subset in
                     resolveBinding(subset, inherited: nil).map(\.material)
                 }

@@ -148,6 +148,26 @@ extension USDSkelBuilder {
         }
     }
 
+    /// A point cache: a mesh whose `points` are sampled at more than one time, as a points channel
+    /// on its node. Samples that do not hold the mesh's point count are warned and the cache dropped.
+    mutating func pointsChannel(_ prim: USDComposedPrim, nodePath: String, pointCount: Int) throws(AssetError) {
+        guard let samples = prim.attribute("points")?.spec.timeSamples, samples.count > 1 else { return }
+        try budget.spend(work: samples.count * pointCount * 3, for: "animated points of \(prim.path)", at: prim.location)
+        var values: [Float] = []
+        values.reserveCapacity(samples.count * pointCount * 3)
+        var times: [Double] = []
+        for (k, sample) in samples.enumerated() {
+            guard sample.time.isFinite, let numbers = sample.value.flatNumbers, numbers.count == pointCount * 3, numbers.allSatisfy(\.isFinite) else {
+                diagnostics.append(.warning("\(prim.path).points sample \(k) does not hold the mesh's \(pointCount) finite points; the animated points are ignored",
+                                            at: prim.location))
+                return
+            }
+            times.append(sample.time / timeCodesPerSecond)
+            values += numbers.map(Float.init)
+        }
+        channels.append(AnimationChannel(nodePath: nodePath, property: .points(count: pointCount), times: times, values: values))
+    }
+
     /// A `matrix` channel for a prim whose xformOps are sampled at more than one time: the whole
     /// op stack evaluated at every time any op has a sample.
     mutating func xformChannel(_ prim: USDComposedPrim, nodePath: String) throws(AssetError) {

@@ -22,7 +22,14 @@ extension USDLayerBuilder {
         }
         properties.append(.attribute("faceVertexCounts", "int[]", .integers(mesh.faceVertexCounts)))
         properties.append(.attribute("faceVertexIndices", "int[]", .integers(mesh.faceVertexIndices)))
-        properties.append(.attribute("points", "point3f[]", .floatArray(mesh.points)))
+        var points = USDPropertySpec.attribute("points", "point3f[]", .floatArray(mesh.points))
+        if let cache = channelsByPath[scenePath]?.first(where: { if case .points(let n) = $0.property { return n == mesh.points.count }; return false }) {
+            let n = cache.property.components
+            points.timeSamples = cache.times.indices.map { k in
+                (timeCode(cache.times[k]), .numbers(cache.values[(k * n)..<(k * n + n)].map(Double.init), components: 3))
+            }
+        }
+        properties.append(points)
         for primvar in mesh.primvars { properties += Self.primvarProperties(primvar) }
         properties.append(.attribute("subdivisionScheme", "token", .string("none"), uniform: true))
         if let m = instance.material, let target = materialPaths[m] { properties.append(.relationship("material:binding", to: target)) }

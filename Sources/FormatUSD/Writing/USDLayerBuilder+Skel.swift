@@ -114,8 +114,7 @@ extension USDLayerBuilder {
     /// (a matrix channel's keys decomposed), the rest values as defaults; nil when nothing drives it.
     func animatedTransformProperties(_ node: Node, channels: [AnimationChannel]) -> [USDPropertySpec]? {
         let moving = channels.filter { channel in
-            if case .blendShapeWeights = channel.property { return false }
-            return !channel.times.isEmpty
+            channel.property.isTransform && !channel.times.isEmpty
         }
         guard !moving.isEmpty else { return nil }
         let rest = TransformComponents(node.transform)

@@ -169,7 +169,25 @@ def blendshape_mesh():
     stage.Save()
 
 
+def point_cache():
+    """A sheet whose points are sampled per frame (a point cache, as Alembic-born USD has)."""
+    stage = new_stage("point_cache.usda", 1, 24)
+    root = UsdGeom.Xform.Define(stage, "/Wave")
+    stage.SetDefaultPrim(root.GetPrim())
+    grid = 4
+    mesh = UsdGeom.Mesh.Define(stage, "/Wave/Sheet")
+    mesh.CreateFaceVertexCountsAttr([4] * (grid - 1) ** 2)
+    mesh.CreateFaceVertexIndicesAttr([i for y in range(grid - 1) for x in range(grid - 1)
+                                      for i in (y * grid + x, y * grid + x + 1, (y + 1) * grid + x + 1, (y + 1) * grid + x)])
+    points = mesh.CreatePointsAttr()
+    for frame in (1, 8, 16, 24):
+        phase = frame / 24 * 2 * math.pi
+        points.Set([Gf.Vec3f(x, math.sin(phase + x) * 0.5, z) for z in range(grid) for x in range(grid)], frame)
+    stage.Save()
+
+
 if __name__ == "__main__":
     skinned_arm()
     translate_cube()
     blendshape_mesh()
+    point_cache()
