@@ -202,15 +202,24 @@ struct GLTFBuilder {
 
     private mutating func material(_ index: Int) -> GLTFDocument.Material {
         let m = scene.materials[index]
-        let c = m.baseColor.value
+        // glTF multiplies a texture by its factor; a textured input's constant is only a fallback, so
+        // the factor is the texture's scale (glTF's own factor read back), else 1.
+        let c = m.baseColor.texture.map { $0.scale ?? .one } ?? SIMD4(m.baseColor.value, m.opacity.value)
+        let alpha = m.baseColor.texture == nil ? m.opacity.value : (m.opacity.texture?.scale?.w ?? (m.opacity.texture == nil ? m.opacity.value : 1))
+        let metallic = m.metallic.texture.map { $0.scale?.x ?? 1 } ?? m.metallic.value
+        let roughness = m.roughness.texture.map { $0.scale?.x ?? 1 } ?? m.roughness.value
         var result = GLTFDocument.Material(
             name: m.name,
-            pbrMetallicRoughness: .init(baseColorFactor: [c.x, c.y, c.z, m.opacity.value],
+            pbrMetallicRoughness: .init(baseColorFactor: [c.x, c.y, c.z, alpha],
                                         baseColorTexture: m.baseColor.texture.flatMap { textureInfo($0) },
-                                        metallicFactor: m.metallic.value, roughnessFactor: m.roughness.value))
-        if m.emissive.value != .zero { result.emissiveFactor = [m.emissive.value.x, m.emissive.value.y, m.emissive.value.z] }
+                                        metallicFactor: metallic, roughnessFactor: roughness))
+        let e = m.emissive.texture.map { scale -> SIMD3<Float> in scale.scale.map { SIMD3($0.x, $0.y, $0.z) } ?? SIMD3(repeating: 1) } ?? m.emissive.value
+        if e != .zero { result.emissiveFactor = [e.x, e.y, e.z] }
         result.normalTexture = m.normal.flatMap { textureInfo($0) }
+        // A normal map's strength is half its x scale (UsdUVTexture decodes with 2s); occlusion's is its scale.
+        if let s = m.normal?.scale?.x, s != 2 { result.normalTexture?.scale = s / 2 }
         result.occlusionTexture = m.occlusion.flatMap { textureInfo($0) }
+        if let s = m.occlusion?.scale?.x, s != 1 { result.occlusionTexture?.strength = s }
         if m.opacityThreshold > 0 { result.alphaMode = "MASK"; result.alphaCutoff = m.opacityThreshold }
         else if m.opacity.value < 1 || m.opacity.texture != nil { result.alphaMode = "BLEND" }
         if m.isDoubleSided { result.doubleSided = true }

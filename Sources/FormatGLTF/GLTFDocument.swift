@@ -49,7 +49,7 @@ struct GLTFDocument: Encodable {
         var target: Int?
     }
     struct Buffer: Encodable { var byteLength: Int; var uri: String? }
-    struct TextureInfo: Encodable { var index: Int; var texCoord: Int? }
+    struct TextureInfo: Encodable { var index: Int; var texCoord: Int?; var scale: Float?; var strength: Float? }
     struct PBR: Encodable {
         var baseColorFactor: [Float]
         var baseColorTexture: TextureInfo?

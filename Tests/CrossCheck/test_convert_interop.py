@@ -228,7 +228,11 @@ def test_round_trip_keeps_figures_and_names(source, via, tmp_path):
         if key == "upAxis" and original[key] == "X":
             continue
         assert final[key] == original[key], f"{key}: {final[key]} after the round trip, {original[key]} before"
-    if original["animations"]:
+    if "has no point caches" in result.stderr:
+        # Collada and glTF cannot hold a point cache; the conversion says so, and the animated
+        # points are gone, so the poses legitimately differ. The static figures were checked above.
+        assert via in ("dae", "gltf", "glb")
+    elif original["animations"]:
         # A stage without startTimeCode is read at the default time; the formats between keep the
         # rest pose and the keys but no read time, so animated sources compare posed at one time.
         posed = lambda path: run_info_json(path, "--time", "0")["bounds"]  # noqa: E731

@@ -123,3 +123,38 @@ def test_materials_map_onto_usd_preview_surface_as_ar_quick_look_reads_them(tmp_
     flat = surfaces["Flat"]
     assert tuple(flat.GetInput("emissiveColor").Get()) == (0, 1, 0) and tuple(flat.GetInput("diffuseColor").Get()) == (0, 0, 0)
     assert close(surfaces["Glass"].GetInput("opacity").Get(), 0.5, 1)
+
+
+def test_factors_beside_textures_become_texture_scales_and_come_back(tmp_path):
+    """glTF multiplies a texture by its factor; UsdUVTexture's inputs:scale (and bias, for occlusion
+    strength) says the same, read here by usd-core. The normal strength cannot pass USD's normal-map
+    rule and is left out with a warning; a glb written from the glTF keeps every factor."""
+    from pxr import Usd, UsdShade
+    source = FIXTURES / "gltf" / "materials.gltf"
+    usda = tmp_path / "materials.usda"
+    result = subprocess.run([assetc_binary(), "convert", str(source), str(usda)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "normal map strength 0.5 is left out" in result.stderr
+    stage = Usd.Stage.Open(str(usda))
+    looks = next(p for p in stage.Traverse() if p.GetName() == "Full" and p.IsA(UsdShade.Material))
+
+    def inputs(name):
+        shader = UsdShade.Shader(stage.GetPrimAtPath(looks.GetPath().AppendChild(name)))
+        scale, bias = shader.GetInput("scale"), shader.GetInput("bias")
+        return (tuple(round(x, 6) for x in scale.Get()) if scale else None, tuple(round(x, 6) for x in bias.Get()) if bias else None)
+
+    assert inputs("diffuseColor_texture") == ((1, 0.5, 0.25, 0.8), None)
+    assert inputs("metallic_texture") == ((0.2,) * 4, None)
+    assert inputs("roughness_texture") == ((0.7,) * 4, None)
+    assert inputs("emissiveColor_texture") == ((2, 2, 0, 1), None)
+    assert inputs("occlusion_texture") == ((0.8,) * 4, (0.2,) * 4)
+    assert inputs("normal_texture") == ((2, 2, 2, 1), (-1, -1, -1, 0))
+    glb = tmp_path / "materials.glb"
+    result = subprocess.run([assetc_binary(), "convert", str(source), str(glb)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    full = pygltflib.GLTF2().load(str(glb)).materials[0]
+    pbr = full.pbrMetallicRoughness
+    assert [round(x, 6) for x in pbr.baseColorFactor] == [1, 0.5, 0.25, 0.8]
+    assert (round(pbr.metallicFactor, 6), round(pbr.roughnessFactor, 6)) == (0.2, 0.7)
+    assert [round(x, 6) for x in full.emissiveFactor] == [2, 2, 0]  # factor x KHR_materials_emissive_strength
+    assert (full.normalTexture.scale, round(full.occlusionTexture.strength, 6)) == (0.5, 0.8)

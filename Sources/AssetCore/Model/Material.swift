@@ -65,11 +65,18 @@ public struct TextureReference: Sendable, Equatable {
     public var texcoordSet: String
     /// Which channels feed the input.
     public var channels: Channels
+    /// UsdUVTexture's `inputs:scale` and `inputs:bias`: the input reads texel × scale + bias. nil is
+    /// the input's usual decoding (a normal map's (2,2,2,1) and (-1,-1,-1,0), identity elsewhere).
+    /// glTF factors beside a texture, a normal map's strength and occlusion strength arrive here.
+    public var scale: SIMD4<Float>?
+    public var bias: SIMD4<Float>?
 
-    public init(texture: Int, texcoordSet: String = "st", channels: Channels = .rgb) {
+    public init(texture: Int, texcoordSet: String = "st", channels: Channels = .rgb, scale: SIMD4<Float>? = nil, bias: SIMD4<Float>? = nil) {
         self.texture = texture
         self.texcoordSet = texcoordSet
         self.channels = channels
+        self.scale = scale
+        self.bias = bias
     }
 
     public enum Channels: String, Sendable, Hashable, Codable {

@@ -49,7 +49,9 @@ struct SurfaceShader: FragmentShader {
                 if set < mesh.texcoords.count {
                     let (t0, t1, t2) = mesh.texcoords[set].corners(of: triangle)
                     let st = t0 * b.x + t1 * b.y + t2 * b.z
-                    let texel = sampler.sample(st)
+                    var texel = sampler.sample(st)
+                    // UsdUVTexture's scale and bias (glTF's base colour factor) apply to the texel.
+                    if let reference = m.baseColor.texture { texel = texel * (reference.scale ?? .one) + (reference.bias ?? .zero) }
                     base = SIMD3(texel.x, texel.y, texel.z)
                     opacity *= texel.w
                 }

@@ -42,26 +42,49 @@ struct GLTFMaterialBuilder {
             material.opacityThreshold = Float(source.alphaCutoff ?? 0.5)
         default: diagnostics.append(.warning("alphaMode '\(alphaMode)' is not one glTF defines; treated as OPAQUE", at: here))
         }
-        if let info = pbr?.baseColorTexture, let reference = try texture(info, channels: .rgb, material: index, at: here) {
+        // A glTF factor beside a texture multiplies it: UsdUVTexture's scale says the same.
+        let colorScale = SIMD4<Float>(Float(factor[0]), Float(factor[1]), Float(factor[2]), Float(factor[3]))
+        if let info = pbr?.baseColorTexture, var reference = try texture(info, channels: .rgb, material: index, at: here) {
+            if colorScale != .one { reference.scale = colorScale }
             material.baseColor.texture = reference
-            if alphaMode != "OPAQUE" { material.opacity.texture = TextureReference(texture: reference.texture, texcoordSet: reference.texcoordSet, channels: .a) }
+            if alphaMode != "OPAQUE" {
+                material.opacity.texture = TextureReference(texture: reference.texture, texcoordSet: reference.texcoordSet, channels: .a,
+                                                            scale: colorScale == .one ? nil : colorScale)
+            }
         }
         material.metallic = MaterialProperty(Float(pbr?.metallicFactor ?? 1))
         material.roughness = MaterialProperty(Float(pbr?.roughnessFactor ?? 1))
         if let info = pbr?.metallicRoughnessTexture {
             material.metallic.texture = try texture(info, channels: .b, material: index, at: here)
             material.roughness.texture = try texture(info, channels: .g, material: index, at: here)
+            if material.metallic.value != 1 { material.metallic.texture?.scale = SIMD4(repeating: material.metallic.value) }
+            if material.roughness.value != 1 { material.roughness.texture?.scale = SIMD4(repeating: material.roughness.value) }
         }
         if let info = source.normalTexture {
             material.normal = try texture(info, channels: .rgb, material: index, at: here)
-            if let scale = info.scale, scale != 1 { diagnostics.append(.warning("normal texture scale \(scale) is not kept (1 is used)", at: here)) }
+            // glTF scales the decoded normal's x and y: (2t - 1) · (s, s, 1).
+            if let s = info.scale.map(Float.init), s != 1 {
+                material.normal?.scale = SIMD4(2 * s, 2 * s, 2, 1)
+                material.normal?.bias = SIMD4(-s, -s, -1, 0)
+            }
         }
-        if let info = source.occlusionTexture { material.occlusion = try texture(info, channels: .r, material: index, at: here) }
+        if let info = source.occlusionTexture {
+            material.occlusion = try texture(info, channels: .r, material: index, at: here)
+            // glTF blends occlusion toward 1 by strength: 1 + strength · (t - 1).
+            if let strength = info.strength.map(Float.init), strength != 1 {
+                material.occlusion?.scale = SIMD4(repeating: strength)
+                material.occlusion?.bias = SIMD4(repeating: 1 - strength)
+            }
+        }
         let emissive = source.emissiveFactor ?? [0, 0, 0]
         guard emissive.count == 3 else { throw AssetError(.malformed("emissiveFactor has \(emissive.count) numbers, not 3"), at: here) }
         let strength = Float(source.extensions?.KHR_materials_emissive_strength?.emissiveStrength ?? 1)
         material.emissive = MaterialProperty(SIMD3(Float(emissive[0]), Float(emissive[1]), Float(emissive[2])) * strength)
-        if let info = source.emissiveTexture { material.emissive.texture = try texture(info, channels: .rgb, material: index, at: here) }
+        if let info = source.emissiveTexture {
+            material.emissive.texture = try texture(info, channels: .rgb, material: index, at: here)
+            let e = material.emissive.value
+            if e != SIMD3(repeating: 1) { material.emissive.texture?.scale = SIMD4(e, 1) }
+        }
         if source.extensions?.KHR_materials_unlit != nil {
             // Unlit: the colour is emitted as it is, and nothing is lit.
             material.emissive = material.baseColor

@@ -136,7 +136,14 @@ struct USDMaterialBuilder {
         let channels = TextureReference.Channels(rawValue: output) ?? .rgb
         var fallback: [Float]?
         if case .value(let value, _) = input(shader, "fallback"), let n = value.flatNumbers { fallback = n.map(Float.init) }
-        return (TextureReference(texture: index, texcoordSet: texcoordSet, channels: channels), fallback)
+        var reference = TextureReference(texture: index, texcoordSet: texcoordSet, channels: channels)
+        if case .value(let value, _) = input(shader, "scale"), let n = value.flatNumbers, n.count == 4 {
+            reference.scale = SIMD4(n.map(Float.init))
+        }
+        if case .value(let value, _) = input(shader, "bias"), let n = value.flatNumbers, n.count == 4 {
+            reference.bias = SIMD4(n.map(Float.init))
+        }
+        return (reference, fallback)
     }
 
     private func wrapMode(_ shader: USDComposedPrim, _ name: String) -> Texture.WrapMode? {

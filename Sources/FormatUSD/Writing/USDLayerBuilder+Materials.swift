@@ -44,9 +44,17 @@ extension USDLayerBuilder {
                 shader.properties.append(.attribute("inputs:sourceColorSpace", "token", .string("raw")))
             }
             if key == "normal" {
-                // Normal maps store [-1, 1] as [0, 1].
+                // Normal maps store [-1, 1] as [0, 1]. UsdPreviewSurface (and usd-core's normal-map
+                // validator, and ARKit's) take only this decoding, so a glTF normal strength is left out.
                 shader.properties.append(.attribute("inputs:scale", "float4", .tuple([2, 2, 2, 1])))
                 shader.properties.append(.attribute("inputs:bias", "float4", .tuple([-1, -1, -1, 0])))
+                if let scale = texture.scale, scale != SIMD4(2, 2, 2, 1) {
+                    diagnostics.append(.warning("material \(material.name): normal map strength \(scale.x / 2) is left out (USD normal maps decode with scale (2,2,2,1) only)"))
+                }
+            } else {
+                // A reference's own scale and bias (glTF factors and strengths) are written as they are.
+                if let scale = texture.scale { shader.properties.append(.attribute("inputs:scale", "float4", .floats(scale))) }
+                if let bias = texture.bias { shader.properties.append(.attribute("inputs:bias", "float4", .floats(bias))) }
             }
             shader.properties.append(.attribute("outputs:\(output)", output == "rgb" ? "float3" : "float", nil))
             textureShaders.append(shader)

@@ -185,7 +185,7 @@ def materials():
     a.add("materials", {"name": "Full", "doubleSided": True, "alphaMode": "MASK", "alphaCutoff": 0.3,
                         "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.25, 0.8], "baseColorTexture": {"index": 0},
                                                  "metallicFactor": 0.2, "roughnessFactor": 0.7, "metallicRoughnessTexture": {"index": 1}},
-                        "normalTexture": {"index": 1}, "occlusionTexture": {"index": 1},
+                        "normalTexture": {"index": 1, "scale": 0.5}, "occlusionTexture": {"index": 1, "strength": 0.8},
                         "emissiveFactor": [1, 1, 0], "emissiveTexture": {"index": 1},
                         "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 2}}})
     a.add("materials", {"name": "Glass", "alphaMode": "BLEND", "pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.4, 1, 0.5]}})
