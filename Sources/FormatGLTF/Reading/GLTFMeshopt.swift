@@ -21,6 +21,18 @@ enum GLTFMeshopt {
             guard ext.count >= 0, ext.byteStride > 0, ext.byteStride <= 256, ext.count <= budget.limits.maxArrayElements else {
                 throw fail("count \(ext.count) of stride \(ext.byteStride) is not a decodable shape")
             }
+            // libmeshoptimizer asserts these rather than failing (an abort on a hostile file), so they
+            // are checked here: the shapes EXT_meshopt_compression allows for each mode and filter.
+            let shapeProblem: String? = switch (ext.mode, ext.filter ?? "NONE") {
+            case ("ATTRIBUTES", _) where ext.byteStride % 4 != 0: "ATTRIBUTES needs a stride that is a multiple of 4, not \(ext.byteStride)"
+            case ("TRIANGLES", _) where ext.count % 3 != 0: "TRIANGLES needs a count that is a multiple of 3, not \(ext.count)"
+            case ("TRIANGLES", _), ("INDICES", _): ext.byteStride == 2 || ext.byteStride == 4 ? nil : "indices need a stride of 2 or 4, not \(ext.byteStride)"
+            case (_, "OCTAHEDRAL") where ext.byteStride != 4 && ext.byteStride != 8: "the OCTAHEDRAL filter needs a stride of 4 or 8, not \(ext.byteStride)"
+            case (_, "QUATERNION") where ext.byteStride != 8: "the QUATERNION filter needs a stride of 8, not \(ext.byteStride)"
+            case (_, "EXPONENTIAL") where ext.byteStride % 4 != 0: "the EXPONENTIAL filter needs a stride that is a multiple of 4, not \(ext.byteStride)"
+            default: nil
+            }
+            if let shapeProblem { throw fail(shapeProblem) }
             let size = ext.count * ext.byteStride
             guard size <= view.byteLength || view.byteLength == 0 || size == view.byteLength else {
                 throw fail("decodes to \(size) bytes but the view is \(view.byteLength)")
