@@ -66,6 +66,7 @@ public struct Converter: Sendable {
         // matrices would not follow.
         if let time = options.readOptions.poseTime { passes.append(PoseAnimationPass(time: time)) }
         else if !requirements.keepsAnimation { passes.append(DropAnimationPass(format: format.name)) }
+        if !requirements.keepsTextureTransforms { passes.append(BakeTextureTransformsPass()) }
         if !requirements.keepsCurves { passes.append(DropCurvesPass(format: format.name)) }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit

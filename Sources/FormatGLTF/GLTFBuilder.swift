@@ -230,7 +230,15 @@ struct GLTFBuilder {
         guard scene.textures.indices.contains(reference.texture), let image = texture(reference.texture) else { return nil }
         // The texcoord set's position among the mesh's sets; "st" is the first everywhere assetc writes.
         let set = Int(reference.texcoordSet.dropFirst(2)) ?? 0
-        return GLTFDocument.TextureInfo(index: image, texCoord: set == 0 ? nil : set)
+        var info = GLTFDocument.TextureInfo(index: image, texCoord: set == 0 ? nil : set)
+        if let transform = reference.transform {
+            let t = GLTFTextureTransform.gltf(transform)
+            info.extensions = .init(KHR_texture_transform: .init(offset: t.offset, rotation: t.rotation, scale: t.scale))
+            if document.extensionsUsed?.contains("KHR_texture_transform") != true {
+                document.extensionsUsed = (document.extensionsUsed ?? []) + ["KHR_texture_transform"]
+            }
+        }
+        return info
     }
 
     private mutating func texture(_ index: Int) -> Int? {

@@ -49,7 +49,15 @@ struct GLTFDocument: Encodable {
         var target: Int?
     }
     struct Buffer: Encodable { var byteLength: Int; var uri: String? }
-    struct TextureInfo: Encodable { var index: Int; var texCoord: Int?; var scale: Float?; var strength: Float? }
+    struct TextureTransform: Encodable { var offset: [Float]; var rotation: Float; var scale: [Float] }
+    struct TextureInfoExtensions: Encodable { var KHR_texture_transform: TextureTransform? }
+    struct TextureInfo: Encodable {
+        var index: Int
+        var texCoord: Int?
+        var scale: Float?
+        var strength: Float?
+        var extensions: TextureInfoExtensions?
+    }
     struct PBR: Encodable {
         var baseColorFactor: [Float]
         var baseColorTexture: TextureInfo?
@@ -84,4 +92,5 @@ struct GLTFDocument: Encodable {
     var samplers: [Sampler]?
     var skins: [Skin]?
     var animations: [Animation]?
+    var extensionsUsed: [String]?
 }

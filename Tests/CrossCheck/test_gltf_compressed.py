@@ -1,10 +1,11 @@
 """Meshopt-, quantized- and Draco-compressed glTF (written by gltfpack and draco_encoder from one
 OBJ) read back as that OBJ: the same points and triangles, bounds and texture coordinates equal
 within the quantization the encoders chose, checked through usd-core on assetc's usda output."""
+import math
 import subprocess
 
 import pytest
-from pxr import Usd, UsdGeom
+from pxr import Usd, UsdGeom, UsdShade
 
 from conftest import FIXTURES, assetc_binary, assetc_info, close
 
@@ -12,11 +13,27 @@ FOLDER = FIXTURES / "gltf" / "compressed"
 COMPRESSED = ["grid_meshopt.glb", "grid_quantized.glb", "grid_draco.gltf"]
 
 
+def texture_transform(stage):
+    """The stage's UsdTransform2d as a function on st (UsdPreviewSurface's order: scale, rotate
+    counter-clockwise in degrees, translate); identity when it has none. The grids have one material."""
+    for prim in stage.Traverse():
+        shader = UsdShade.Shader(prim)
+        if shader and shader.GetIdAttr().Get() == "UsdTransform2d":
+            scale = shader.GetInput("scale").Get() if shader.GetInput("scale") else (1, 1)
+            angle = math.radians(shader.GetInput("rotation").Get() if shader.GetInput("rotation") else 0)
+            move = shader.GetInput("translation").Get() if shader.GetInput("translation") else (0, 0)
+            c, s = math.cos(angle), math.sin(angle)
+            return lambda u, v: (c * u * scale[0] - s * v * scale[1] + move[0], s * u * scale[0] + c * v * scale[1] + move[1])
+    return lambda u, v: (u, v)
+
+
 def uv_by_position(path, tmp_path):
-    """{rounded position: uv} from the usda assetc writes, read by usd-core."""
+    """{rounded position: uv} from the usda assetc writes, read by usd-core, with the material's
+    texture transform applied as a renderer would."""
     out = tmp_path / (path.stem + ".usda")
     subprocess.run([assetc_binary(), "convert", "--force", str(path), str(out)], check=True, capture_output=True)
     stage = Usd.Stage.Open(str(out))
+    transform = texture_transform(stage)
     result = {}
     for prim in stage.Traverse():
         if not prim.IsA(UsdGeom.Mesh):
@@ -29,7 +46,7 @@ def uv_by_position(path, tmp_path):
         corners = mesh.GetFaceVertexIndicesAttr().Get()
         for k, point in enumerate(corners):
             value = values[indices[k]] if indices else (values[k] if primvar.GetInterpolation() == "faceVarying" else values[point])
-            result[tuple(round(c * 64) for c in points[point])] = (value[0], value[1])
+            result[tuple(round(c * 64) for c in points[point])] = transform(value[0], value[1])
     return result
 
 

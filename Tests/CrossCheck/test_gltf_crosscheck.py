@@ -158,3 +158,38 @@ def test_factors_beside_textures_become_texture_scales_and_come_back(tmp_path):
     assert (round(pbr.metallicFactor, 6), round(pbr.roughnessFactor, 6)) == (0.2, 0.7)
     assert [round(x, 6) for x in full.emissiveFactor] == [2, 2, 0]  # factor x KHR_materials_emissive_strength
     assert (full.normalTexture.scale, round(full.occlusionTexture.strength, 6)) == (0.5, 0.8)
+
+
+def test_texture_transform_becomes_usd_transform2d_by_the_specifications(tmp_path):
+    """KHR_texture_transform (offset, rotation, scale on the base colour texture) written as a
+    UsdTransform2d: evaluated from usd-core's reading of its inputs in USD's st space, it maps each
+    texcoord where the glTF specification's formula (offset + R·(scale·uv), R counter-clockwise,
+    in top-left UV space) maps it. A glb written from that usda carries the same extension values."""
+    import math
+    from pxr import Usd, UsdShade
+    usda = tmp_path / "materials.usda"
+    result = subprocess.run([assetc_binary(), "convert", str(FIXTURES / "gltf" / "materials.gltf"), str(usda)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    stage = Usd.Stage.Open(str(usda))
+    node = next(UsdShade.Shader(p) for p in stage.Traverse() if UsdShade.Shader(p) and UsdShade.Shader(p).GetIdAttr().Get() == "UsdTransform2d")
+    scale, degrees, move = node.GetInput("scale").Get(), node.GetInput("rotation").Get(), node.GetInput("translation").Get()
+    a = math.radians(degrees)
+
+    def usd(s, t):
+        x, y = s * scale[0], t * scale[1]
+        return (math.cos(a) * x - math.sin(a) * y + move[0], math.sin(a) * x + math.cos(a) * y + move[1])
+
+    offset, r, size = (0.1, 0.2), 0.5, (2, 3)
+    for u, v in [(0, 0), (1, 0), (0, 1), (0.3, 0.7)]:
+        x, y = u * size[0], v * size[1]
+        gu, gv = offset[0] + math.cos(r) * x - math.sin(r) * y, offset[1] + math.sin(r) * x + math.cos(r) * y
+        su, sv = usd(u, 1 - v)
+        assert math.isclose(su, gu, abs_tol=1e-5) and math.isclose(sv, 1 - gv, abs_tol=1e-5), (u, v, (su, sv), (gu, 1 - gv))
+    glb = tmp_path / "back.glb"
+    result = subprocess.run([assetc_binary(), "convert", str(usda), str(glb)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    document = pygltflib.GLTF2().load(str(glb))
+    extension = document.materials[0].pbrMetallicRoughness.baseColorTexture.extensions["KHR_texture_transform"]
+    assert [round(x, 5) for x in extension["offset"]] == [0.1, 0.2]
+    assert round(extension["rotation"], 5) == 0.5 and [round(x, 5) for x in extension["scale"]] == [2, 3]
+    assert "KHR_texture_transform" in document.extensionsUsed

@@ -25,11 +25,15 @@ public struct WriterRequirements: Sendable, Equatable {
     /// The format holds skeletons, skins, blend shapes and animation clips; others get the scene at
     /// its bind pose (or posed at `--time`) with one warning.
     public var keepsAnimation: Bool
+    /// The format transforms texture coordinates per texture (USD's UsdTransform2d, glTF's
+    /// KHR_texture_transform); others get the transforms baked into the coordinates.
+    public var keepsTextureTransforms: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
                 keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false,
-                keepsAnimation: Bool = false) {
+                keepsAnimation: Bool = false, keepsTextureTransforms: Bool = false) {
         self.keepsAnimation = keepsAnimation
+        self.keepsTextureTransforms = keepsTextureTransforms
         self.affineTransforms = affineTransforms
         self.keepsCurves = keepsCurves
         self.triangles = triangles

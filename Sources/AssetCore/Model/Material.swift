@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A physically based material in UsdPreviewSurface's terms. Collada's constant, lambert, phong and
 /// blinn effects map onto it (diffuse -> baseColor, shininess -> roughness, transparency -> opacity).
 public struct Material: Sendable, Equatable {
@@ -70,16 +76,43 @@ public struct TextureReference: Sendable, Equatable {
     /// glTF factors beside a texture, a normal map's strength and occlusion strength arrive here.
     public var scale: SIMD4<Float>?
     public var bias: SIMD4<Float>?
+    /// UsdTransform2d between the texcoord reader and the texture (glTF's KHR_texture_transform).
+    public var transform: TextureTransform?
 
-    public init(texture: Int, texcoordSet: String = "st", channels: Channels = .rgb, scale: SIMD4<Float>? = nil, bias: SIMD4<Float>? = nil) {
+    public init(texture: Int, texcoordSet: String = "st", channels: Channels = .rgb, scale: SIMD4<Float>? = nil, bias: SIMD4<Float>? = nil,
+                transform: TextureTransform? = nil) {
         self.texture = texture
         self.texcoordSet = texcoordSet
         self.channels = channels
         self.scale = scale
         self.bias = bias
+        self.transform = transform
     }
 
     public enum Channels: String, Sendable, Hashable, Codable {
         case r, g, b, a, rgb, rgba
+    }
+}
+
+/// UsdTransform2d on texture coordinates, in USD's bottom-left st space: scaled, then rotated
+/// counter-clockwise by `rotation` degrees about the origin, then moved by `translation`.
+public struct TextureTransform: Sendable, Equatable {
+    public var scale: SIMD2<Float>
+    public var rotation: Float
+    public var translation: SIMD2<Float>
+
+    public init(scale: SIMD2<Float> = .one, rotation: Float = 0, translation: SIMD2<Float> = .zero) {
+        self.scale = scale
+        self.rotation = rotation
+        self.translation = translation
+    }
+
+    public var isIdentity: Bool { scale == .one && rotation == 0 && translation == .zero }
+
+    public func apply(_ st: SIMD2<Float>) -> SIMD2<Float> {
+        let radians = Double(rotation) * .pi / 180
+        let c = Float(cos(radians)), s = Float(sin(radians))
+        let p = st * scale
+        return SIMD2(c * p.x - s * p.y, s * p.x + c * p.y) + translation
     }
 }

@@ -48,7 +48,8 @@ struct SurfaceShader: FragmentShader {
                 let set = baseColorSet[materialIndex]
                 if set < mesh.texcoords.count {
                     let (t0, t1, t2) = mesh.texcoords[set].corners(of: triangle)
-                    let st = t0 * b.x + t1 * b.y + t2 * b.z
+                    var st = t0 * b.x + t1 * b.y + t2 * b.z
+                    if let transform = m.baseColor.texture?.transform { st = transform.apply(st) }
                     var texel = sampler.sample(st)
                     // UsdUVTexture's scale and bias (glTF's base colour factor) apply to the texel.
                     if let reference = m.baseColor.texture { texel = texel * (reference.scale ?? .one) + (reference.bias ?? .zero) }

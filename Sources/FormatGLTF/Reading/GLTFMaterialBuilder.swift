@@ -17,7 +17,6 @@ struct GLTFMaterialBuilder {
     /// model has no per-texture transform, so the mesh builder applies it to the set's coordinates;
     /// that is exact when every texture on a set shares one transform (as gltfpack's quantization
     /// writes them). A set whose textures disagree keeps the first and is warned about.
-    private(set) var uvTransforms: [Int: [Int: UVTransform]] = [:]
 
     init(asset: GLTFAsset, file: String, loadImage: @escaping (Int) throws(AssetError) -> (source: Texture.Source, warning: String?)) {
         self.asset = asset
@@ -97,20 +96,18 @@ struct GLTFMaterialBuilder {
     private mutating func texture(_ info: GLTFAsset.TextureInfo, channels: TextureReference.Channels, material: Int,
                                   at here: SourceLocation) throws(AssetError) -> TextureReference? {
         var set = info.texCoord ?? 0
-        var transform = UVTransform.identity
+        var transform: TextureTransform?
         if let ext = info.extensions?.KHR_texture_transform {
             if let override = ext.texCoord { set = override }
-            transform = UVTransform(offset: ext.offset ?? [0, 0], rotation: ext.rotation ?? 0, scale: ext.scale ?? [1, 1])
-        }
-        if let known = uvTransforms[material]?[set] {
-            if known != transform {
-                diagnostics.append(.warning("textures on texcoord set \(set) use different KHR_texture_transforms; the first is applied to all", at: here))
+            let offset = ext.offset ?? [0, 0], scale = ext.scale ?? [1, 1]
+            guard offset.count == 2, scale.count == 2 else {
+                throw AssetError(.malformed("KHR_texture_transform offset and scale take 2 numbers"), at: here)
             }
-        } else {
-            uvTransforms[material, default: [:]][set] = transform
+            transform = GLTFTextureTransform.usd(offset: offset, rotation: ext.rotation ?? 0, scale: scale)
         }
         guard let index = try textureIndex(info.index, at: here) else { return nil }
-        return TextureReference(texture: index, texcoordSet: GLTFMeshBuilder.texcoordName(set), channels: channels)
+        return TextureReference(texture: index, texcoordSet: GLTFMeshBuilder.texcoordName(set), channels: channels,
+                                transform: transform?.isIdentity == true ? nil : transform)
     }
 
     /// The scene texture for glTF texture `index`, made once.
@@ -155,23 +152,20 @@ struct GLTFMaterialBuilder {
     }
 }
 
-/// KHR_texture_transform: uv' = T(offset) x R(rotation) x S(scale) x uv, in glTF's top-left UV space.
-struct UVTransform: Equatable {
-    var offset: [Double]
-    var rotation: Double
-    var scale: [Double]
-
-    static let identity = UVTransform(offset: [0, 0], rotation: 0, scale: [1, 1])
-
-    var isIdentity: Bool { self == .identity }
-
-    /// Applies to coordinates already flipped to USD's bottom-left origin (v = 1 - v_glTF).
-    func apply(_ uv: SIMD2<Float>) -> SIMD2<Float> {
-        guard offset.count == 2, scale.count == 2 else { return uv }
-        let u = Double(uv.x), v = 1 - Double(uv.y)
+/// KHR_texture_transform as UsdTransform2d, and back. glTF: uv' = offset + R(r) · (scale ⊙ uv), R the
+/// spec's counter-clockwise [[cos, -sin], [sin, cos]], in its top-left UV space. USD's st is
+/// (u, 1 - v), and flipping v on both sides mirrors the turn: the USD transform keeps the scale,
+/// rotates by -r (in degrees), and translates by (o.x - sin(r)·s.y, 1 - o.y - cos(r)·s.y).
+enum GLTFTextureTransform {
+    static func usd(offset: [Double], rotation: Double, scale: [Double]) -> TextureTransform {
         let c = cos(rotation), s = sin(rotation)
-        let tu = offset[0] + c * scale[0] * u + s * scale[1] * v
-        let tv = offset[1] - s * scale[0] * u + c * scale[1] * v
-        return SIMD2(Float(tu), Float(1 - tv))
+        return TextureTransform(scale: SIMD2(Float(scale[0]), Float(scale[1])), rotation: Float(-rotation * 180 / .pi),
+                                translation: SIMD2(Float(offset[0] - s * scale[1]), Float(1 - offset[1] - c * scale[1])))
+    }
+
+    static func gltf(_ t: TextureTransform) -> (offset: [Float], rotation: Float, scale: [Float]) {
+        let r = -Double(t.rotation) * .pi / 180
+        let c = Float(cos(r)), s = Float(sin(r))
+        return ([t.translation.x + s * t.scale.y, 1 - t.translation.y - c * t.scale.y], Float(r), [t.scale.x, t.scale.y])
     }
 }

@@ -149,7 +149,6 @@ struct GLTFSceneBuilder {
             switch built {
             case .mesh(var mesh):
                 if let m = material { mesh.isDoubleSided = scene.materials[m].isDoubleSided }
-                if let gltfMaterial = primitive.material { applyTextureTransforms(&mesh, material: gltfMaterial) }
                 scene.meshes.append(mesh)
                 placements.append((.mesh(scene.meshes.count - 1), material))
             case .curves(let curves):
@@ -159,15 +158,6 @@ struct GLTFSceneBuilder {
         }
         builtMeshes[index] = placements
         return placements
-    }
-
-    /// The material's KHR_texture_transforms, applied to the texcoord sets they sample.
-    private func applyTextureTransforms(_ mesh: inout Mesh, material: Int) {
-        for (set, transform) in materialBuilder.uvTransforms[material] ?? [:] where !transform.isIdentity {
-            let name = GLTFMeshBuilder.texcoordName(set)
-            guard let k = mesh.primvars.firstIndex(where: { $0.name == name }), case .float2(let uv) = mesh.primvars[k].values else { continue }
-            mesh.primvars[k].values = .float2(uv.map(transform.apply))
-        }
     }
 
     private mutating func material(_ index: Int, at here: SourceLocation) throws(AssetError) -> Int {

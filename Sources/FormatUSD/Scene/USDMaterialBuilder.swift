@@ -125,9 +125,13 @@ struct USDMaterialBuilder {
             return nil
         }
         var texcoordSet = "st"
-        if case .output(let reader, _) = input(shader, "st"),
-           case .value(let name, _) = input(reader, "varname"), let varname = name.stringValue {
-            texcoordSet = varname
+        var transform: TextureTransform?
+        if case .output(var reader, _) = input(shader, "st") {
+            if values.string(reader.attribute("info:id")) == "UsdTransform2d" {
+                transform = textureTransform(reader)
+                if case .output(let next, _) = input(reader, "in") { reader = next }
+            }
+            if case .value(let name, _) = input(reader, "varname"), let varname = name.stringValue { texcoordSet = varname }
         }
         let index = textureIndex(for: file, layer: layer, shader: shader)
         let wrapS = wrapMode(shader, "wrapS"), wrapT = wrapMode(shader, "wrapT")
@@ -137,6 +141,7 @@ struct USDMaterialBuilder {
         var fallback: [Float]?
         if case .value(let value, _) = input(shader, "fallback"), let n = value.flatNumbers { fallback = n.map(Float.init) }
         var reference = TextureReference(texture: index, texcoordSet: texcoordSet, channels: channels)
+        if let transform, !transform.isIdentity { reference.transform = transform }
         if case .value(let value, _) = input(shader, "scale"), let n = value.flatNumbers, n.count == 4 {
             reference.scale = SIMD4(n.map(Float.init))
         }
@@ -144,6 +149,17 @@ struct USDMaterialBuilder {
             reference.bias = SIMD4(n.map(Float.init))
         }
         return (reference, fallback)
+    }
+
+    /// A UsdTransform2d's inputs, with the schema's fallbacks (scale 1, rotation 0, translation 0).
+    private func textureTransform(_ node: USDComposedPrim) -> TextureTransform {
+        var transform = TextureTransform()
+        if case .value(let v, _) = input(node, "scale"), let n = v.flatNumbers, n.count == 2 { transform.scale = SIMD2(Float(n[0]), Float(n[1])) }
+        if case .value(let v, _) = input(node, "rotation"), let r = v.doubleValue { transform.rotation = Float(r) }
+        if case .value(let v, _) = input(node, "translation"), let n = v.flatNumbers, n.count == 2 {
+            transform.translation = SIMD2(Float(n[0]), Float(n[1]))
+        }
+        return transform
     }
 
     private func wrapMode(_ shader: USDComposedPrim, _ name: String) -> Texture.WrapMode? {

@@ -31,11 +31,26 @@ extension USDLayerBuilder {
             let reader = "TexCoordReader_\(USDName.sanitize(texture.texcoordSet))"
             readers.insert(texture.texcoordSet)
             surface.properties.append(.connection("inputs:\(key)", type, to: "\(path)/\(shaderName).outputs:\(output)"))
+            var st = "\(path)/\(reader).outputs:result"
+            if let transform = texture.transform {
+                // UsdTransform2d between the reader and the texture, as UsdPreviewSurface's spec draws it.
+                var node = USDPrimSpec(specifier: .def, typeName: "Shader", name: "\(key)_transform", line: 0)
+                node.properties = [
+                    .attribute("info:id", "token", .string("UsdTransform2d"), uniform: true),
+                    .connection("inputs:in", "float2", to: st),
+                    .attribute("inputs:scale", "float2", .floats(transform.scale)),
+                    .attribute("inputs:rotation", "float", .number(Double(transform.rotation))),
+                    .attribute("inputs:translation", "float2", .floats(transform.translation)),
+                    .attribute("outputs:result", "float2", nil),
+                ]
+                textureShaders.append(node)
+                st = "\(path)/\(key)_transform.outputs:result"
+            }
             var shader = USDPrimSpec(specifier: .def, typeName: "Shader", name: shaderName, line: 0)
             shader.properties = [
                 .attribute("info:id", "token", .string("UsdUVTexture"), uniform: true),
                 .attribute("inputs:file", "asset", .asset(file)),
-                .connection("inputs:st", "float2", to: "\(path)/\(reader).outputs:result"),
+                .connection("inputs:st", "float2", to: st),
                 .attribute("inputs:wrapS", "token", .string(scene.textures[texture.texture].wrapS.rawValue)),
                 .attribute("inputs:wrapT", "token", .string(scene.textures[texture.texture].wrapT.rawValue)),
                 .attribute("inputs:fallback", "float4", fallback),

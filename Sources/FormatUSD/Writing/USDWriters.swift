@@ -3,7 +3,7 @@ import AssetCore
 /// `.usda`: the layer as text, its textures copied into `<name>_textures/` beside it.
 public struct USDAWriter: SceneWriter {
     public let format = FormatDescription(name: "usda", fileExtensions: ["usda"], summary: "USD text layer")
-    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true)
+    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsTextureTransforms: true)
 
     public init() {}
 
@@ -18,7 +18,7 @@ public struct USDAWriter: SceneWriter {
 /// `.usdc`: the layer as a binary crate file, textures copied into `<name>_textures/` beside it.
 public struct USDCWriter: SceneWriter {
     public let format = FormatDescription(name: "usdc", fileExtensions: ["usdc"], summary: "USD binary crate layer")
-    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true)
+    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsTextureTransforms: true)
 
     public init() {}
 
@@ -42,7 +42,7 @@ public struct USDCWriter: SceneWriter {
 /// rules require.
 public struct USDZWriter: SceneWriter {
     public let format = FormatDescription(name: "usdz", fileExtensions: ["usdz"], summary: "USD package")
-    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true)
+    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsTextureTransforms: true)
 
     public init() {}
 

@@ -183,7 +183,8 @@ def materials():
     a.add("textures", {"source": 1})
     a.doc["extensionsUsed"] = ["KHR_materials_emissive_strength", "KHR_materials_unlit", "KHR_texture_transform"]
     a.add("materials", {"name": "Full", "doubleSided": True, "alphaMode": "MASK", "alphaCutoff": 0.3,
-                        "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.25, 0.8], "baseColorTexture": {"index": 0},
+                        "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.25, 0.8], "baseColorTexture": {"index": 0, "extensions": {
+                                                     "KHR_texture_transform": {"offset": [0.1, 0.2], "rotation": 0.5, "scale": [2, 3]}}},
                                                  "metallicFactor": 0.2, "roughnessFactor": 0.7, "metallicRoughnessTexture": {"index": 1}},
                         "normalTexture": {"index": 1, "scale": 0.5}, "occlusionTexture": {"index": 1, "strength": 0.8},
                         "emissiveFactor": [1, 1, 0], "emissiveTexture": {"index": 1},
