@@ -67,7 +67,12 @@ public struct Converter: Sendable {
         if let time = options.readOptions.poseTime { passes.append(PoseAnimationPass(time: time)) }
         else if !requirements.keepsAnimation { passes.append(DropAnimationPass(format: format.name)) }
         if !requirements.keepsTextureTransforms { passes.append(BakeTextureTransformsPass()) }
-        if !requirements.keepsCurves { passes.append(DropCurvesPass(format: format.name)) }
+        if !requirements.keepsLights { passes.append(DropLightsPass(format: format.name)) }
+        if !requirements.keepsCurves {
+            // USD holds curves; it is ARKit that refuses them in the usdz AR Quick Look opens.
+            let reason = requirements.keepsLights ? "holds surfaces only" : "for AR Quick Look takes no curves (ARKit's rules)"
+            passes.append(DropCurvesPass(format: format.name, reason: reason))
+        }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit
         if upAxis != nil || meters != nil { passes.append(AxisAndUnitsPass(upAxis: upAxis, metersPerUnit: meters)) }

@@ -28,10 +28,13 @@ public struct WriterRequirements: Sendable, Equatable {
     /// The format transforms texture coordinates per texture (USD's UsdTransform2d, glTF's
     /// KHR_texture_transform); others get the transforms baked into the coordinates.
     public var keepsTextureTransforms: Bool
+    /// The format (or the viewer it is for) takes lights; AR Quick Look's usdz does not.
+    public var keepsLights: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
                 keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false,
-                keepsAnimation: Bool = false, keepsTextureTransforms: Bool = false) {
+                keepsAnimation: Bool = false, keepsTextureTransforms: Bool = false, keepsLights: Bool = true) {
+        self.keepsLights = keepsLights
         self.keepsAnimation = keepsAnimation
         self.keepsTextureTransforms = keepsTextureTransforms
         self.affineTransforms = affineTransforms

@@ -6,14 +6,19 @@ import AssetCore
 public struct DropCurvesPass: ScenePass {
     public let name = "drop curves"
     let format: String
+    /// Why the format takes none, as the warning says it.
+    let reason: String
 
-    public init(format: String) { self.format = format }
+    public init(format: String, reason: String = "holds surfaces only") {
+        self.format = format
+        self.reason = reason
+    }
 
     public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         guard !scene.curves.isEmpty else { return }
         let stats = scene.stats
         if stats.curves > 0 {
-            diagnostics.append(.warning("\(format) holds surfaces only: \(stats.curves) curves (\(stats.segments) line segments) left out"))
+            diagnostics.append(.warning("\(format) \(reason): \(stats.curves) curves (\(stats.segments) line segments) left out"))
         }
         scene.curves = []
         Self.clear(&scene.root)

@@ -39,10 +39,12 @@ public struct USDCWriter: SceneWriter {
 
 /// `.usdz`: the root layer as the package's first entry (binary usdc, or usda when the context
 /// prefers text), textures inside under `textures/`, stored and 64-byte aligned as the usdz
-/// rules require.
+/// rules require. A usdz is for AR Quick Look, so it follows ARKit's rules (usdchecker --arkit):
+/// Y up, and only the prim types ARKit takes: curves and lights are left out with a warning.
 public struct USDZWriter: SceneWriter {
     public let format = FormatDescription(name: "usdz", fileExtensions: ["usdz"], summary: "USD package")
-    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsTextureTransforms: true)
+    public let requirements = WriterRequirements(upAxis: .y, keepsPurposeAndVisibility: true, keepsCurves: false, keepsAnimation: true,
+                                                 keepsTextureTransforms: true, keepsLights: false)
 
     public init() {}
 
