@@ -179,3 +179,17 @@ def test_animated_usdz_passes_usd_core_validators(path, tmp_path):
     # And usd-core poses what assetc wrote the way assetc poses the source.
     for seconds in (0.0, 1.0):
         skel_reference.assert_bounds_close(skel_reference.posed_bounds(out, seconds), info(path, "--time", str(seconds))["bounds"])
+
+
+@pytest.mark.parametrize("fmt", ["dae", "obj", "glb", "usda"])
+def test_convert_at_a_time_writes_that_pose_as_still_geometry(fmt, tmp_path):
+    source = FIXTURES / "anim" / "skinned_arm.usda"
+    out = tmp_path / f"posed.{fmt}"
+    result = run_assetc("convert", "--time", "1", str(source), str(out))
+    assert result.returncode == 0, result.stderr
+    posed = info(out)
+    assert (posed["skeletons"], posed["animations"], posed["meshes"]) == (0, 0, 1)
+    skel_reference.assert_bounds_close(posed["bounds"], info(source, "--time", "1")["bounds"])
+    if fmt == "dae":
+        # Only the posed copy is written: the bind-pose mesh nothing places is dropped.
+        assert out.read_text().count("<geometry ") == 1

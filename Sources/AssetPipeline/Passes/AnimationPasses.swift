@@ -10,6 +10,26 @@ public struct PoseAnimationPass: ScenePass {
     public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         scene = scene.posed(at: time)
         scene.skeletons = []
+        // Posing adds a deformed copy per deformed instance; the bind-pose meshes nothing places
+        // any more are dropped, so writers that write every mesh (Collada) do not carry them.
+        var flat = FlatNodeTree(scene.root)
+        var used = [Bool](repeating: false, count: scene.meshes.count)
+        for node in flat.nodes { for instance in node.meshInstances where used.indices.contains(instance.mesh) { used[instance.mesh] = true } }
+        guard used.contains(false) else { return }
+        var renumbered = [Int](repeating: -1, count: used.count)
+        var kept: [Mesh] = []
+        for (i, mesh) in scene.meshes.enumerated() where used[i] {
+            renumbered[i] = kept.count
+            kept.append(mesh)
+        }
+        for i in flat.nodes.indices {
+            // Instances naming no mesh are left as they are (writers skip them).
+            for k in flat.nodes[i].meshInstances.indices where renumbered.indices.contains(flat.nodes[i].meshInstances[k].mesh) {
+                flat.nodes[i].meshInstances[k].mesh = renumbered[flat.nodes[i].meshInstances[k].mesh]
+            }
+        }
+        scene.meshes = kept
+        scene.root = flat.rebuilt()
     }
 }
 
