@@ -73,7 +73,7 @@ extension AnimationChannel {
 
 extension RandomAccessCollection where Index == Int {
     /// The first index whose element fails `belongs`, for a collection partitioned by it.
-    func partitionPoint(_ belongs: (Element) -> Bool) -> Int {
+    public func partitionPoint(_ belongs: (Element) -> Bool) -> Int {
         var low = startIndex, high = endIndex
         while low < high {
             let mid = low + (high - low) / 2

@@ -1,3 +1,5 @@
+import AssetCore
+
 /// One `<sampler>` as a curve: key times, values (`stride` per key) and per-key interpolation,
 /// evaluated as Collada defines it: STEP holds, LINEAR blends, BEZIER follows the 2D control points
 /// the in- and out-tangents give (time, value per component), HERMITE is treated as BEZIER with
@@ -37,8 +39,8 @@ struct ColladaAnimationCurve {
         func key(_ k: Int) -> ArraySlice<Double> { values[(k * n)..<(k * n + n)] }
         guard let first = times.first, time > first else { return Array(key(0)) }
         guard time < times[times.count - 1] else { return Array(key(times.count - 1)) }
-        var k = 0
-        while k + 1 < times.count && times[k + 1] <= time { k += 1 }
+        // Binary search: the curve is sampled at every key and more, so a scan would be quadratic.
+        let k = times.partitionPoint { $0 <= time } - 1
         let t0 = times[k], t1 = times[k + 1]
         guard t1 > t0 else { return Array(key(k + 1)) }
         let f = (time - t0) / (t1 - t0)
