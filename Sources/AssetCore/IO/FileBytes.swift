@@ -1,8 +1,15 @@
+import Dispatch
 import Foundation
 
 /// Reads a whole file into one `[UInt8]` with read(2): one copy of the bytes, where
 /// `Array(Data(contentsOf:))` would hold two at once for a moment.
 package enum FileBytes {
+    /// Files at least this big are read in two halves on two threads: copying out of the page
+    /// cache and clearing the fresh pages it lands in is all of a read's cost, and it splits
+    /// cleanly (perf, 100 MB OBJ: 35 ms of `_copy_to_iter` and `clear_page` on one core before
+    /// parsing could start).
+    static let parallelThreshold = 16 << 20
+
     package static func read(path: String, expectedSize: Int) throws(AssetError) -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
@@ -11,19 +18,44 @@ package enum FileBytes {
         defer { close(fd) }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: expectedSize) { buffer, count in
-            count = 0
             HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: expectedSize)
-            while count < expectedSize {
-                let n = Glibc.read(fd, buffer.baseAddress! + count, expectedSize - count)
-                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
-                if n == 0 { return }  // the file shrank while being read: keep what is there
-                count += n
+            guard let base = buffer.baseAddress else { count = 0; return }
+            if expectedSize < parallelThreshold {
+                let (got, error) = readFully(fd, into: base, range: 0..<expectedSize)
+                count = got
+                failure = error
+                return
             }
+            let middle = expectedSize / 2
+            let halves = Locked<[(got: Int, error: Int32)]>([(0, 0), (0, 0)])
+            let address = UInt(bitPattern: base)
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                let range = half == 0 ? 0..<middle : middle..<expectedSize
+                let outcome = readFully(fd, into: UnsafeMutablePointer(bitPattern: address)!, range: range)
+                halves.withLock { $0[half] = outcome }
+            }
+            let (first, second) = (halves.value[0], halves.value[1])
+            failure = first.error != 0 ? first.error : second.error
+            // A file that shrank while being read keeps what is there, up to the first gap.
+            count = first.got < middle ? first.got : middle + second.got
         }
         if failure != 0 {
             throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: path))
         }
         return bytes
+    }
+
+    /// pread(2) of `range` into the same offsets of `base` until it is full, the file ends or a
+    /// read fails: the bytes read, and errno on failure.
+    private static func readFully(_ fd: Int32, into base: UnsafeMutablePointer<UInt8>, range: Range<Int>) -> (got: Int, error: Int32) {
+        var done = 0
+        while done < range.count {
+            let n = pread(fd, base + range.lowerBound + done, range.count - done, off_t(range.lowerBound + done))
+            if n < 0 { if errno == EINTR { continue }; return (done, errno) }
+            if n == 0 { break }
+            done += n
+        }
+        return (done, 0)
     }
 }
 
