@@ -58,6 +58,7 @@ struct OBJParser {
         // The group faces go to: a local, not `groups[g]`, so each append is a plain array append.
         var current = Group(name: "", line: firstLine, continuesPrevious: continues)
         var currentMaterial: Int32 = continues ? Self.inheritedMaterial : -1
+        reserveForLarge(bytes.count, group: &current)
         bytes.withUnsafeBufferPointer { p in
             var i = 0, line = firstLine
             var failed = false
@@ -222,6 +223,30 @@ struct OBJParser {
         if !colors.isEmpty && colors.count < positions.count {
             colors += [SIMD3<Float>](repeating: .one, count: positions.count - colors.count)
         }
+    }
+
+    /// Reserves room for what a large part can hold and asks for huge pages before anything is
+    /// written: growing by doubling faulted every array in 4 KB pages twice over (perf, 100 MB
+    /// file: 46,000 page faults, and a system time that swung from 0.10 s to 0.25 s between runs
+    /// in this VM). The guesses are generous, since capacity never touched costs address space,
+    /// not memory; each is capped so a huge file asks for no more than a bounded reservation, and
+    /// a file denser than the guess simply grows as before.
+    private mutating func reserveForLarge(_ byteCount: Int, group: inout Group) {
+        guard byteCount >= HugePages.threshold else { return }
+        let cap = 1 << 26
+        func reserve<T>(_ array: inout [T], _ count: Int) {
+            array.reserveCapacity(array.count + min(count, cap))
+            HugePages.advise(&array)
+        }
+        // "v x y z" lines are rarely under 16 bytes, face corners ("1/2/3 ") rarely under 6.
+        reserve(&positions, byteCount / 16)
+        reserve(&texcoords, byteCount / 16)
+        reserve(&normals, byteCount / 16)
+        reserve(&group.positions, byteCount / 6)
+        reserve(&group.texcoords, byteCount / 6)
+        reserve(&group.normals, byteCount / 6)
+        reserve(&group.faceSizes, byteCount / 16)
+        reserve(&group.faceMaterials, byteCount / 16)
     }
 
     /// Adds the open group to `groups` when it has faces: the parse is complete.
