@@ -27,8 +27,10 @@ struct OBJMeshAssembler {
         if scratch.count < count { scratch = [Int32](repeating: -1, count: count) }
         var used: [Int32] = []
         used.reserveCapacity(distinct)
+        HugePages.advise(&used)
         let local = scratch.withUnsafeMutableBufferPointer { table in
             [Int32](unsafeUninitializedCapacity: indices.count) { out, made in
+                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: indices.count * 4)
                 indices.withUnsafeBufferPointer { all in
                     for (k, g) in all.enumerated() {
                         if table[Int(g)] < 0 { table[Int(g)] = Int32(used.count); used.append(g) }

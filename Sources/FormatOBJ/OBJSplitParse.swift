@@ -34,9 +34,15 @@ enum OBJSplitParse {
             }
             results.withLock { $0[part] = outcome }
         }
+        // Taken out of the lock, so the parts' arrays are uniquely referenced and `join` appends in
+        // place (a copy left behind made every append copy-on-write: perf, 35% of page faults).
+        let parts = results.withLock { slots in
+            defer { slots = [nil, nil] }
+            return slots
+        }
         // The first part's error comes first in the file.
-        var first = try results.value[0]!.get()
-        let second = try results.value[1]!.get()
+        var first = try parts[0]!.get()
+        let second = try parts[1]!.get()
         join(&first, second)
         first.closeGroups()
         return first
