@@ -17,6 +17,12 @@ final class USDAssetResolver {
     let allowsOutside: Bool
     let budget: ReadBudget
     var limits: ReadLimits { budget.limits }
+    /// Open packages with compressed entries instead of refusing them (validation reports them).
+    var allowsCompressedEntries = false
+    /// Resolve an absolute path written inside a package as a file (still inside the sandbox), as
+    /// usd-core does, instead of refusing it; validation then reports the package as not
+    /// self-contained, which is the rule it breaks.
+    var allowsAbsolutePathsInPackages = false
     private var archives: [AssetLocation: USDZArchive] = [:]
 
     init(rootFile: String, options: ReadOptions, budget: ReadBudget) {
@@ -35,6 +41,8 @@ final class USDAssetResolver {
             path = String(path[..<open])
         }
         let base: AssetLocation
+        var anchor = anchor
+        if case .packageEntry = anchor, path.hasPrefix("/"), allowsAbsolutePathsInPackages { anchor = .file(path: "/") }
         switch anchor {
         case .packageEntry(let package, let entry):
             if path.hasPrefix("/") { return .refused("'\(assetPath)' is an absolute path inside a package") }
@@ -101,9 +109,10 @@ final class USDAssetResolver {
         switch location {
         case .file(let path):
             guard FileManager.default.fileExists(atPath: path) else { throw AssetError(.fileNotFound, at: SourceLocation(file: path)) }
-            archive = try USDZArchive(path: path, location: location, limits: limits)
+            archive = try USDZArchive(path: path, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
         case .packageEntry:
-            archive = try USDZArchive(bytes: try readBytes(location), location: location, limits: limits)
+            archive = try USDZArchive(bytes: try readBytes(location), location: location, limits: limits,
+                                      allowsCompression: allowsCompressedEntries)
         }
         archives[location] = archive
         return archive

@@ -21,7 +21,7 @@ package final class USDZArchive {
     private let limits: ReadLimits
 
     /// Opens a package on disk.
-    convenience init(path: String, location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+    convenience init(path: String, location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false) throws(AssetError) {
         var code: Int32 = 0
         guard let archive = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
             throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(Self.describe(code: code))"),
@@ -29,11 +29,12 @@ package final class USDZArchive {
         }
         var info = stat()
         let packageSize = stat(path, &info) == 0 ? Int(info.st_size) : Int.max
-        try self.init(archive: archive, buffer: nil, packageSize: packageSize, location: location, limits: limits)
+        try self.init(archive: archive, buffer: nil, packageSize: packageSize, location: location, limits: limits,
+                      allowsCompression: allowsCompression)
     }
 
     /// Opens a package held in memory (a package entry of another package).
-    package convenience init(bytes: [UInt8], location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+    package convenience init(bytes: [UInt8], location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false) throws(AssetError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
         buffer.copyBytes(from: bytes)
         var error = zip_error_t()
@@ -50,11 +51,14 @@ package final class USDZArchive {
             throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(message)"), at: SourceLocation(file: location.description))
         }
         // On failure init(archive:) discards the archive and the buffer itself.
-        try self.init(archive: archive, buffer: buffer, packageSize: bytes.count, location: location, limits: limits)
+        try self.init(archive: archive, buffer: buffer, packageSize: bytes.count, location: location, limits: limits,
+                      allowsCompression: allowsCompression)
     }
 
+    /// `allowsCompression`: open packages whose entries are compressed (read through libzip's
+    /// inflater) instead of refusing them; validation does, so it can report them as a rule breach.
     private init(archive: OpaquePointer, buffer: UnsafeMutableRawBufferPointer?, packageSize: Int,
-                 location: AssetLocation, limits: ReadLimits) throws(AssetError) {
+                 location: AssetLocation, limits: ReadLimits, allowsCompression: Bool) throws(AssetError) {
         let here = SourceLocation(file: location.description)
         func fail(_ error: AssetError) -> AssetError {
             zip_discard(archive)
@@ -83,12 +87,13 @@ package final class USDZArchive {
             if stat.encryption_method != UInt16(ZIP_EM_NONE) {
                 throw fail(AssetError(.unsupportedFeature("entry is encrypted"), at: entryHere))
             }
-            if stat.comp_method != Int32(ZIP_CM_STORE) {
+            let isStored = stat.comp_method == Int32(ZIP_CM_STORE)
+            if !isStored && !allowsCompression {
                 throw fail(AssetError(.malformed("entry is compressed; usdz packages store every entry uncompressed"), at: entryHere))
             }
             // Stored entries take as many bytes in the package as they claim: a claim larger than
             // the package is a lie, refused before anything is allocated for it.
-            guard stat.size <= UInt64(packageSize) else {
+            guard (isStored ? stat.size : stat.comp_size) <= UInt64(packageSize) else {
                 throw fail(AssetError(.malformed("entry claims \(stat.size) bytes but the package has only \(packageSize)"), at: entryHere))
             }
             guard stat.size <= UInt64(limits.maxFileBytes) else {

@@ -1,0 +1,138 @@
+import AssetCore
+import Foundation
+
+/// Opens a USD stage the way a read does (same sandbox, same caps) and gathers `USDStageFacts`
+/// for validation. Packages with compressed entries are opened rather than refused, so their
+/// compression can be reported as the rule breach it is.
+package enum USDStageInspector {
+    /// Gathers the facts and hands them to `body`, on the large stack deep USD files need.
+    package static func inspect<T: Sendable>(path: String, options: ReadOptions,
+                                             _ body: @escaping @Sendable (USDStageFacts) -> T) throws(AssetError) -> T {
+        try LargeStack.run { () throws(AssetError) -> T in
+            let budget = ReadBudget(options.limits)
+            let resolver = USDAssetResolver(rootFile: path, options: options, budget: budget)
+            resolver.allowsCompressedEntries = true
+            resolver.allowsAbsolutePathsInPackages = true
+            let cache = USDLayerCache(resolver: resolver)
+            let root = try cache.load(.file(path: path))
+            let composer = USDStageComposer(cache: cache, budget: budget)
+            let stage = try composer.composeStage(rootLayer: root)
+            var walk = DependencyWalk(cache: cache)
+            walk.visit(layer: root)
+            let layers = walk.layerOrder.map(cache.layer)
+            return body(USDStageFacts(
+                rootFile: path, rootLayerLocation: cache.layer(root).location, stage: stage, layers: layers,
+                compositionProblems: composer.diagnostics, dependencies: walk.dependencies,
+                packages: packages(of: layers, resolver: resolver),
+                locate: { assetPath, anchor in
+                    guard case .found(let location) = resolver.resolve(assetPath, anchor: anchor), resolver.exists(location) else { return nil }
+                    return location
+                }))
+        }
+    }
+
+    /// The packages the layers were read from, each once, outer packages of nested ones too.
+    private static func packages(of layers: [USDLayer], resolver: USDAssetResolver) -> [USDPackageFacts] {
+        var seen: Set<AssetLocation> = []
+        var order: [AssetLocation] = []
+        func add(_ location: AssetLocation) {
+            guard case .packageEntry(let package, _) = location else { return }
+            add(package)
+            if seen.insert(package).inserted { order.append(package) }
+        }
+        for layer in layers { add(layer.location) }
+        return order.map { package in
+            let layout = Result { () throws(AssetError) -> USDZPackageLayout in
+                let bytes: [UInt8]
+                switch package {
+                case .file(let path):
+                    bytes = try FileBytes.read(path: path, expectedSize: try fileSize(path))
+                case .packageEntry:
+                    bytes = try resolver.readBytes(package)
+                }
+                return try USDZPackageLayout(bytes: bytes, location: package.description, maxEntries: resolver.limits.maxPackageEntries)
+            }
+            return USDPackageFacts(location: package, layout: layout)
+        }
+    }
+
+    private static func fileSize(_ path: String) throws(AssetError) -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: path, errno: errno) }
+        return Int(status.st_size)
+    }
+}
+
+/// OpenUSD's dependency walk (`UsdUtils.ComputeAllDependencies`): every sublayer, reference and
+/// payload of every layer reached, whether or not composition selects it, and every asset-valued
+/// attribute. Layers are loaded into the composition's cache, so each is parsed once.
+private struct DependencyWalk {
+    let cache: USDLayerCache
+    var layerOrder: [Int] = []
+    var dependencies: [USDDependency] = []
+    private var visited: Set<Int> = []
+
+    init(cache: USDLayerCache) {
+        self.cache = cache
+    }
+
+    mutating func visit(layer id: Int) {
+        guard visited.insert(id).inserted else { return }
+        layerOrder.append(id)
+        let layer = cache.layer(id)
+        let file = layer.location.description
+        for subLayer in layer.subLayers {
+            follow(subLayer, isLayer: true, from: layer, at: SourceLocation(file: file))
+        }
+        for prim in layer.rootPrims { visit(prim: prim, path: "/" + prim.name, in: layer) }
+    }
+
+    private mutating func visit(prim: USDPrimSpec, path: String, in layer: USDLayer) {
+        let file = layer.location.description
+        for arc in prim.references + prim.payloads where !arc.assetPath.isEmpty {
+            follow(arc.assetPath, isLayer: true, from: layer, at: SourceLocation(file: file, line: arc.line > 0 ? arc.line : nil, elementPath: path))
+        }
+        for property in prim.properties where property.typeName == "asset" || property.typeName == "asset[]" {
+            let here = SourceLocation(file: file, line: property.line > 0 ? property.line : nil, elementPath: path + "." + property.name)
+            var values = property.defaultValue.map { [$0] } ?? []
+            values += property.timeSamples?.map(\.value) ?? []
+            for value in values {
+                for assetPath in value.strings ?? [] where !assetPath.isEmpty {
+                    follow(assetPath, isLayer: false, from: layer, at: here)
+                }
+            }
+        }
+        for child in prim.children { visit(prim: child, path: path + "/" + child.name, in: layer) }
+        for (_, variants) in prim.variantSets {
+            for (_, body) in variants { visit(prim: body, path: path, in: layer) }
+        }
+    }
+
+    private mutating func follow(_ assetPath: String, isLayer: Bool, from layer: USDLayer, at here: SourceLocation) {
+        var dependency = USDDependency(assetPath: assetPath, isLayer: isLayer, location: here)
+        switch cache.resolver.resolve(assetPath, anchor: layer.location) {
+        case .refused(let why):
+            dependency.problem = why
+        case .found(let location):
+            if isLayer {
+                do throws(AssetError) {
+                    let id = try cache.load(location)
+                    dependency.resolved = cache.layer(id).location
+                    dependencies.append(dependency)
+                    visit(layer: id)
+                    return
+                } catch {
+                    // A layer that is there but does not parse resolves all the same; composing
+                    // it is what fails, and composition reports that.
+                    if cache.resolver.exists(location) { dependency.resolved = location }
+                    dependency.problem = error.description
+                }
+            } else if cache.resolver.exists(location) {
+                dependency.resolved = location
+            } else {
+                dependency.problem = "nothing is at \(location)"
+            }
+        }
+        dependencies.append(dependency)
+    }
+}
