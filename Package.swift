@@ -56,6 +56,9 @@ let package = Package(
             "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY",
         ]),
 
+        // Validation: OpenUSD's ARKit rules over the layer, package and prim facts a USD read records.
+        .target(name: "AssetValidate", dependencies: ["AssetCore", "FormatUSD"]),
+
         // The CPU renderer: imports AssetCore only (and the image codecs).
         .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP"]),
 
@@ -66,7 +69,7 @@ let package = Package(
         ]),
 
         // Use cases shared by the CLI and the service: the only way either reaches the pipeline.
-        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog", "CLibCrypto"]),
+        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog", "AssetValidate", "CLibCrypto"]),
 
         // The HTTP catalog: JSON API and HTML gallery on Hummingbird.
         // AssetRender only for RenderView, the named views a thumbnail request takes.
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "assetc",
             dependencies: [
-                "AssetKit", "AssetCore", "AssetRender", "AssetCatalog", "AssetService",
+                "AssetKit", "AssetCore", "AssetRender", "AssetCatalog", "AssetValidate", "AssetService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +101,7 @@ let package = Package(
         .testTarget(name: "FormatSTLTests", dependencies: ["FormatSTL", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatPLYTests", dependencies: ["FormatPLY", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
+        .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport"]),

@@ -7,12 +7,7 @@ struct ReadingOptions: ParsableArguments {
     @Flag(name: .long, help: "Treat the first warning as an error.")
     var strict = false
 
-    @Option(name: .long, help: ArgumentHelp("Folder references, sublayers, payloads and textures may resolve under (default: the folder index and serve walk; else the current directory when the asset lies under it; else the asset's folder).",
-                                            valueName: "dir"))
-    var assetRoot: String?
-
-    @Flag(name: .long, help: "Let references and textures resolve outside the asset root.")
-    var allowOutsidePaths = false
+    @OptionGroup var sandbox: SandboxOptions
 
     @Option(name: .long, help: ArgumentHelp("Purposes whose geometry counts in figures, bounds, thumbnails and conversions to formats without purposes, comma-separated from default, render, proxy, guide (default: default,render, as usd-core computes bounds).",
                                             valueName: "list"))
@@ -25,6 +20,33 @@ struct ReadingOptions: ParsableArguments {
                                             valueName: "seconds"))
     var time: Double?
 
+    func validate() throws {
+        if let time, !time.isFinite { throw ValidationError("--time takes a number of seconds") }
+        if let sourceMetersPerUnit, !(sourceMetersPerUnit.isFinite && sourceMetersPerUnit > 0) {
+            throw ValidationError("--source-meters-per-unit takes a positive number")
+        }
+    }
+
+    var readOptions: ReadOptions {
+        var options = sandbox.readOptions
+        options.isStrict = strict
+        if let purpose { options.purposes = purpose.set }
+        options.sourceMetersPerUnit = sourceMetersPerUnit
+        options.poseTime = time
+        return options
+    }
+}
+
+/// Where a read may look and how much it may spend: the flags of every command that opens assets,
+/// `validate` included.
+struct SandboxOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Folder references, sublayers, payloads and textures may resolve under (default: the folder index and serve walk; else the current directory when the asset lies under it; else the asset's folder).",
+                                            valueName: "dir"))
+    var assetRoot: String?
+
+    @Flag(name: .long, help: "Let references and textures resolve outside the asset root.")
+    var allowOutsidePaths = false
+
     @Option(name: .long, help: ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
                                             valueName: "size"))
     var maxMemory: ByteSizeArgument?
@@ -34,11 +56,7 @@ struct ReadingOptions: ParsableArguments {
     var maxWork: Int?
 
     func validate() throws {
-        if let time, !time.isFinite { throw ValidationError("--time takes a number of seconds") }
         if let maxWork, maxWork <= 0 { throw ValidationError("--max-work must be a positive number of units") }
-        if let sourceMetersPerUnit, !(sourceMetersPerUnit.isFinite && sourceMetersPerUnit > 0) {
-            throw ValidationError("--source-meters-per-unit takes a positive number")
-        }
         if let assetRoot {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: assetRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -51,12 +69,8 @@ struct ReadingOptions: ParsableArguments {
         var limits = ReadLimits()
         if let maxMemory { limits.maxMemoryBytes = maxMemory.bytes }
         if let maxWork { limits.maxWork = maxWork }
-        var options = ReadOptions(limits: limits, assetRoot: assetRoot.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
-                                  allowsPathsOutsideAsset: allowOutsidePaths, isStrict: strict)
-        if let purpose { options.purposes = purpose.set }
-        options.sourceMetersPerUnit = sourceMetersPerUnit
-        options.poseTime = time
-        return options
+        return ReadOptions(limits: limits, assetRoot: assetRoot.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
+                           allowsPathsOutsideAsset: allowOutsidePaths)
     }
 }
 

@@ -1,0 +1,65 @@
+/// The rules of OpenUSD's ARKit compliance profile (`usdchecker --arkit`), under the names
+/// usdchecker prints, with the identifiers of OpenUSD's newer validation framework that check
+/// the same thing. What each rule checks is written down in Docs/Validation.md.
+public enum ARKitRule: String, CaseIterable, Sendable, Codable {
+    case byteAlignment = "ByteAlignmentChecker"
+    case compression = "CompressionChecker"
+    case missingReference = "MissingReferenceChecker"
+    case stageMetadata = "StageMetadataChecker"
+    case texture = "TextureChecker"
+    case primEncapsulation = "PrimEncapsulationChecker"
+    case normalMapTexture = "NormalMapTextureChecker"
+    case materialBindingAPIApplied = "MaterialBindingAPIAppliedChecker"
+    case skelBindingAPIApplied = "SkelBindingAPIAppliedChecker"
+    case shaderPropertyTypeConformance = "ShaderPropertyTypeConformanceChecker"
+    case arkitLayer = "ARKitLayerChecker"
+    case arkitPrimType = "ARKitPrimTypeChecker"
+    case arkitShader = "ARKitShaderChecker"
+    case arkitMaterialBinding = "ARKitMaterialBindingChecker"
+    case arkitFileExtension = "ARKitFileExtensionChecker"
+    case arkitPackageEncapsulation = "ARKitPackageEncapsulationChecker"
+    /// The ARKit root-layer rule usdchecker ran before 24.11 dropped it; assetc keeps it as a warning.
+    case arkitRootLayer = "ARKitRootLayerChecker"
+
+    /// The framework validators a finding of this rule usually corresponds to; a rule that covers
+    /// two framework concerns names the right one per finding.
+    public var validators: [String] {
+        switch self {
+        case .byteAlignment, .compression: return ["usdUtilsValidators:UsdzPackageValidator"]
+        case .missingReference: return ["usdUtilsValidators:MissingReferenceValidator"]
+        case .stageMetadata: return ["usdGeomValidators:StageMetadataChecker"]
+        case .texture, .arkitLayer, .arkitPrimType, .arkitShader, .arkitRootLayer: return []
+        case .arkitMaterialBinding: return ["usdShadeValidators:MaterialBindingCollectionValidator"]
+        case .primEncapsulation: return ["usdGeomValidators:EncapsulationChecker"]
+        case .normalMapTexture: return ["usdShadeValidators:NormalMapTextureValidator"]
+        case .materialBindingAPIApplied: return ["usdShadeValidators:MaterialBindingApiAppliedValidator"]
+        case .skelBindingAPIApplied: return ["usdSkelValidators:SkelBindingApiAppliedValidator"]
+        case .shaderPropertyTypeConformance: return ["usdShadeValidators:ShaderSdrCompliance"]
+        case .arkitFileExtension: return ["usdUtilsValidators:FileExtensionValidator"]
+        case .arkitPackageEncapsulation: return ["usdUtilsValidators:PackageEncapsulationValidator"]
+        }
+    }
+
+    /// One line on what the rule asks, for `validate --list-rules` and SARIF rule metadata.
+    public var summary: String {
+        switch self {
+        case .byteAlignment: return "Every file in a usdz package starts at a multiple of 64 bytes."
+        case .compression: return "Files in a usdz package are stored, neither compressed nor encrypted."
+        case .missingReference: return "Every layer, reference, payload and asset path resolves, and the stage composes without errors."
+        case .stageMetadata: return "The root layer declares upAxis (Y for ARKit), metersPerUnit and a defaultPrim that exists."
+        case .texture: return "Textures are PNG, JPEG or EXR, the formats a usdz may carry."
+        case .primEncapsulation: return "No boundable prim under a gprim; shading prims only inside Material or NodeGraph containers."
+        case .normalMapTexture: return "An 8-bit normal map is read raw with scale (2, 2, 2, 1) and bias (-1, -1, -1, 0)."
+        case .materialBindingAPIApplied: return "A prim with a material:binding relationship has MaterialBindingAPI applied."
+        case .skelBindingAPIApplied: return "A prim with skel binding properties has SkelBindingAPI applied, under a SkelRoot."
+        case .shaderPropertyTypeConformance: return "Shader inputs have the types the shader's definition gives them."
+        case .arkitLayer: return "Every layer is a usd, usda, usdc or usdz file."
+        case .arkitPrimType: return "Only prim types AR Quick Look renders: no PointInstancer, curves, NURBS or lights."
+        case .arkitShader: return "Shaders use info:id from the UsdPreviewSurface family (or ND_ nodes), each input connected once to a Shader or Material."
+        case .arkitMaterialBinding: return "Material binding relationships target a Material (and a collection for collection bindings)."
+        case .arkitFileExtension: return "A package holds only layers (usd, usda, usdc, usdz) and textures (png, jpg, jpeg, exr)."
+        case .arkitPackageEncapsulation: return "A package's stage reads nothing outside the package."
+        case .arkitRootLayer: return "A usdz's root layer is a usdc crate and the stage one layer, as iOS 12 needs (a warning: usdchecker 24.11 dropped the rule)."
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import AssetCore
+
+/// What `assetc validate` says about one file.
+public struct ValidationReport: Sendable, Codable {
+    public var file: String
+    /// The format the file was read as (`usdz`, `usda`, `usdc`).
+    public var format: String
+    public var findings: [ValidationFinding]
+
+    public var errorCount: Int { findings.count { $0.severity == .error } }
+    public var warningCount: Int { findings.count { $0.severity == .warning } }
+
+    /// The rules with at least one error, by name, sorted.
+    public var failingRules: [String] { Set(findings.filter { $0.severity == .error }.map(\.rule)).sorted() }
+}
+
+/// Checks USD stages against OpenUSD's ARKit profile. Rules read the facts a USD read records (layers,
+/// packages, dependencies, composed prims), not only the Scene, because most ARKit rules are about
+/// how an asset is written, which the Scene deliberately forgets.
+public struct AssetValidator: Sendable {
+    public static let usdExtensions: Set<String> = ["usd", "usda", "usdc", "usdz"]
+
+    public var options: ReadOptions
+
+    public init(options: ReadOptions = ReadOptions()) {
+        self.options = options
+    }
+
+    /// Validates one USD file; a file that cannot be opened at all is an error, not a report.
+    public func validate(path: String, format: String) throws(AssetError) -> ValidationReport {
+        var findings = try USDStageValidator.validate(path: path, options: options)
+        findings.sort { ($0.rule, $0.location.file ?? "", $0.location.line ?? 0, $0.message) < ($1.rule, $1.location.file ?? "", $1.location.line ?? 0, $1.message) }
+        return ValidationReport(file: path, format: format, findings: findings)
+    }
+}

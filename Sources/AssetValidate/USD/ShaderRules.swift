@@ -1,0 +1,182 @@
+import AssetCore
+import FormatUSD
+
+/// The rules about shading: which shaders, how they connect, which textures, how normal maps
+/// are read, and input types.
+enum ShaderRules {
+    static let portableTextureFormats: Set<String> = ["exr", "jpg", "jpeg", "png"]
+    /// Formats usd-core can decode but that are not portable to consumer devices.
+    static let nonPortableTextureFormats: Set<String> = ["bmp", "tga", "hdr", "tif", "tx", "zfile"]
+    /// Extensions usd-core takes for 8-bit images when it checks normal maps (as written).
+    static let eightBitFormats: Set<String> = ["bmp", "tga", "jpg", "jpeg", "png", "tif"]
+
+    static func check(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+        for entry in context.prims {
+            let prim = entry.prim
+            if USDSchemaKinds.isConnectable(prim.typeName) { checkTextures(prim, into: &findings) }
+            guard prim.typeName == "Shader" else { continue }
+            checkShader(prim, context, into: &findings)
+            checkNormalMap(prim, context, into: &findings)
+            checkInputTypes(prim, into: &findings)
+        }
+    }
+
+    private static func implementationSource(_ shader: USDComposedPrim) -> String {
+        shader.token("info:implementationSource") ?? "id"
+    }
+
+    /// `info:id`, which counts only when the implementation source is `id`.
+    private static func shaderId(_ shader: USDComposedPrim) -> String? {
+        implementationSource(shader) == "id" ? shader.token("info:id") : nil
+    }
+
+    private static func checkShader(_ shader: USDComposedPrim, _ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+        let here = USDRuleContext.location(of: shader)
+        let source = implementationSource(shader)
+        if source != "id" {
+            findings.append(ValidationFinding(rule: .arkitShader, message: "<\(shader.path)> is implemented by '\(source)'; ARKit reads only info:id shaders",
+                                              location: here))
+        }
+        let id = shaderId(shader) ?? ""
+        let known = ["UsdPreviewSurface", "UsdUVTexture", "UsdTransform2d"].contains(id) || id.hasPrefix("UsdPrimvarReader") || id.hasPrefix("ND_")
+        if !known {
+            findings.append(ValidationFinding(rule: .arkitShader,
+                                              message: id.isEmpty ? "<\(shader.path)> has no info:id" : "<\(shader.path)> has info:id '\(id)', which ARKit does not know",
+                                              location: here))
+        }
+        for input in shader.inputs where !input.targets.isEmpty {
+            let inputHere = USDRuleContext.location(of: shader, property: input)
+            if input.targets.count > 1 {
+                findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) has \(input.targets.count) connections; one is allowed",
+                                                  location: inputHere))
+            }
+            let target = input.targets[0]
+            guard let (sourcePrim, _) = connectedSource(target, context) else {
+                findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) connects to <\(target)>, which does not exist",
+                                                  location: inputHere))
+                continue
+            }
+            if sourcePrim.typeName != "Shader" && sourcePrim.typeName != "Material" {
+                findings.append(ValidationFinding(rule: .arkitShader,
+                                                  message: "\(input.spec.name) connects to a \(sourcePrim.typeName) <\(sourcePrim.path)>; sources must be Shaders or Materials",
+                                                  location: inputHere))
+            }
+        }
+    }
+
+    /// The prim and property a connection names, when both exist and the prim can be connected to.
+    private static func connectedSource(_ target: String, _ context: USDRuleContext) -> (USDComposedPrim, String)? {
+        guard let dot = target.lastIndex(of: "."), let prim = context.byPath[String(target[..<dot])],
+              USDSchemaKinds.isConnectable(prim.typeName) else { return nil }
+        let property = String(target[target.index(after: dot)...])
+        guard prim.properties[property] != nil || USDSchemaKinds.builtInOutputs(of: prim.typeName).contains(property) else { return nil }
+        return (prim, property)
+    }
+
+    /// What gives an input its value, as `UsdShadeUtils::GetValueProducingAttributes` finds it:
+    /// an unconnected input with a value, or, through connections and container interface
+    /// inputs, a shader's output or an interface input that holds a value.
+    private static func valueProducer(_ prim: USDComposedPrim, _ name: String, _ context: USDRuleContext,
+                                      depth: Int = 0) -> (prim: USDComposedPrim, property: USDComposedProperty?)? {
+        guard depth < 32 else { return nil }
+        let property = prim.properties[name]
+        guard let property, !property.targets.isEmpty else {
+            guard let property, name.hasPrefix("inputs:"), USDRuleContext.value(property) != nil else { return nil }
+            return (prim, property)
+        }
+        guard let (source, sourceName) = connectedSource(property.targets[0], context) else { return nil }
+        if source.typeName == "Shader" { return (source, source.properties[sourceName]) }
+        return valueProducer(source, sourceName, context, depth: depth + 1)
+    }
+
+    private static func inputValue(_ shader: USDComposedPrim, _ name: String, _ context: USDRuleContext) -> (USDComposedProperty, USDValue)? {
+        guard let (prim, property) = valueProducer(shader, "inputs:" + name, context), let property,
+              property.spec.name.hasPrefix("inputs:"), prim.typeName != "Shader" || prim.path == shader.path,
+              let value = USDRuleContext.value(property) else { return nil }
+        return (property, value)
+    }
+
+    private static func checkTextures(_ prim: USDComposedPrim, into findings: inout [ValidationFinding]) {
+        for input in prim.inputs where input.typeName == "asset" || input.typeName == "asset[]" {
+            for path in USDRuleContext.value(input)?.strings ?? [] where !path.isEmpty {
+                let format = PackageRules.fileExtension(path).lowercased()
+                let here = USDRuleContext.location(of: prim, property: input)
+                if nonPortableTextureFormats.contains(format) {
+                    findings.append(ValidationFinding(rule: .texture, message: "@\(path)@ is a \(format) image, which AR Quick Look does not read; use png, jpg or exr",
+                                                      location: here, fixable: true))
+                } else if !portableTextureFormats.contains(format) {
+                    findings.append(ValidationFinding(rule: .texture, message: "@\(path)@ is not a png, jpg or exr image", location: here))
+                }
+            }
+        }
+    }
+
+    private static func checkNormalMap(_ surface: USDComposedPrim, _ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+        guard shaderId(surface) == "UsdPreviewSurface", surface.properties["inputs:normal"] != nil,
+              let (source, _) = valueProducer(surface, "inputs:normal", context), source.path != surface.path,
+              source.typeName == "Shader", shaderId(source) == "UsdUVTexture" else { return }
+        let here = USDRuleContext.location(of: source)
+        guard let (fileProperty, fileValue) = inputValue(source, "file", context), let file = fileValue.stringValue,
+              let resolved = context.facts.locate(file, fileProperty.layer) else {
+            let written = inputValue(source, "file", context)?.1.stringValue ?? ""
+            findings.append(ValidationFinding(rule: .normalMapTexture, message: "the normal map <\(source.path)> reads @\(written)@, which does not resolve",
+                                              location: here))
+            return
+        }
+        guard eightBitFormats.contains(PackageRules.fileExtension(resolved.description)) else { return }
+        if inputValue(source, "sourceColorSpace", context)?.1.stringValue != "raw" {
+            findings.append(ValidationFinding(rule: .normalMapTexture, message: "the 8-bit normal map <\(source.path)> @\(file)@ must set inputs:sourceColorSpace to \"raw\"",
+                                              location: here, fixable: true))
+        }
+        guard let (biasProperty, biasValue) = inputValue(source, "bias", context), let (scaleProperty, scaleValue) = inputValue(source, "scale", context),
+              biasProperty.typeName == "float4", scaleProperty.typeName == "float4",
+              let bias = biasValue.flatNumbers, let scale = scaleValue.flatNumbers, bias.count == 4, scale.count == 4 else {
+            findings.append(ValidationFinding(rule: .normalMapTexture,
+                                              message: "the 8-bit normal map <\(source.path)> @\(file)@ needs float4 inputs:scale (2, 2, 2, 1) and inputs:bias (-1, -1, -1, 0)",
+                                              location: here, fixable: true))
+            return
+        }
+        if scale[0..<3] != [2, 2, 2] {
+            findings.append(ValidationFinding(rule: .normalMapTexture, severity: .warning,
+                                              message: "the 8-bit normal map <\(source.path)> scales by \(scale); (2, 2, 2, 1) maps it to [-1, 1]",
+                                              location: here, fixable: true))
+        } else if bias[0..<3] != [-1, -1, -1] {
+            findings.append(ValidationFinding(rule: .normalMapTexture,
+                                              message: "the 8-bit normal map <\(source.path)> has bias \(bias); with scale 2 it needs (-1, -1, -1, 0)",
+                                              location: here, fixable: true))
+        }
+    }
+
+    private static func checkInputTypes(_ shader: USDComposedPrim, into findings: inout [ValidationFinding]) {
+        let here = USDRuleContext.location(of: shader)
+        let source = implementationSource(shader)
+        guard ["id", "sourceAsset", "sourceCode"].contains(source) else {
+            findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance, message: "<\(shader.path)> has implementation source '\(source)'",
+                                              location: here))
+            return
+        }
+        let sourceTypes = shader.properties.keys.filter { $0.hasPrefix("info:") && ($0.hasSuffix(":sourceAsset") || $0.hasSuffix(":sourceCode")) }
+        // Shaders defined by a source asset or code need a parser plugin for that source type to
+        // know their inputs; usd-core's wheel has none (it reports the source type as unknown) and
+        // neither has assetc, so such a shader has no definition to check against.
+        guard source == "id", sourceTypes.isEmpty else {
+            let message = sourceTypes.isEmpty ? "<\(shader.path)> names no source type"
+                : "<\(shader.path)> is defined by \(sourceTypes.sorted().joined(separator: ", ")), a source no shader registry here can read"
+            findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance, message: message, location: here))
+            return
+        }
+        guard let id = shaderId(shader) else { return }
+        guard let types = PreviewShaderDefinitions.inputTypes(of: id) else {
+            findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance, message: "<\(shader.path)>: no shader definition for info:id '\(id)'",
+                                              location: here))
+            return
+        }
+        for input in shader.inputs {
+            let name = String(input.spec.name.dropFirst("inputs:".count))
+            guard let expected = types[name], expected != input.typeName else { continue }
+            findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance,
+                                              message: "\(input.spec.name) is \(input.typeName); the \(id) definition says \(expected)",
+                                              location: USDRuleContext.location(of: shader, property: input)))
+        }
+    }
+}

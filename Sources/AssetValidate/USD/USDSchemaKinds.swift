@@ -1,0 +1,30 @@
+/// Which prim types are what, as OpenUSD's schema registry says (usd-core 24.11's `IsA` and
+/// `UsdShade.ConnectableAPI` answers, listed here because assetc carries no schema registry).
+enum USDSchemaKinds {
+    /// UsdGeomGprim and its descendants.
+    static let gprims: Set<String> = [
+        "Mesh", "Sphere", "Cube", "Cylinder", "Cylinder_1", "Cone", "Capsule", "Capsule_1", "Plane", "Points",
+        "BasisCurves", "NurbsCurves", "HermiteCurves", "NurbsPatch", "TetMesh", "Volume",
+    ]
+
+    /// UsdGeomBoundable: gprims plus the boundable non-gprims.
+    static let boundables: Set<String> = gprims.union([
+        "PointInstancer", "SkelRoot", "Skeleton", "SphereLight", "RectLight", "DiskLight", "CylinderLight", "PortalLight",
+    ])
+
+    /// Typed prims UsdShadeConnectableAPI accepts; all but Shader are containers.
+    static let connectables: Set<String> = lights.union(["Shader", "Material", "NodeGraph"])
+
+    static let lights: Set<String> = [
+        "SphereLight", "RectLight", "DiskLight", "CylinderLight", "PortalLight", "DistantLight", "DomeLight", "DomeLight_1",
+        "GeometryLight", "PluginLight", "LightFilter", "PluginLightFilter",
+    ]
+
+    static func isConnectable(_ typeName: String) -> Bool { connectables.contains(typeName) }
+    static func isContainer(_ typeName: String) -> Bool { connectables.contains(typeName) && typeName != "Shader" }
+
+    /// Built-in outputs a connection may name without their being authored.
+    static func builtInOutputs(of typeName: String) -> Set<String> {
+        typeName == "Material" ? ["outputs:surface", "outputs:displacement", "outputs:volume"] : []
+    }
+}

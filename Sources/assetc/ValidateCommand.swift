@@ -1,0 +1,74 @@
+import ArgumentParser
+import AssetCore
+import AssetKit
+import AssetValidate
+import Foundation
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check USD files against OpenUSD's ARKit rules (what usdchecker --arkit checks), under usdchecker's rule names.",
+        discussion: """
+            Folders are searched for usda, usdc and usdz files. Exit status: 0 when every file passes, 1 when a rule \
+            reports an error (with --strict, a warning too), and a read failure's own status (1 malformed, 2 not USD, \
+            3 missing) when a file cannot be validated at all.
+            """)
+
+    @Argument(help: "USD files, or folders to search for them.")
+    var paths: [String] = []
+
+    @Flag(name: .long, help: "Print findings as JSON (Docs/CLI.md has the contract).")
+    var json = false
+
+    @Flag(name: .long, help: "Print findings as a SARIF 2.1.0 log, for GitHub code scanning annotations.")
+    var sarif = false
+
+    @Flag(name: .long, help: "Fail on warnings too.")
+    var strict = false
+
+    @Flag(name: .long, help: "List the rules, their framework validator ids and what each asks, then exit.")
+    var listRules = false
+
+    @OptionGroup var sandbox: SandboxOptions
+
+    func validate() throws {
+        if json && sarif { throw ValidationError("--json and --sarif are alternatives; choose one") }
+        if !listRules && paths.isEmpty { throw ValidationError("give at least one USD file or folder") }
+    }
+
+    func run() throws {
+        if listRules {
+            for rule in ARKitRule.allCases {
+                let validators = rule.validators.isEmpty ? "ARKit only" : rule.validators.joined(separator: ", ")
+                print("\(rule.rawValue)  (\(validators))\n    \(rule.summary)")
+            }
+            return
+        }
+        let useCase = ValidateUseCase(options: sandbox.readOptions)
+        let files = useCase.files(for: paths)
+        if files.isEmpty {
+            throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD files")))
+        }
+        let outcomes = useCase.run(files: files, progress: ProgressLine.forTerminal(total: files.count, noun: "validated"))
+        if json || sarif {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try json ? encoder.encode(ValidationJSON(outcomes)) : encoder.encode(SARIFLog(outcomes))
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            for outcome in outcomes { if let text = ValidationTextFormatter.format(outcome) { print(text) } }
+            if outcomes.count > 1 { print(ValidationTextFormatter.summary(outcomes)) }
+        }
+        var status: Int32 = 0
+        for outcome in outcomes {
+            switch outcome {
+            case .failed(_, let error):
+                if !json && !sarif { _ = ExitStatus.fail(error) }
+                if status == 0 { status = ExitStatus.code(for: error) }
+            case .report(let report):
+                if status == 0 && (report.errorCount > 0 || (strict && report.warningCount > 0)) { status = 1 }
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}
