@@ -27,30 +27,51 @@ public struct ValidateUseCase: Sendable {
 
     public static let usdFormats: Set<String> = ["usda", "usdc", "usdz"]
 
-    /// The files `paths` stand for: a file as given, a folder's USD files (by content or
-    /// extension, hidden entries skipped) in path order.
+    /// The files `paths` stand for: a file as given; a folder's files with a USD extension,
+    /// hidden entries skipped, in path order. Unlike `AssetFolder` (index, thumbnail), this walk
+    /// asks the file system for names only: no sizes, dates or sniffing, which cost more than
+    /// validating a small package when a folder holds thousands.
     public func files(for paths: [String]) -> [String] {
         paths.flatMap { path -> [String] in
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
-            return AssetFolder.files(under: path, registry: registry, skipping: nil, includeTextures: false).compactMap { file in
-                guard let match = try? registry.reader(for: URL(fileURLWithPath: file.path)) else { return nil }  // unreadable: not a USD file to check
-                // Named as the user wrote the folder, so reports and SARIF keep their relative paths.
-                return Self.usdFormats.contains(match.format.name) ? (path.hasSuffix("/") ? path : path + "/") + file.relativePath : nil
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let walker = FileManager.default.enumerator(atPath: path) else { return [path] }
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            var found: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let name = relative.split(separator: "/").last.map(String.init) ?? relative
+                if name.hasPrefix(".") { walker.skipDescendants(); continue }
+                guard let dot = name.lastIndex(of: "."),
+                      AssetValidator.usdExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+                found.append(folder + relative)
             }
+            return found.sorted()
         }
     }
 
     /// Validates every file on all cores; `progress` hears of each finished file, in any order.
+    /// Each worker takes the next file from a shared counter and stays on one large stack for all of
+    /// them (LargeStack runs nested work in place).
     public func run(files: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) -> [Outcome] {
         let outcomes = Locked([Outcome?](repeating: nil, count: files.count))
+        let next = Locked(0)
         let done = Locked(0)
         let validator = AssetValidator(options: options)
-        DispatchQueue.concurrentPerform(iterations: files.count) { k in
-            let outcome = validate(files[k], with: validator)
-            outcomes.withLock { $0[k] = outcome }
-            let finished = done.withLock { count -> Int in count += 1; return count }
-            progress?(finished, files.count)
+        let workers = max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let worker = { @Sendable () throws(AssetError) in
+                while true {
+                    let k = next.withLock { index -> Int in defer { index += 1 }; return index }
+                    guard k < files.count else { return }
+                    let outcome = validate(files[k], with: validator)
+                    outcomes.withLock { $0[k] = outcome }
+                    let finished = done.withLock { count -> Int in count += 1; return count }
+                    progress?(finished, files.count)
+                }
+            }
+            do throws(AssetError) { try LargeStack.run(worker) } catch {
+                preconditionFailure("the worker loop throws nothing: every file's failure is its outcome")
+            }
         }
         return outcomes.value.compactMap { $0 }
     }

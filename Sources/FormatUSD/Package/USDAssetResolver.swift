@@ -53,7 +53,7 @@ final class USDAssetResolver {
         case .file(let anchorPath):
             let joined = path.hasPrefix("/") ? path : PathArithmetic.join(PathArithmetic.directory(of: anchorPath), path)
             guard let normalized = PathArithmetic.normalize(joined) else { return .refused("'\(assetPath)' climbs above the root") }
-            let real = URL(fileURLWithPath: normalized).resolvingSymlinksInPath().path
+            let real = AssetRoot.real(normalized)
             if !allowsOutside && !PathArithmetic.isInside(real, root: sandbox) {
                 return .refused(AssetRoot.refusal(assetPath, root: sandbox))
             }
