@@ -1,5 +1,4 @@
 import AssetCore
-import Foundation
 
 /// Opens a USD stage the way a read does (same sandbox, same caps) and gathers `USDStageFacts`
 /// for validation. Packages with compressed entries are opened rather than refused, so their
@@ -42,25 +41,15 @@ package enum USDStageInspector {
         }
         for layer in layers { add(layer.location) }
         return order.map { package in
+            // Read as a layer is: the size cap and the read's budget apply to the package's bytes.
             let layout = Result { () throws(AssetError) -> USDZPackageLayout in
-                let bytes: [UInt8]
-                switch package {
-                case .file(let path):
-                    bytes = try FileBytes.read(path: path, expectedSize: try fileSize(path))
-                case .packageEntry:
-                    bytes = try resolver.readBytes(package)
-                }
-                return try USDZPackageLayout(bytes: bytes, location: package.description, maxEntries: resolver.limits.maxPackageEntries)
+                try USDZPackageLayout(bytes: try resolver.readBytes(package), location: package.description,
+                                      maxEntries: resolver.limits.maxPackageEntries)
             }
             return USDPackageFacts(location: package, layout: layout)
         }
     }
 
-    private static func fileSize(_ path: String) throws(AssetError) -> Int {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: path, errno: errno) }
-        return Int(status.st_size)
-    }
 }
 
 /// OpenUSD's dependency walk (`UsdUtils.ComputeAllDependencies`): every sublayer, reference and
