@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CMeshOptimizer", providers: [.apt(["libmeshoptimizer-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CSTBImage", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
         // swift-crypto compiled BoringSSL from source.
@@ -60,7 +61,7 @@ let package = Package(
         .target(name: "AssetValidate", dependencies: ["AssetCore", "FormatUSD"]),
 
         // The CPU renderer: imports AssetCore only (and the image codecs).
-        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP"]),
+        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage"]),
 
         // The catalog: records and queries on SQLite through GRDB. Imports AssetCore only.
         .target(name: "AssetCatalog", dependencies: [
@@ -125,7 +126,7 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzUSDStage", ["FormatUSD", "AssetCore", "FuzzSupport"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore", "FuzzSupport"]),
                                  ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore", "FuzzSupport"]),
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
-                                 ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"])] {
+                                 ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

@@ -32,4 +32,10 @@ public struct AssetValidator: Sendable {
         findings.sort { ($0.rule, $0.location.file ?? "", $0.location.line ?? 0, $0.message) < ($1.rule, $1.location.file ?? "", $1.location.line ?? 0, $1.message) }
         return ValidationReport(file: path, format: format, findings: findings)
     }
+
+    /// A repaired copy of a USD file as a usdz package, with what was changed and what could not
+    /// be; the file itself is only read. `transcode` turns textures in other formats into PNG.
+    public func repair(path: String, transcode: @escaping TextureTranscoder) throws(AssetError) -> RepairedPackage {
+        try USDStageFixer.repair(path: path, options: options, transcode: transcode)
+    }
 }

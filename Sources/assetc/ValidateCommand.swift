@@ -11,7 +11,8 @@ struct ValidateCommand: ParsableCommand {
         discussion: """
             Folders are searched for usda, usdc and usdz files. Exit status: 0 when every file passes, 1 when a rule \
             reports an error (with --strict, a warning too), and a read failure's own status (1 malformed, 2 not USD, \
-            3 missing) when a file cannot be validated at all.
+            3 missing) when a file cannot be validated at all. With --fix OUT.usdz, one file is repaired into a new \
+            package where a rule has a safe repair; the report lists each change, and the status is the copy's verdict.
             """)
 
     @Argument(help: "USD files, or folders to search for them.")
@@ -29,11 +30,19 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .long, help: "List the rules, their framework validator ids and what each asks, then exit.")
     var listRules = false
 
+    @Option(name: .long, help: ArgumentHelp("Write a repaired copy of the one FILE as this usdz; the input is never touched.", valueName: "OUT.usdz"))
+    var fix: String?
+
+    @Flag(name: .long, help: "With --fix, replace OUT if it exists.")
+    var force = false
+
     @OptionGroup var sandbox: SandboxOptions
 
     func validate() throws {
         if json && sarif { throw ValidationError("--json and --sarif are alternatives; choose one") }
         if !listRules && paths.isEmpty { throw ValidationError("give at least one USD file or folder") }
+        if fix != nil && (paths.count != 1 || sarif) { throw ValidationError("--fix repairs one file at a time and reports as text or --json") }
+        if force && fix == nil { throw ValidationError("--force only applies to --fix") }
     }
 
     func run() throws {
@@ -42,6 +51,10 @@ struct ValidateCommand: ParsableCommand {
                 let validators = rule.validators.isEmpty ? "ARKit only" : rule.validators.joined(separator: ", ")
                 print("\(rule.rawValue)  (\(validators))\n    \(rule.summary)")
             }
+            return
+        }
+        if let fix {
+            try repair(paths[0], into: fix)
             return
         }
         let useCase = ValidateUseCase(options: sandbox.readOptions)
@@ -70,5 +83,22 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    private func repair(_ file: String, into output: String) throws {
+        let outcome: RepairUseCase.Outcome
+        do throws(AssetError) {
+            outcome = try RepairUseCase(options: sandbox.readOptions).run(file: file, output: output, force: force)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(RepairJSON(outcome)), as: UTF8.self))
+        } else {
+            print(RepairTextFormatter.format(outcome))
+        }
+        if outcome.after.errorCount > 0 || (strict && outcome.after.warningCount > 0) { throw ExitCode(1) }
     }
 }

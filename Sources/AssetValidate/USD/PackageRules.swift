@@ -7,12 +7,14 @@ enum PackageRules {
     /// Compared as written: usd-core reads extensions case-sensitively here (`TEX.PNG` fails).
     static let allowedExtensions: Set<String> = ["usd", "usda", "usdc", "usdz", "exr", "jpg", "jpeg", "png"]
 
-    static func check(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
         let rootPackage = outermostPackage(context.facts.rootLayerLocation)
         for package in context.facts.packages {
             let file = package.location.description
             // The framework checks the root layer's own package under a second name as well.
-            let validators = ["usdUtilsValidators:UsdzPackageValidator"] + (package.location == rootPackage ? ["usdUtilsValidators:RootPackageValidator"] : [])
+            // `--fix` rebuilds the root's package; packages nested in it are carried as they are.
+            let isRoot = package.location == rootPackage
+            let validators = ["usdUtilsValidators:UsdzPackageValidator"] + (isRoot ? ["usdUtilsValidators:RootPackageValidator"] : [])
             let layout: USDZPackageLayout
             switch package.layout {
             case .failure(let error):
@@ -27,13 +29,13 @@ enum PackageRules {
                 if entry.dataOffset % 64 != 0 {
                     findings.append(ValidationFinding(
                         rule: .byteAlignment, message: "'\(entry.name)' starts at byte \(entry.dataOffset), not at a multiple of 64",
-                        location: here, validators: validators, fixable: true))
+                        location: here, validators: validators, fixable: isRoot))
                 }
                 if entry.compressionMethod != 0 {
                     findings.append(ValidationFinding(
                         rule: .compression,
                         message: "'\(entry.name)' is compressed (method \(entry.compressionMethod), \(entry.compressedSize) of \(entry.size) bytes); usdz entries are stored",
-                        location: here, validators: validators, fixable: true))
+                        location: here, validators: validators, fixable: isRoot))
                 }
                 if entry.isEncrypted {
                     findings.append(ValidationFinding(rule: .compression, message: "'\(entry.name)' is encrypted", location: here, validators: validators))
@@ -44,7 +46,7 @@ enum PackageRules {
                         rule: .arkitFileExtension,
                         message: fileExtension.isEmpty ? "'\(entry.name)' has no extension; a package holds only layers and png, jpg or exr textures"
                             : "'\(entry.name)' has extension '\(fileExtension)'; a package holds only layers (usd, usda, usdc, usdz) and textures (png, jpg, jpeg, exr)",
-                        location: here))
+                        location: here, fixable: isRoot && isUnused(entry.name, in: package.location, context)))
                 }
             }
         }
@@ -52,20 +54,26 @@ enum PackageRules {
     }
 
     /// A packaged stage reads nothing from outside its outermost package.
-    private static func checkEncapsulation(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    private static func checkEncapsulation(_ context: USDRuleContext, into findings: inout USDFindings) {
         guard context.facts.rootIsPackaged else { return }
         let package = outermostPackage(context.facts.rootLayerLocation)
         for layer in context.facts.layers where outermostPackage(layer.location) != package {
             findings.append(ValidationFinding(
                 rule: .arkitPackageEncapsulation, message: "layer '\(layer.location)' is read from outside the package '\(package)'",
-                location: SourceLocation(file: layer.location.description)))
+                location: SourceLocation(file: layer.location.description), fixable: true))
         }
         for dependency in context.facts.dependencies where !dependency.isLayer {
             guard let resolved = dependency.resolved, outermostPackage(resolved) != package else { continue }
             findings.append(ValidationFinding(
                 rule: .arkitPackageEncapsulation, message: "asset @\(dependency.assetPath)@ is read from outside the package '\(package)' (\(resolved))",
-                location: dependency.location))
+                location: dependency.location, fixable: true))
         }
+    }
+
+    /// Whether the stage never reads a package entry; `--fix` leaves such entries out.
+    private static func isUnused(_ entry: String, in package: AssetLocation, _ context: USDRuleContext) -> Bool {
+        let location = AssetLocation.packageEntry(package: package, entry: entry)
+        return !(context.facts.layers.contains { $0.location == location } || context.facts.dependencies.contains { $0.resolved == location })
     }
 
     static func outermostPackage(_ location: AssetLocation) -> AssetLocation {

@@ -17,7 +17,7 @@ enum PrimRules {
         "skel:joints", "primvars:skel:skinningMethod", "primvars:skel:jointIndices", "primvars:skel:geomBindTransform",
     ]
 
-    static func check(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
         // Per traversed prim: whether it or an ancestor is a gprim, and its nearest connectable
         // ancestor-or-self, so nesting is checked in one pass.
         var isOrUnderGprim: [Bool] = []
@@ -61,13 +61,14 @@ enum PrimRules {
         }
     }
 
-    private static func checkBindings(_ prim: USDComposedPrim, index: Int, _ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    private static func checkBindings(_ prim: USDComposedPrim, index: Int, _ context: USDRuleContext, into findings: inout USDFindings) {
         let here = USDRuleContext.location(of: prim)
         let bindings = prim.relationships.filter { $0.spec.name.hasPrefix("material:binding") }.sorted { $0.spec.name < $1.spec.name }
         if !bindings.isEmpty && !prim.hasAPI("MaterialBindingAPI") {
             findings.append(ValidationFinding(rule: .materialBindingAPIApplied,
                                               message: "<\(prim.path)> binds a material but does not apply MaterialBindingAPI",
-                                              location: here, fixable: true))
+                                              location: here),
+                            repair: .applySchema("MaterialBindingAPI", prim: prim, rule: .materialBindingAPIApplied))
         }
         for binding in bindings {
             let bindingHere = USDRuleContext.location(of: prim, property: binding)
@@ -101,9 +102,15 @@ enum PrimRules {
                                                   location: here, validators: ["usdSkelValidators:SkelBindingApiValidator"]))
             }
         } else if let property = skelBindingProperties.first(where: { prim.properties[$0] != nil }) {
-            findings.append(ValidationFinding(rule: .skelBindingAPIApplied,
-                                              message: "<\(prim.path)> has \(property) but does not apply SkelBindingAPI",
-                                              location: here, fixable: true))
+            let finding = ValidationFinding(rule: .skelBindingAPIApplied, message: "<\(prim.path)> has \(property) but does not apply SkelBindingAPI",
+                                            location: here)
+            // Applied outside a SkelRoot, the API would break the rule's other half instead.
+            let underSkelRoot = prim.typeName == "SkelRoot" || context.ancestors(of: index).contains { $0.typeName == "SkelRoot" }
+            if underSkelRoot {
+                findings.append(finding, repair: .applySchema("SkelBindingAPI", prim: prim, rule: .skelBindingAPIApplied))
+            } else {
+                findings.append(finding)
+            }
         }
     }
 

@@ -9,8 +9,10 @@ enum ShaderRules {
     static let nonPortableTextureFormats: Set<String> = ["bmp", "tga", "hdr", "tif", "tx", "zfile"]
     /// Extensions usd-core takes for 8-bit images when it checks normal maps (as written).
     static let eightBitFormats: Set<String> = ["bmp", "tga", "jpg", "jpeg", "png", "tif"]
+    /// Formats `--fix` can decode (stb_image) and re-encode as PNG.
+    static let transcodableTextureFormats: Set<String> = ["bmp", "tga", "gif", "psd", "ppm", "pgm", "pnm"]
 
-    static func check(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
         for entry in context.prims {
             let prim = entry.prim
             if USDSchemaKinds.isConnectable(prim.typeName) { checkTextures(prim, into: &findings) }
@@ -30,7 +32,7 @@ enum ShaderRules {
         implementationSource(shader) == "id" ? shader.token("info:id") : nil
     }
 
-    private static func checkShader(_ shader: USDComposedPrim, _ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    private static func checkShader(_ shader: USDComposedPrim, _ context: USDRuleContext, into findings: inout USDFindings) {
         let here = USDRuleContext.location(of: shader)
         let source = implementationSource(shader)
         if source != "id" {
@@ -96,22 +98,23 @@ enum ShaderRules {
         return (property, value)
     }
 
-    private static func checkTextures(_ prim: USDComposedPrim, into findings: inout [ValidationFinding]) {
+    private static func checkTextures(_ prim: USDComposedPrim, into findings: inout USDFindings) {
         for input in prim.inputs where input.typeName == "asset" || input.typeName == "asset[]" {
             for path in USDRuleContext.value(input)?.strings ?? [] where !path.isEmpty {
                 let format = PackageRules.fileExtension(path).lowercased()
                 let here = USDRuleContext.location(of: prim, property: input)
+                let fixable = transcodableTextureFormats.contains(format)
                 if nonPortableTextureFormats.contains(format) {
                     findings.append(ValidationFinding(rule: .texture, message: "@\(path)@ is a \(format) image, which AR Quick Look does not read; use png, jpg or exr",
-                                                      location: here, fixable: true))
+                                                      location: here, fixable: fixable))
                 } else if !portableTextureFormats.contains(format) {
-                    findings.append(ValidationFinding(rule: .texture, message: "@\(path)@ is not a png, jpg or exr image", location: here))
+                    findings.append(ValidationFinding(rule: .texture, message: "@\(path)@ is not a png, jpg or exr image", location: here, fixable: fixable))
                 }
             }
         }
     }
 
-    private static func checkNormalMap(_ surface: USDComposedPrim, _ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    private static func checkNormalMap(_ surface: USDComposedPrim, _ context: USDRuleContext, into findings: inout USDFindings) {
         guard shaderId(surface) == "UsdPreviewSurface", surface.properties["inputs:normal"] != nil,
               let (source, _) = valueProducer(surface, "inputs:normal", context), source.path != surface.path,
               source.typeName == "Shader", shaderId(source) == "UsdUVTexture" else { return }
@@ -126,28 +129,36 @@ enum ShaderRules {
         guard eightBitFormats.contains(PackageRules.fileExtension(resolved.description)) else { return }
         if inputValue(source, "sourceColorSpace", context)?.1.stringValue != "raw" {
             findings.append(ValidationFinding(rule: .normalMapTexture, message: "the 8-bit normal map <\(source.path)> @\(file)@ must set inputs:sourceColorSpace to \"raw\"",
-                                              location: here, fixable: true))
+                                              location: here),
+                            repair: .setInputs(shader: source, [.attribute("inputs:sourceColorSpace", "token", .string("raw"))], rule: .normalMapTexture))
         }
         guard let (biasProperty, biasValue) = inputValue(source, "bias", context), let (scaleProperty, scaleValue) = inputValue(source, "scale", context),
               biasProperty.typeName == "float4", scaleProperty.typeName == "float4",
               let bias = biasValue.flatNumbers, let scale = scaleValue.flatNumbers, bias.count == 4, scale.count == 4 else {
             findings.append(ValidationFinding(rule: .normalMapTexture,
                                               message: "the 8-bit normal map <\(source.path)> @\(file)@ needs float4 inputs:scale (2, 2, 2, 1) and inputs:bias (-1, -1, -1, 0)",
-                                              location: here, fixable: true))
+                                              location: here),
+                            repair: .setInputs(shader: source, [Self.normalScale, Self.normalBias], rule: .normalMapTexture))
             return
         }
         if scale[0..<3] != [2, 2, 2] {
             findings.append(ValidationFinding(rule: .normalMapTexture, severity: .warning,
                                               message: "the 8-bit normal map <\(source.path)> scales by \(scale); (2, 2, 2, 1) maps it to [-1, 1]",
-                                              location: here, fixable: true))
+                                              location: here),
+                            repair: .setInputs(shader: source, [Self.normalScale, Self.normalBias], rule: .normalMapTexture))
         } else if bias[0..<3] != [-1, -1, -1] {
             findings.append(ValidationFinding(rule: .normalMapTexture,
                                               message: "the 8-bit normal map <\(source.path)> has bias \(bias); with scale 2 it needs (-1, -1, -1, 0)",
-                                              location: here, fixable: true))
+                                              location: here),
+                            repair: .setInputs(shader: source, [Self.normalBias], rule: .normalMapTexture))
         }
     }
 
-    private static func checkInputTypes(_ shader: USDComposedPrim, into findings: inout [ValidationFinding]) {
+    /// The values that map an 8-bit normal map's [0, 1] onto [-1, 1].
+    static let normalScale = USDPropertySpec.attribute("inputs:scale", "float4", .tuple([2, 2, 2, 1]))
+    static let normalBias = USDPropertySpec.attribute("inputs:bias", "float4", .tuple([-1, -1, -1, 0]))
+
+    private static func checkInputTypes(_ shader: USDComposedPrim, into findings: inout USDFindings) {
         let here = USDRuleContext.location(of: shader)
         let source = implementationSource(shader)
         guard ["id", "sourceAsset", "sourceCode"].contains(source) else {

@@ -3,38 +3,51 @@ import FormatUSD
 
 /// The rules about the stage as a whole: its metadata, what it depends on, its layers.
 enum StageRules {
-    static func check(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
         checkMetadata(context, into: &findings)
         checkReferences(context, into: &findings)
         checkLayers(context, into: &findings)
     }
 
     /// Only the root layer's metadata counts: usd-core reads stage metadata from it alone.
-    private static func checkMetadata(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    private static func checkMetadata(_ context: USDRuleContext, into findings: inout USDFindings) {
         let root = context.facts.stage.rootLayer
         let here = SourceLocation(file: root.location.description)
         if root.metadata["upAxis"] == nil {
+            // usd-core's fallback is Y, so authoring it changes nothing but the rule's verdict.
             findings.append(ValidationFinding(rule: .stageMetadata, message: "the stage does not declare upAxis (ARKit expects \"Y\")",
-                                              location: here, fixable: true))
+                                              location: here),
+                            repair: .layerMetadata(key: "upAxis", value: .string("Y"), rule: .stageMetadata))
         } else if let upAxis = root.upAxis, upAxis != "Y" {
-            findings.append(ValidationFinding(rule: .stageMetadata, message: "upAxis is \"\(upAxis)\"; ARKit expects \"Y\"",
-                                              location: here, validators: [], fixable: true))
+            let finding = ValidationFinding(rule: .stageMetadata, message: "upAxis is \"\(upAxis)\"; ARKit expects \"Y\"",
+                                            location: here, validators: [])
+            if upAxis == "Z" { findings.append(finding, repair: .rotateToYUp) } else { findings.append(finding) }
         }
         if root.metadata["metersPerUnit"] == nil {
-            findings.append(ValidationFinding(rule: .stageMetadata, message: "the stage does not declare metersPerUnit",
-                                              location: here, fixable: true))
+            // 0.01 is usd-core's fallback (centimetres): the stage keeps its size.
+            findings.append(ValidationFinding(rule: .stageMetadata, message: "the stage does not declare metersPerUnit", location: here),
+                            repair: .layerMetadata(key: "metersPerUnit", value: .number(0.01), rule: .stageMetadata))
         }
         let defaultPrim = root.defaultPrim ?? ""
         if defaultPrim.isEmpty {
-            findings.append(ValidationFinding(rule: .stageMetadata, message: "the stage names no defaultPrim", location: here,
-                                              validators: ["usdValidation:StageMetadataChecker"], fixable: true))
+            appendDefaultPrim(ValidationFinding(rule: .stageMetadata, message: "the stage names no defaultPrim", location: here,
+                                                validators: ["usdValidation:StageMetadataChecker"]), context, into: &findings)
         } else if !context.facts.stage.prims.contains(where: { $0.name == defaultPrim }) {
-            findings.append(ValidationFinding(rule: .stageMetadata, message: "defaultPrim \"\(defaultPrim)\" is not a root prim of the stage",
-                                              location: here, validators: ["usdValidation:StageMetadataChecker"], fixable: true))
+            appendDefaultPrim(ValidationFinding(rule: .stageMetadata, message: "defaultPrim \"\(defaultPrim)\" is not a root prim of the stage",
+                                                location: here, validators: ["usdValidation:StageMetadataChecker"]), context, into: &findings)
         }
     }
 
-    private static func checkReferences(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    /// Repairable when there is a defined root prim to name.
+    private static func appendDefaultPrim(_ finding: ValidationFinding, _ context: USDRuleContext, into findings: inout USDFindings) {
+        if context.facts.stage.prims.contains(where: \.isDefined) {
+            findings.append(finding, repair: .chooseDefaultPrim)
+        } else {
+            findings.append(finding)
+        }
+    }
+
+    private static func checkReferences(_ context: USDRuleContext, into findings: inout USDFindings) {
         // A variant selection naming no variant is not a composition error to usd-core: it
         // composes nothing for that set and says nothing.
         for problem in context.facts.compositionProblems where !problem.message.hasPrefix("variant '") {
@@ -48,7 +61,7 @@ enum StageRules {
         }
     }
 
-    private static func checkLayers(_ context: USDRuleContext, into findings: inout [ValidationFinding]) {
+    private static func checkLayers(_ context: USDRuleContext, into findings: inout USDFindings) {
         for layer in context.facts.layers {
             let name: String
             switch layer.location {
@@ -58,7 +71,7 @@ enum StageRules {
             let fileExtension = PackageRules.fileExtension(name).lowercased()
             if !["usd", "usda", "usdc", "usdz"].contains(fileExtension) {
                 findings.append(ValidationFinding(rule: .arkitLayer, message: "layer '\(layer.location)' is not a usd, usda, usdc or usdz file",
-                                                  location: SourceLocation(file: layer.location.description)))
+                                                  location: SourceLocation(file: layer.location.description), fixable: true))
             }
         }
         // The rule usdchecker ran before 24.11 and AR Quick Look on iOS 12 still needs: a package

@@ -5,13 +5,16 @@ import FormatUSD
 enum USDStageValidator {
     static func validate(path: String, options: ReadOptions) throws(AssetError) -> [ValidationFinding] {
         try USDStageInspector.inspect(path: path, options: options) { facts in
-            let context = USDRuleContext(facts: facts)
-            var findings: [ValidationFinding] = []
-            PackageRules.check(context, into: &findings)
-            StageRules.check(context, into: &findings)
-            PrimRules.check(context, into: &findings)
-            ShaderRules.check(context, into: &findings)
-            return findings
+            check(USDRuleContext(facts: facts)).findings
         }
+    }
+
+    static func check(_ context: USDRuleContext) -> USDFindings {
+        var findings = USDFindings()
+        PackageRules.check(context, into: &findings)
+        StageRules.check(context, into: &findings)
+        PrimRules.check(context, into: &findings)
+        ShaderRules.check(context, into: &findings)
+        return findings
     }
 }

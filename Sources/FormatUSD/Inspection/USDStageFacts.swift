@@ -20,6 +20,8 @@ package struct USDStageFacts {
     package var packages: [USDPackageFacts]
     /// Where an asset path written in the layer at `anchor` leads, when something is there.
     package var locate: (_ assetPath: String, _ anchor: AssetLocation) -> AssetLocation?
+    /// The bytes at a location, read through the same sandbox, size cap and budget as the layers.
+    package var readBytes: (_ location: AssetLocation) throws(AssetError) -> [UInt8]
 
     /// Whether the root layer is a usdz package's layer.
     package var rootIsPackaged: Bool {

@@ -26,7 +26,8 @@ package enum USDStageInspector {
                 locate: { assetPath, anchor in
                     guard case .found(let location) = resolver.resolve(assetPath, anchor: anchor), resolver.exists(location) else { return nil }
                     return location
-                }))
+                },
+                readBytes: { location throws(AssetError) in try resolver.readBytes(location) }))
         }
     }
 

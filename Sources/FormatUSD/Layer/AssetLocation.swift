@@ -23,15 +23,15 @@ package indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible
 
 /// Path arithmetic on '/'-separated strings: no file system access, so it can be applied to
 /// package entries and checked before anything is opened.
-enum PathArithmetic {
-    static func directory(of path: String) -> String {
+package enum PathArithmetic {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
     }
 
     /// Removes `.` and `..`. A relative path keeps the `..` it starts with (`../models/a.usda`);
     /// nil when `..` climbs above the root of an absolute path.
-    static func normalize(_ path: String) -> String? {
+    package static func normalize(_ path: String) -> String? {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -50,19 +50,30 @@ enum PathArithmetic {
 
     /// `normalize` for paths that must stay below their start, such as package entries: nil when
     /// the result climbs out.
-    static func normalizeBelow(_ path: String) -> String? {
+    package static func normalizeBelow(_ path: String) -> String? {
         guard let normalized = normalize(path), !normalized.hasPrefix("/"),
               normalized != "..", !normalized.hasPrefix("../") else { return nil }
         return normalized
     }
 
-    static func join(_ directory: String, _ relative: String) -> String {
+    package static func join(_ directory: String, _ relative: String) -> String {
         directory.isEmpty ? relative : directory + "/" + relative
     }
 
     /// Whether `path` is `root` or below it (both normalized).
-    static func isInside(_ path: String, root: String) -> Bool {
+    package static func isInside(_ path: String, root: String) -> Bool {
         if root.isEmpty || root == "/" { return true }
         return path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// The relative path that leads from the folder `directory` to `path` (both normalized and
+    /// relative to the same root): `relative(from: "a/b", to: "a/c/d.png")` is `../c/d.png`.
+    package static func relative(from directory: String, to path: String) -> String {
+        let from = directory.split(separator: "/")
+        let to = path.split(separator: "/")
+        var common = 0
+        while common < from.count, common < to.count - 1, from[common] == to[common] { common += 1 }
+        let ups = Array(repeating: "..", count: from.count - common)
+        return (ups + to[common...].map(String.init)).joined(separator: "/")
     }
 }

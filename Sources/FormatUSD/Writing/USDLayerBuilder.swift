@@ -206,7 +206,7 @@ struct USDLayerBuilder {
 
 extension USDPropertySpec {
     /// An attribute as a writer authors it; built specs have no source line.
-    static func attribute(_ name: String, _ typeName: String, _ value: USDValue?, uniform: Bool = false,
+    package static func attribute(_ name: String, _ typeName: String, _ value: USDValue?, uniform: Bool = false,
                           metadata: [String: USDValue] = [:]) -> USDPropertySpec {
         var spec = USDPropertySpec(name: name, typeName: typeName, isRelationship: false, isUniform: uniform, line: 0)
         spec.defaultValue = value

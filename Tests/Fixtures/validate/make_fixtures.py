@@ -122,7 +122,8 @@ def main():
     (HERE / "textures" / "albedo.png").write_bytes(png(4, 4, (200, 120, 40)))
     (HERE / "textures" / "normal.png").write_bytes(png(4, 4, (128, 128, 255)))
     (HERE / "textures" / "albedo.bmp").write_bytes(bmp(4, 4))
-    (HERE / "textures" / "albedo.gif").write_bytes(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
+    # A whole 1x1 GIF (a colour table, one image, its LZW data), so `--fix` can convert it.
+    (HERE / "textures" / "albedo.gif").write_bytes(bytes.fromhex("47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b"))
     (HERE / "geometry.usda").write_text(stage(root('def Mesh "Tri"\n{\n    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n    point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n}\n')))
     (HERE / "legacy.sdf").write_text('#sdf 1.4.32\n(\n    defaultPrim = "Root"\n)\n\ndef Xform "Root"\n{\n}\n')
 

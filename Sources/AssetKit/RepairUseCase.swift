@@ -1,0 +1,56 @@
+import AssetCore
+import AssetPipeline
+import AssetRender
+import AssetValidate
+import Foundation
+
+/// `assetc validate FILE --fix OUT.usdz`: a repaired copy of one USD file, packaged for AR Quick
+/// Look, with the verdict on the input and on the copy, so the report says what changed and what
+/// is still wrong. The input is only read; the copy is written atomically.
+public struct RepairUseCase: Sendable {
+    package var registry: FormatRegistry = .standard
+    public var options: ReadOptions
+
+    public init(options: ReadOptions = ReadOptions()) {
+        self.options = options
+    }
+
+    public struct Outcome: Sendable {
+        public var output: String
+        public var before: ValidationReport
+        public var changes: [ValidationChange]
+        public var skipped: [ValidationChange]
+        public var after: ValidationReport
+    }
+
+    public func run(file: String, output: String, force: Bool) throws(AssetError) -> Outcome {
+        guard output.lowercased().hasSuffix(".usdz") else {
+            throw AssetError(.unsupportedFormat("--fix writes a usdz package, the form AR Quick Look takes; name the output .usdz",
+                                                supported: ["usdz"]), at: SourceLocation(file: output))
+        }
+        if AssetRoot.real(file) == AssetRoot.real(output) {
+            throw AssetError(.io("--fix never writes over its input; name another output"), at: SourceLocation(file: output))
+        }
+        let match = try registry.reader(for: URL(fileURLWithPath: file))
+        guard ValidateUseCase.usdFormats.contains(match.format.name) else {
+            throw AssetError(.unsupportedFormat("--fix repairs USD files (usda, usdc, usdz); this is \(match.format.name), convert it to usdz first",
+                                                supported: ValidateUseCase.usdFormats.sorted()),
+                             at: SourceLocation(file: file))
+        }
+        let validator = AssetValidator(options: options)
+        let before = try validator.validate(path: file, format: match.format.name)
+        let repaired = try validator.repair(path: file, transcode: Self.pngFromLegacyImage)
+        let name = (output as NSString).lastPathComponent
+        _ = try AtomicOutput.write([OutputFile(relativePath: name, bytes: repaired.bytes)], mainPath: output, force: force)
+        // The copy is self-contained, so it is checked with its own folder as the asset root.
+        var copyOptions = options
+        copyOptions.assetRoot = .assetFolder
+        copyOptions.allowsPathsOutsideAsset = false
+        let after = try AssetValidator(options: copyOptions).validate(path: output, format: "usdz")
+        return Outcome(output: output, before: before, changes: repaired.changes, skipped: repaired.skipped, after: after)
+    }
+
+    private static let pngFromLegacyImage: TextureTranscoder = { bytes, _ throws(AssetError) in
+        try PNGCodec.encode(try LegacyImageDecoder.decode(bytes))
+    }
+}

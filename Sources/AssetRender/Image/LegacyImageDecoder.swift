@@ -1,0 +1,30 @@
+import AssetCore
+import CSTBImage
+
+/// Images in the formats older tools export and usdz may not carry (BMP, TGA, GIF's first frame,
+/// PSD's composite, PNM), decoded by Debian's stb_image to straight RGBA so they can be written
+/// again as PNG. The size is checked from the header before any pixel is decoded.
+public enum LegacyImageDecoder {
+    public static let maxPixels = 1 << 28
+
+    public static func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage {
+        guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else { throw AssetError(.malformed("the image is empty or too large to decode")) }
+        var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
+        guard bytes.withUnsafeBufferPointer({ stbi_info_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels) }) != 0 else {
+            throw AssetError(.malformed("not an image stb_image reads (\(reason()))"))
+        }
+        guard width > 0, height > 0, Int(width) * Int(height) <= maxPixels else {
+            throw AssetError(.limitExceeded("the image is \(width) x \(height) pixels (at most \(maxPixels))"))
+        }
+        guard let pixels = bytes.withUnsafeBufferPointer({ stbi_load_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels, 4) }) else {
+            throw AssetError(.malformed("the image does not decode (\(reason()))"))
+        }
+        defer { stbi_image_free(pixels) }
+        return RGBAImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4)))
+    }
+
+    private static func reason() -> String {
+        let reason = stbi_failure_reason().map { String(cString: $0) } ?? ""
+        return reason.isEmpty ? "stb_image gives no reason" : reason
+    }
+}

@@ -1,0 +1,27 @@
+import AssetCore
+
+/// One thing `validate --fix` changed in its copy, or could not change, under the rule it repairs.
+public struct ValidationChange: Sendable, Hashable, Codable {
+    public var rule: String
+    public var message: String
+    public var location: SourceLocation
+
+    public init(rule: ARKitRule, message: String, location: SourceLocation) {
+        self.rule = rule.rawValue
+        self.message = message
+        self.location = location
+    }
+}
+
+/// A repaired copy of a stage, packaged as a usdz, and what was done to make it.
+public struct RepairedPackage: Sendable {
+    /// The usdz package's bytes: the root layer first, every entry stored and 64-byte aligned.
+    public var bytes: [UInt8]
+    public var changes: [ValidationChange]
+    /// Repairs that could not be made, each with its reason.
+    public var skipped: [ValidationChange]
+}
+
+/// Re-encodes an image AR Quick Look cannot read (BMP, TGA, GIF...) as PNG. The validator does no
+/// image decoding itself: the caller lends its codecs.
+public typealias TextureTranscoder = @Sendable (_ bytes: [UInt8], _ name: String) throws(AssetError) -> [UInt8]
