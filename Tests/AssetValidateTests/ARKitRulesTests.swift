@@ -48,14 +48,20 @@ import Testing
     /// this rule; assetc reads layers by content, so a usda layer named `.txt` is one it can name.
     @Test func layerWithANonCoreExtensionFailsTheLayerRule() throws {
         let folder = TemporaryFolder()
+        let root = try Self.stageReferencingATxtLayer(in: folder)
+        let findings = try AssetValidator().validate(path: root.path, format: "usda").findings
+        #expect(findings.map(\.rule) == ["ARKitLayerChecker"])
+    }
+
+    /// `root.usda` referencing a usda layer named `part.txt`, both written into `folder`.
+    static func stageReferencingATxtLayer(in folder: TemporaryFolder) throws -> URL {
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
         try "#usda 1.0\n(\n    defaultPrim = \"Part\"\n)\n\ndef Xform \"Part\"\n{\n}\n"
             .write(to: folder.appendingPathComponent("part.txt"), atomically: true, encoding: .utf8)
         let root = folder.appendingPathComponent("root.usda")
         try "#usda 1.0\n(\n    defaultPrim = \"Root\"\n    metersPerUnit = 1\n    upAxis = \"Y\"\n)\n\ndef Xform \"Root\" (\n    references = @./part.txt@\n)\n{\n}\n"
             .write(to: root, atomically: true, encoding: .utf8)
-        let findings = try AssetValidator().validate(path: root.path, format: "usda").findings
-        #expect(findings.map(\.rule) == ["ARKitLayerChecker"])
+        return root
     }
 
     @Test func aFileThatIsNotUSDIsAnErrorNotAReport() {

@@ -31,12 +31,7 @@ import Testing
 
     @Test func aLayerInAnotherFormatIsPackagedAsUsda() throws {
         let folder = TemporaryFolder()
-        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-        try "#usda 1.0\n(\n    defaultPrim = \"Part\"\n)\n\ndef Xform \"Part\"\n{\n}\n"
-            .write(to: folder.appendingPathComponent("part.txt"), atomically: true, encoding: .utf8)
-        let root = folder.appendingPathComponent("root.usda")
-        try "#usda 1.0\n(\n    defaultPrim = \"Root\"\n    metersPerUnit = 1\n    upAxis = \"Y\"\n)\n\ndef Xform \"Root\" (\n    references = @./part.txt@\n)\n{\n}\n"
-            .write(to: root, atomically: true, encoding: .utf8)
+        let root = try ARKitRulesTests.stageReferencingATxtLayer(in: folder)
         let (repaired, layout) = try Self.repair(root.path)
         #expect(layout.entries.map(\.name) == ["root.usdc", "part.usda"])
         #expect(repaired.changes.contains { $0.rule == "ARKitLayerChecker" })
