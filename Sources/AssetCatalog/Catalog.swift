@@ -68,6 +68,9 @@ public final class Catalog: Sendable {
                 for warning in entry.warnings {
                     try db.execute(sql: "INSERT INTO assetWarning (assetId, message) VALUES (?, ?)", arguments: [id, warning])
                 }
+                for rule in entry.arkitRules {
+                    try db.execute(sql: "INSERT INTO assetRule (assetId, rule) VALUES (?, ?)", arguments: [id, rule])
+                }
                 let words = ([id] + entry.nodeNames + entry.materialNames).map(Self.searchWords).joined(separator: " ")
                 try db.execute(sql: "INSERT INTO assetSearch (assetId, words) VALUES (?, ?)", arguments: [id, words])
             }
@@ -129,12 +132,13 @@ public final class Catalog: Sendable {
             let names = try Row.fetchAll(db, sql: "SELECT kind, name FROM assetName WHERE assetId = ? ORDER BY rowid", arguments: [id])
             let references = try Row.fetchAll(db, sql: "SELECT path, resolves, resolvedID FROM textureReference WHERE assetId = ? ORDER BY rowid", arguments: [id])
             let warnings = try String.fetchAll(db, sql: "SELECT message FROM assetWarning WHERE assetId = ? ORDER BY rowid", arguments: [id])
+            let rules = try String.fetchAll(db, sql: "SELECT rule FROM assetRule WHERE assetId = ? ORDER BY rule", arguments: [id])
             return CatalogEntry(
                 record: record,
                 nodeNames: names.filter { $0["kind"] == "node" }.map { $0["name"] },
                 materialNames: names.filter { $0["kind"] == "material" }.map { $0["name"] },
                 textureReferences: references.map { TextureReferenceRow(path: $0["path"], resolves: $0["resolves"], resolvedID: $0["resolvedID"]) },
-                warnings: warnings)
+                warnings: warnings, arkitRules: rules)
         }
     }
 

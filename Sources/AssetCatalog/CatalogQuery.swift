@@ -30,6 +30,7 @@ public enum CatalogQuery {
             "upaxis": Field(sql: "asset.upAxis", type: .text), "metersperunit": Field(sql: "asset.metersPerUnit", type: .number),
             "missingtextures": Field(sql: "asset.missingTextures", type: .number),
             "warnings": Field(sql: "asset.warningCount", type: .number),
+            "arkiterrors": Field(sql: "asset.arkitErrors", type: .number), "arkitwarnings": Field(sql: "asset.arkitWarnings", type: .number),
             "error": Field(sql: "asset.error", type: .text),
             "modified": Field(sql: "asset.modifiedAt", type: .number),
             "sizex": Field(sql: "(asset.maxXMeters - asset.minXMeters)", type: .number),
@@ -46,7 +47,8 @@ public enum CatalogQuery {
     public static let fieldNames = ["id", "path", "name", "kind", "format", "size", "hash", "nodes", "meshes", "points", "faces",
                                     "triangles", "primitives", "materials", "textures", "upAxis", "metersPerUnit",
                                     "missingTextures", "warnings", "error", "modified", "sizeX", "sizeY", "sizeZ",
-                                    "skeletons", "joints", "skinnedMeshes", "blendShapes", "animations", "animatedNodes", "duration"]
+                                    "skeletons", "joints", "skinnedMeshes", "blendShapes", "animations", "animatedNodes", "duration",
+                                    "arkitErrors", "arkitWarnings", "rule"]
 
     /// Bounds on what one expression may ask, checked by the parser itself so that neither its own
     /// recursion nor SQLite's expression-depth limit (1,000) is what stops a hostile query: past
@@ -91,7 +93,7 @@ public enum CatalogQuery {
         let descending = sort.hasPrefix("-")
         let name = descending ? String(sort.dropFirst()) : sort
         guard let field = fields[name.lowercased()] else {
-            throw AssetError(.malformed("cannot sort by '\(name)'; fields: \(fieldNames.filter { $0 != "name" }.joined(separator: ", "))"))
+            throw AssetError(.malformed("cannot sort by '\(name)'; fields: \(fieldNames.filter { $0 != "name" && $0 != "rule" }.joined(separator: ", "))"))
         }
         return "\(field.sql) \(descending ? "DESC" : "ASC") NULLS LAST, asset.id"
     }
@@ -220,7 +222,7 @@ public enum CatalogQuery {
             guard fieldToken.kind == .word else { throw CatalogQuery.error("expected a field name, found \(fieldToken.describe)", fieldToken.column) }
             position += 1
             let key = fieldToken.text.lowercased()
-            guard key == "name" || CatalogQuery.fields[key] != nil else {
+            guard key == "name" || key == "rule" || CatalogQuery.fields[key] != nil else {
                 throw CatalogQuery.error("unknown field '\(fieldToken.text)'; fields: \(CatalogQuery.fieldNames.joined(separator: ", "))", fieldToken.column)
             }
             guard let opToken = peek, opToken.kind == .op else {
@@ -233,6 +235,7 @@ public enum CatalogQuery {
             position += 1
             let isNull = valueToken.kind == .word && valueToken.text.lowercased() == "null"
             if key == "name" { return try nameCondition(opToken, valueToken, &args) }
+            if key == "rule" { return try ruleCondition(opToken, valueToken, &args) }
             let field = CatalogQuery.fields[key]!
             if isNull {
                 switch opToken.text {
@@ -273,6 +276,21 @@ public enum CatalogQuery {
                 return op.text == "=" ? test : "NOT " + test
             default:
                 throw CatalogQuery.error("'name' takes =, != or ~", op.column)
+            }
+        }
+
+        /// `rule` matches the ARKit rules an asset fails: `rule = ARKitShaderChecker`.
+        mutating func ruleCondition(_ op: Token, _ value: Token, _ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+            switch op.text {
+            case "~":
+                args.append("%" + Self.likeEscaped(value.text) + "%")
+                return "EXISTS (SELECT 1 FROM assetRule r WHERE r.assetId = asset.id AND r.rule LIKE ? ESCAPE '\\')"
+            case "=", "!=":
+                args.append(value.text)
+                let test = "EXISTS (SELECT 1 FROM assetRule r WHERE r.assetId = asset.id AND r.rule = ? COLLATE NOCASE)"
+                return op.text == "=" ? test : "NOT " + test
+            default:
+                throw CatalogQuery.error("'rule' takes =, != or ~", op.column)
             }
         }
 

@@ -44,6 +44,10 @@ public struct CatalogRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var warningCount: Int
     /// Why the file could not be read; nil when it was.
     public var error: String?
+    /// The ARKit verdict (`assetc validate`) for USD models: how many errors and warnings; nil for
+    /// assets that are not USD or could not be validated.
+    public var arkitErrors: Int?
+    public var arkitWarnings: Int?
     /// The cached thumbnail, relative to the catalog's folder.
     public var thumbnail: String?
     public var indexedAt: Double
@@ -86,14 +90,17 @@ public struct CatalogEntry: Sendable, Equatable {
     public var materialNames: [String]
     public var textureReferences: [TextureReferenceRow]
     public var warnings: [String]
+    /// The ARKit rules the asset fails (usdchecker's names), sorted.
+    public var arkitRules: [String]
 
     public init(record: CatalogRecord, nodeNames: [String] = [], materialNames: [String] = [],
-                textureReferences: [TextureReferenceRow] = [], warnings: [String] = []) {
+                textureReferences: [TextureReferenceRow] = [], warnings: [String] = [], arkitRules: [String] = []) {
         self.record = record
         self.nodeNames = nodeNames
         self.materialNames = materialNames
         self.textureReferences = textureReferences
         self.warnings = warnings
+        self.arkitRules = arkitRules
     }
 }
 

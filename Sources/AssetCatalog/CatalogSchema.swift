@@ -67,6 +67,20 @@ enum CatalogSchema {
             // makes the next index read every model again instead of skipping it as unchanged.
             try db.execute(sql: "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model'")
         }
+        migrator.registerMigration("v3 ARKit verdict") { db in
+            try db.alter(table: "asset") { t in
+                t.add(column: "arkitErrors", .integer).check { $0 == nil || $0 >= 0 }
+                t.add(column: "arkitWarnings", .integer).check { $0 == nil || $0 >= 0 }
+            }
+            try db.create(table: "assetRule") { t in
+                t.column("assetId", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("rule", .text).notNull()
+            }
+            try db.create(index: "assetRule_asset", on: "assetRule", columns: ["assetId"])
+            try db.create(index: "assetRule_rule", on: "assetRule", columns: ["rule"])
+            // USD models indexed before the verdict existed have none: read them again next time.
+            try db.execute(sql: "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model' AND format IN ('usda', 'usdc', 'usdz')")
+        }
         return migrator
     }
 }

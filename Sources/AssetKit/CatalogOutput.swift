@@ -47,6 +47,10 @@ public enum CatalogOutput {
             }
             lines.append("  up axis     \(r.upAxis ?? "-"), \(r.metersPerUnit.map { String($0) } ?? "-") m per unit")
             if let b = r.bounds { lines.append("  bounds      min (\(b.min.x), \(b.min.y), \(b.min.z))  max (\(b.max.x), \(b.max.y), \(b.max.z))") }
+            if let errors = r.arkitErrors {
+                let rules = entry.arkitRules.isEmpty ? "" : " (" + entry.arkitRules.joined(separator: ", ") + ")"
+                lines.append("  ARKit       \(errors) error\(errors == 1 ? "" : "s"), \(r.arkitWarnings ?? 0) warning\((r.arkitWarnings ?? 0) == 1 ? "" : "s")\(rules)")
+            }
             if let thumbnail = r.thumbnail { lines.append("  thumbnail   \(thumbnail)") }
             lines.append("  nodes")
             lines += entry.nodeNames.map { "    " + $0 }

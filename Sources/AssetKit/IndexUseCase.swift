@@ -2,6 +2,7 @@ import AssetCatalog
 import AssetCore
 import AssetPipeline
 import AssetRender
+import AssetValidate
 import Foundation
 
 /// `assetc index`: brings the catalog up to date with the assets under some folders. Unchanged
@@ -123,8 +124,11 @@ public struct IndexUseCase: Sendable {
         do throws(AssetError) {
             result = try registry.read(URL(fileURLWithPath: candidate.path), options: readOptions)
         } catch {
+            // A package the reader refuses (a compressed entry, say) still has an ARKit verdict.
             record.error = error.description
-            return CatalogEntry(record: record)
+            var warnings: [String] = []
+            let rules = verdict(of: candidate, options: readOptions, into: &record, warnings: &warnings)
+            return CatalogEntry(record: record, warnings: warnings, arkitRules: rules)
         }
         let scene = result.scene
         let stats = scene.stats
@@ -162,7 +166,23 @@ public struct IndexUseCase: Sendable {
                 record.warningCount += 1
             }
         }
+        let arkitRules = verdict(of: candidate, options: readOptions, into: &record, warnings: &warnings)
         return CatalogEntry(record: record, nodeNames: nodeNames, materialNames: scene.materials.map(\.name),
-                            textureReferences: references, warnings: Array(warnings.prefix(Self.warningsKept)))
+                            textureReferences: references, warnings: Array(warnings.prefix(Self.warningsKept)), arkitRules: arkitRules)
+    }
+
+    /// The verdict `assetc validate` gives a USD model, kept in its record; the failing rules are
+    /// returned for the entry. A stage that cannot be inspected keeps no verdict, and says why.
+    private func verdict(of candidate: Candidate, options: ReadOptions, into record: inout CatalogRecord, warnings: inout [String]) -> [String] {
+        guard ValidateUseCase.usdFormats.contains(record.format) else { return [] }
+        do throws(AssetError) {
+            let report = try AssetValidator(options: options).validate(path: candidate.path, format: record.format)
+            (record.arkitErrors, record.arkitWarnings) = (report.errorCount, report.warningCount)
+            return report.failingRules
+        } catch {
+            warnings.insert("not validated against the ARKit rules: \(error)", at: 0)
+            record.warningCount += 1
+            return []
+        }
     }
 }

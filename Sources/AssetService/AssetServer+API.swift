@@ -63,6 +63,8 @@ extension AssetServer {
         var materials: [String]
         var textures: [TextureReferenceRow]
         var warnings: [String]
+        /// The ARKit rules the asset fails; the counts are in the record.
+        var arkitRules: [String]
         var links: [String: String]
     }
 
@@ -79,7 +81,8 @@ extension AssetServer {
                 if (entry.record.animations ?? 0) > 0 { links["preview"] = base + "/preview.webp" }
             }
             return Self.json(Detail(record: entry.record, nodes: entry.nodeNames, materials: entry.materialNames,
-                                    textures: entry.textureReferences, warnings: entry.warnings, links: links))
+                                    textures: entry.textureReferences, warnings: entry.warnings, arkitRules: entry.arkitRules,
+                                    links: links))
         case "file":
             let record = try row(id)
             let path = try AssetPath.file(of: record)

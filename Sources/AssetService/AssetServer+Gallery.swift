@@ -23,6 +23,8 @@ extension AssetServer {
             .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px; color: inherit; text-decoration: none }
             .card img, .views img { width: 100% }
             .card b { display: block; margin-top: .4em; word-break: break-all }
+            .badge { display: inline-block; margin-top: .3em; padding: .05em .5em; border-radius: 3px; font-size: .85em; color: #fff }
+            .badge.fail { background: #b3261e } .badge.warn { background: #a15c00 } .badge.pass { background: #2e7d32 }
             .views { display: grid; grid-template-columns: repeat(4, minmax(0, 256px)); gap: .8em }
             table { border-collapse: collapse } td { padding: .2em 1em .2em 0; vertical-align: top }
             pre { background: #fff; border: 1px solid #ddd; padding: .8em; overflow: auto }
@@ -65,7 +67,7 @@ extension AssetServer {
             }
             let figures = r.error.map { "<span class=error>\(MarkupText.escape($0))</span>" }
                 ?? "\(r.format) · \(r.triangles.map { "\($0) triangles" } ?? r.kind.rawValue)"
-            body += "<a class=card href=\"\(link)\">\(image)<b>\(MarkupText.escape(r.id))</b><span class=muted>\(figures)</span></a>"
+            body += "<a class=card href=\"\(link)\">\(image)<b>\(MarkupText.escape(r.id))</b><span class=muted>\(figures)</span>\(Self.arkitBadge(r))</a>"
         }
         body += "</div>"
         if records.isEmpty { body += "<p class=muted>No assets match.</p>" }
@@ -76,6 +78,16 @@ extension AssetServer {
             body += "<p><a href=\"/?\(MarkupText.escape(query))\">Next page</a></p>"
         }
         return Self.html(body, title: "assetc catalog")
+    }
+
+    /// The ARKit verdict as a badge: red with the error count, amber with warnings only, green when
+    /// clean; nothing for assets that were not validated.
+    static func arkitBadge(_ r: CatalogRecord) -> String {
+        guard let errors = r.arkitErrors else { return "" }
+        let warnings = r.arkitWarnings ?? 0
+        if errors > 0 { return "<span class=\"badge fail\">ARKit: \(errors) error\(errors == 1 ? "" : "s")</span>" }
+        if warnings > 0 { return "<span class=\"badge warn\">ARKit: \(warnings) warning\(warnings == 1 ? "" : "s")</span>" }
+        return "<span class=\"badge pass\">ARKit: passes</span>"
     }
 
     func assetPage(_ segments: [Substring]) throws -> Response {
@@ -97,6 +109,12 @@ extension AssetServer {
         var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", MarkupText.escape(r.format)), ("size", "\(r.byteSize) bytes"),
                                         ("hash", MarkupText.escape(r.contentHash))]
         if let e = r.error { rows.append(("error", "<span class=error>\(MarkupText.escape(e))</span>")) }
+        if r.arkitErrors != nil {
+            let rules = entry.arkitRules.map { rule in
+                "<a href=\"/?where=\(MarkupText.escape(("rule = " + rule).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))\">\(MarkupText.escape(rule))</a>"
+            }
+            rows.append(("ARKit", Self.arkitBadge(r) + (rules.isEmpty ? "" : " " + rules.joined(separator: ", "))))
+        }
         if r.kind == .model && r.error == nil {
             rows += [("nodes", "\(r.nodes ?? 0)"), ("meshes", "\(r.meshes ?? 0)"), ("points", "\(r.points ?? 0)"),
                      ("faces", "\(r.faces ?? 0)"), ("triangles", "\(r.triangles ?? 0)"), ("materials", "\(r.materials ?? 0)"),

@@ -67,6 +67,23 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
                 #expect((detail["nodes"] as? [String])?.contains("/Ship/Mast/Sail") == true)
                 #expect((detail["record"] as? [String: Any])?["triangles"] as? Int == 148)
             }
+            // The ARKit verdict: in the record and the detail for USD, absent for Collada, a badge in the pages.
+            try await client.execute(uri: "/api/assets/Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz", method: .get) { response in
+                let detail = try json(response.body)
+                let record = try #require(detail["record"] as? [String: Any])
+                #expect(record["arkitErrors"] as? Int == 0 && record["arkitWarnings"] as? Int == 1)
+                #expect(detail["arkitRules"] as? [String] == [])
+            }
+            try await client.execute(uri: "/api/assets?where=arkitWarnings%20%3E%200", method: .get) { response in
+                let items = try json(response.body)["items"] as? [[String: Any]] ?? []
+                #expect(items.compactMap { $0["id"] as? String } == ["Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz"])
+            }
+            try await client.execute(uri: "/assets/Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz", method: .get) { response in
+                #expect(String(buffer: response.body).contains("<span class=\"badge warn\">ARKit: 1 warning</span>"))
+            }
+            try await client.execute(uri: "/?where=format%20%3D%20usda", method: .get) { response in
+                #expect(String(buffer: response.body).contains("<span class=\"badge pass\">ARKit: passes</span>"))
+            }
             let original = try Data(contentsOf: art.appendingPathComponent("Art.scnassets/ship.dae"))
             try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/file", method: .get) { response in
                 #expect(Data(response.body.readableBytesView) == original)
