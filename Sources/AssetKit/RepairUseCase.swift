@@ -10,6 +10,7 @@ import Foundation
 public struct RepairUseCase: Sendable {
     package var registry: FormatRegistry = .standard
     public var options: ReadOptions
+    public var budget = ValidationBudget()
 
     public init(options: ReadOptions = ReadOptions()) {
         self.options = options
@@ -37,7 +38,7 @@ public struct RepairUseCase: Sendable {
                                                 supported: ValidateUseCase.usdFormats.sorted()),
                              at: SourceLocation(file: file))
         }
-        let validator = AssetValidator(options: options)
+        let validator = AssetValidator(options: options, budget: budget)
         let before = try validator.validate(path: file, format: match.format.name)
         let repaired = try validator.repair(path: file, transcode: Self.pngFromLegacyImage)
         let name = (output as NSString).lastPathComponent
@@ -46,7 +47,7 @@ public struct RepairUseCase: Sendable {
         var copyOptions = options
         copyOptions.assetRoot = .assetFolder
         copyOptions.allowsPathsOutsideAsset = false
-        let after = try AssetValidator(options: copyOptions).validate(path: output, format: "usdz")
+        let after = try AssetValidator(options: copyOptions, budget: budget).validate(path: output, format: "usdz")
         return Outcome(output: output, before: before, changes: repaired.changes, skipped: repaired.skipped, after: after)
     }
 

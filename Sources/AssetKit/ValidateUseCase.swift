@@ -7,6 +7,7 @@ import Foundation
 public struct ValidateUseCase: Sendable {
     package var registry: FormatRegistry = .standard
     public var options: ReadOptions
+    public var budget = ValidationBudget()
 
     public init(options: ReadOptions = ReadOptions()) {
         self.options = options
@@ -56,7 +57,7 @@ public struct ValidateUseCase: Sendable {
         let outcomes = Locked([Outcome?](repeating: nil, count: files.count))
         let next = Locked(0)
         let done = Locked(0)
-        let validator = AssetValidator(options: options)
+        let validator = AssetValidator(options: options, budget: budget)
         let workers = max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let worker = { @Sendable () throws(AssetError) in

@@ -1,6 +1,7 @@
 /// The rules of OpenUSD's ARKit compliance profile (`usdchecker --arkit`), under the names
 /// usdchecker prints, with the identifiers of OpenUSD's newer validation framework that check
-/// the same thing. What each rule checks is written down in Docs/Validation.md.
+/// the same thing; then assetc's own checks of what AR Quick Look needs beyond them (meshes,
+/// materials, budgets). What each rule checks is written down in Docs/Validation.md.
 public enum ARKitRule: String, CaseIterable, Sendable, Codable {
     case byteAlignment = "ByteAlignmentChecker"
     case compression = "CompressionChecker"
@@ -20,6 +21,21 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
     case arkitPackageEncapsulation = "ARKitPackageEncapsulationChecker"
     /// The ARKit root-layer rule usdchecker ran before 24.11 dropped it; assetc keeps it as a warning.
     case arkitRootLayer = "ARKitRootLayerChecker"
+    // assetc's own, beyond usdchecker.
+    case meshTopology = "MeshTopologyChecker"
+    case meshPrimvars = "MeshPrimvarChecker"
+    case meshGeometry = "MeshGeometryChecker"
+    case geomSubsets = "GeomSubsetChecker"
+    case textureCoordinates = "TextureCoordinateChecker"
+    case budget = "BudgetChecker"
+
+    /// Whether usdchecker runs the rule; the others are assetc's own.
+    public var isUSDChecker: Bool {
+        switch self {
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget: return false
+        default: return true
+        }
+    }
 
     /// The framework validators a finding of this rule usually corresponds to; a rule that covers
     /// two framework concerns names the right one per finding.
@@ -29,6 +45,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .missingReference: return ["usdUtilsValidators:MissingReferenceValidator"]
         case .stageMetadata: return ["usdGeomValidators:StageMetadataChecker"]
         case .texture, .arkitLayer, .arkitPrimType, .arkitShader, .arkitRootLayer: return []
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget: return []
         case .arkitMaterialBinding: return ["usdShadeValidators:MaterialBindingCollectionValidator"]
         case .primEncapsulation: return ["usdGeomValidators:EncapsulationChecker"]
         case .normalMapTexture: return ["usdShadeValidators:NormalMapTextureValidator"]
@@ -60,6 +77,12 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .arkitFileExtension: return "A package holds only layers (usd, usda, usdc, usdz) and textures (png, jpg, jpeg, exr)."
         case .arkitPackageEncapsulation: return "A package's stage reads nothing outside the package."
         case .arkitRootLayer: return "A usdz's root layer is a usdc crate and the stage one layer, as iOS 12 needs (a warning: usdchecker 24.11 dropped the rule)."
+        case .meshTopology: return "Face vertex counts are at least 3 and add up to the face vertex indices, each of which names a point."
+        case .meshPrimvars: return "Primvars hold as many elements as their interpolation asks, and their indices stay inside them."
+        case .meshGeometry: return "Points are finite; meshes have faces (warning); faces have area (warning)."
+        case .geomSubsets: return "GeomSubset indices name faces of their mesh, and a face belongs to one materialBind subset."
+        case .textureCoordinates: return "A UsdUVTexture reads its st from a UsdPrimvarReader_float2 (through UsdTransform2d at most), as AR Quick Look needs."
+        case .budget: return "Triangles, texture size, file size and animation length stay within AR Quick Look's guidance (warnings; --budget sets them)."
         }
     }
 }

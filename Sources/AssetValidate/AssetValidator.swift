@@ -21,14 +21,17 @@ public struct AssetValidator: Sendable {
     public static let usdExtensions: Set<String> = ["usd", "usda", "usdc", "usdz"]
 
     public var options: ReadOptions
+    /// Limits past which BudgetChecker warns; `.none` for no budget checks.
+    public var budget: ValidationBudget
 
-    public init(options: ReadOptions = ReadOptions()) {
+    public init(options: ReadOptions = ReadOptions(), budget: ValidationBudget = ValidationBudget()) {
         self.options = options
+        self.budget = budget
     }
 
     /// Validates one USD file; a file that cannot be opened at all is an error, not a report.
     public func validate(path: String, format: String) throws(AssetError) -> ValidationReport {
-        var findings = try USDStageValidator.validate(path: path, options: options)
+        var findings = try USDStageValidator.validate(path: path, options: options, budget: budget)
         findings.sort { ($0.rule, $0.location.file ?? "", $0.location.line ?? 0, $0.message) < ($1.rule, $1.location.file ?? "", $1.location.line ?? 0, $1.message) }
         return ValidationReport(file: path, format: format, findings: findings)
     }

@@ -30,6 +30,11 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .long, help: "List the rules, their framework validator ids and what each asks, then exit.")
     var listRules = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Warn past these limits (defaults: AR Quick Look's guidance, triangles=100000,texture=2048,size=200MB,duration=10s); KEY=none or none lifts them.",
+        valueName: "KEY=VALUE,..."))
+    var budget: String?
+
     @Option(name: .long, help: ArgumentHelp("Write a repaired copy of the one FILE as this usdz; the input is never touched.", valueName: "OUT.usdz"))
     var fix: String?
 
@@ -57,7 +62,8 @@ struct ValidateCommand: ParsableCommand {
             try repair(paths[0], into: fix)
             return
         }
-        let useCase = ValidateUseCase(options: sandbox.readOptions)
+        var useCase = ValidateUseCase(options: sandbox.readOptions)
+        useCase.budget = try ExitStatus.orExit { try parsedBudget() }
         let files = useCase.files(for: paths)
         if files.isEmpty {
             throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD files")))
@@ -85,10 +91,17 @@ struct ValidateCommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
+    private func parsedBudget() throws(AssetError) -> ValidationBudget {
+        guard let budget else { return ValidationBudget() }
+        return try ValidationBudget.parse(budget)
+    }
+
     private func repair(_ file: String, into output: String) throws {
         let outcome: RepairUseCase.Outcome
         do throws(AssetError) {
-            outcome = try RepairUseCase(options: sandbox.readOptions).run(file: file, output: output, force: force)
+            var useCase = RepairUseCase(options: sandbox.readOptions)
+            useCase.budget = try parsedBudget()
+            outcome = try useCase.run(file: file, output: output, force: force)
         } catch {
             throw ExitStatus.fail(error)
         }

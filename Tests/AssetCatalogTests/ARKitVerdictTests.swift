@@ -1,7 +1,6 @@
 import AssetCatalog
 import AssetCore
 import AssetTestSupport
-import AssetValidate
 import Foundation
 import Testing
 @testable import AssetKit
@@ -25,10 +24,13 @@ import Testing
         let (catalog, folder) = try indexedFixtures()
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { ValidateUseCase.usdFormats.contains(($0 as NSString).pathExtension) }
         #expect(files.count >= 25)
-        let validator = AssetValidator(options: ReadOptions().rooted(at: folder.path))
+        let validate = ValidateUseCase(options: ReadOptions().rooted(at: folder.path))
         for name in files.sorted() {
             let entry = try #require(try catalog.record(id: "validate/" + name), "\(name)")
-            let report = try validator.validate(path: folder.appendingPathComponent(name).path, format: (name as NSString).pathExtension)
+            guard case .report(let report) = validate.run(files: [folder.appendingPathComponent(name).path])[0] else {
+                Issue.record("\(name) could not be validated")
+                continue
+            }
             #expect(entry.record.arkitErrors == report.errorCount && entry.record.arkitWarnings == report.warningCount, "\(name)")
             #expect(entry.arkitRules == report.failingRules, "\(name)")
         }

@@ -19,6 +19,7 @@ enum ShaderRules {
             guard prim.typeName == "Shader" else { continue }
             checkShader(prim, context, into: &findings)
             checkNormalMap(prim, context, into: &findings)
+            checkTextureCoordinates(prim, context, into: &findings)
             checkInputTypes(prim, into: &findings)
         }
     }
@@ -151,6 +152,22 @@ enum ShaderRules {
                                               message: "the 8-bit normal map <\(source.path)> has bias \(bias); with scale 2 it needs (-1, -1, -1, 0)",
                                               location: here),
                             repair: .setInputs(shader: source, [Self.normalBias], rule: .normalMapTexture))
+        }
+    }
+
+    /// AR Quick Look reads a texture's coordinates from a primvar reader only, directly or through
+    /// one UsdTransform2d; anything else (a constant, nothing) samples one texel everywhere.
+    private static func checkTextureCoordinates(_ shader: USDComposedPrim, _ context: USDRuleContext, into findings: inout USDFindings) {
+        guard shaderId(shader) == "UsdUVTexture" else { return }
+        var source = valueProducer(shader, "inputs:st", context)?.prim
+        if let transform = source, transform.path != shader.path, shaderId(transform) == "UsdTransform2d" {
+            source = valueProducer(transform, "inputs:in", context)?.prim
+        }
+        guard let reader = source, reader.path != shader.path, shaderId(reader) == "UsdPrimvarReader_float2" else {
+            findings.append(ValidationFinding(rule: .textureCoordinates, severity: .warning,
+                                              message: "<\(shader.path)> takes its st from no UsdPrimvarReader_float2, so AR Quick Look samples one texel",
+                                              location: USDRuleContext.location(of: shader, property: shader.properties["inputs:st"])))
+            return
         }
     }
 

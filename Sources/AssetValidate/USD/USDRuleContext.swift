@@ -12,13 +12,15 @@ struct USDRuleContext {
     }
 
     let facts: USDStageFacts
+    let budget: ValidationBudget
     /// Traversed prims, depth first, children cleared (they are entries of their own).
     private(set) var prims: [Prim] = []
     /// Every composed prim by path, traversed or not: relationship targets may name any of them.
     private(set) var byPath: [String: USDComposedPrim] = [:]
 
-    init(facts: USDStageFacts) {
+    init(facts: USDStageFacts, budget: ValidationBudget = .none) {
         self.facts = facts
+        self.budget = budget
         for root in facts.stage.prims { add(root, parent: nil, traversed: true) }
     }
 

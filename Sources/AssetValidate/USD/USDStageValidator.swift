@@ -3,9 +3,9 @@ import FormatUSD
 
 /// Runs the ARKit rules over one USD stage (usda, usdc or usdz).
 enum USDStageValidator {
-    static func validate(path: String, options: ReadOptions) throws(AssetError) -> [ValidationFinding] {
+    static func validate(path: String, options: ReadOptions, budget: ValidationBudget) throws(AssetError) -> [ValidationFinding] {
         try USDStageInspector.inspect(path: path, options: options) { facts in
-            check(USDRuleContext(facts: facts)).findings
+            check(USDRuleContext(facts: facts, budget: budget)).findings
         }
     }
 
@@ -15,6 +15,8 @@ enum USDStageValidator {
         StageRules.check(context, into: &findings)
         PrimRules.check(context, into: &findings)
         ShaderRules.check(context, into: &findings)
+        MeshRules.check(context, into: &findings)
+        BudgetRules.check(context, into: &findings)
         return findings
     }
 }

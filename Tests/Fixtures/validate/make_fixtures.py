@@ -87,6 +87,19 @@ def textured(albedo="textures/albedo.png", normal_inputs=GOOD_NORMAL, extra=""):
     return root(MESH + "\n" + looks + extra)
 
 
+TRI_POINTS = "[(0, 0, 0), (1, 0, 0), (0, 1, 0)]"
+
+
+def mesh_prim(name, counts, indices, points, body=""):
+    return (f'def Mesh "{name}"\n{{\n    int[] faceVertexCounts = {counts}\n    int[] faceVertexIndices = {indices}\n'
+            f'    point3f[] points = {points}\n{body}}}\n\n')
+
+
+def subset(name, indices):
+    return (f'\n    def GeomSubset "{name}"\n    {{\n        uniform token elementType = "face"\n'
+            f'        uniform token familyName = "materialBind"\n        int[] indices = {indices}\n    }}\n')
+
+
 def png(width, height, rgb):
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -163,6 +176,23 @@ def main():
         "shader_dangling.usda": stage(root('def Material "M"\n{\n    def Shader "S"\n    {\n        uniform token info:id = "UsdPreviewSurface"\n        color3f inputs:diffuseColor.connect = </Root/M/Gone.outputs:rgb>\n    }\n\n    def NodeGraph "G"\n    {\n        float outputs:r\n    }\n\n    def Shader "T"\n    {\n        uniform token info:id = "UsdPreviewSurface"\n        float inputs:roughness.connect = </Root/M/G.outputs:r>\n    }\n}\n')),
         # ARKitMaterialBindingChecker: a binding to an Xform.
         "binding_not_material.usda": stage(textured().replace("rel material:binding = </Root/Looks/Paint>", "rel material:binding = </Root/Looks>")),
+        # assetc's own mesh checks (usdchecker has none): indices naming no point, a two-vertex face,
+        # primvars sized unlike their interpolation, a NaN point and a face with no area, subsets that
+        # overlap or name no face; and a texture whose st comes from no primvar reader.
+        "mesh_indices.usda": stage(root(mesh_prim("Tri", "[3]", "[0, 1, 7]", TRI_POINTS))),
+        "mesh_counts.usda": stage(root(mesh_prim("Tri", "[3, 2]", "[0, 1, 2, 0, 1]", TRI_POINTS))),
+        "mesh_primvars.usda": stage(root(mesh_prim("Tri", "[3]", "[0, 1, 2]", TRI_POINTS,
+            '    texCoord2f[] primvars:st = [(0, 0), (1, 0)] (\n        interpolation = "faceVarying"\n    )\n'
+            '    normal3f[] normals = [(0, 0, 1)]\n'
+            '    float2[] primvars:uv = [(0, 0), (1, 1)] (\n        interpolation = "vertex"\n    )\n'
+            '    int[] primvars:uv:indices = [0, 1, 2]\n'))),
+        "mesh_geometry.usda": stage(root(mesh_prim("Tri", "[3]", "[0, 1, 2]", "[(0, 0, 0), (nan, 0, 0), (0, 1, 0)]")
+                                         + mesh_prim("Flat", "[3, 3]", "[0, 1, 2, 0, 1, 3]", "[(0, 0, 0), (1, 0, 0), (0, 1, 0), (2, 0, 0)]")
+                                         + 'def Mesh "Empty"\n{\n}\n')),
+        "mesh_subsets.usda": stage(root(mesh_prim("Quad", "[3, 3]", "[0, 1, 2, 0, 2, 3]", "[(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]",
+            subset("A", "[0, 1]") + subset("B", "[1]") + subset("C", "[5]")))),
+        "texture_st_constant.usda": stage(textured().replace(
+            "float2 inputs:st.connect = </Root/Looks/Paint/Reader.outputs:result>", "float2 inputs:st = (0.5, 0.5)", 1)),
         # ShaderPropertyTypeConformanceChecker: inputs typed unlike the definitions.
         "shader_input_types.usda": stage(textured().replace("color3f inputs:diffuseColor.connect", "float3 inputs:diffuseColor.connect").replace('string inputs:varname', 'token inputs:varname')),
     }
