@@ -15,12 +15,14 @@ enum ShaderRules {
     static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
         for entry in context.prims {
             let prim = entry.prim
-            if USDSchemaKinds.isConnectable(prim.typeName) { checkTextures(prim, into: &findings) }
+            guard USDSchemaKinds.isConnectable(prim.typeName) else { continue }
+            let inputs = prim.inputs  // sorted once for the three rules that walk them
+            checkTextures(prim, inputs, into: &findings)
             guard prim.typeName == "Shader" else { continue }
-            checkShader(prim, context, into: &findings)
+            checkShader(prim, inputs, context, into: &findings)
             checkNormalMap(prim, context, into: &findings)
             checkTextureCoordinates(prim, context, into: &findings)
-            checkInputTypes(prim, into: &findings)
+            checkInputTypes(prim, inputs, into: &findings)
         }
     }
 
@@ -33,7 +35,7 @@ enum ShaderRules {
         implementationSource(shader) == "id" ? shader.token("info:id") : nil
     }
 
-    private static func checkShader(_ shader: USDComposedPrim, _ context: USDRuleContext, into findings: inout USDFindings) {
+    private static func checkShader(_ shader: USDComposedPrim, _ inputs: [USDComposedProperty], _ context: USDRuleContext, into findings: inout USDFindings) {
         let here = USDRuleContext.location(of: shader)
         let source = implementationSource(shader)
         if source != "id" {
@@ -47,7 +49,7 @@ enum ShaderRules {
                                               message: id.isEmpty ? "<\(shader.path)> has no info:id" : "<\(shader.path)> has info:id '\(id)', which ARKit does not know",
                                               location: here))
         }
-        for input in shader.inputs where !input.targets.isEmpty {
+        for input in inputs where !input.targets.isEmpty {
             let inputHere = USDRuleContext.location(of: shader, property: input)
             if input.targets.count > 1 {
                 findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) has \(input.targets.count) connections; one is allowed",
@@ -99,8 +101,8 @@ enum ShaderRules {
         return (property, value)
     }
 
-    private static func checkTextures(_ prim: USDComposedPrim, into findings: inout USDFindings) {
-        for input in prim.inputs where input.typeName == "asset" || input.typeName == "asset[]" {
+    private static func checkTextures(_ prim: USDComposedPrim, _ inputs: [USDComposedProperty], into findings: inout USDFindings) {
+        for input in inputs where input.typeName == "asset" || input.typeName == "asset[]" {
             for path in USDRuleContext.value(input)?.strings ?? [] where !path.isEmpty {
                 let format = PackageRules.fileExtension(path).lowercased()
                 let here = USDRuleContext.location(of: prim, property: input)
@@ -175,7 +177,7 @@ enum ShaderRules {
     static let normalScale = USDPropertySpec.attribute("inputs:scale", "float4", .tuple([2, 2, 2, 1]))
     static let normalBias = USDPropertySpec.attribute("inputs:bias", "float4", .tuple([-1, -1, -1, 0]))
 
-    private static func checkInputTypes(_ shader: USDComposedPrim, into findings: inout USDFindings) {
+    private static func checkInputTypes(_ shader: USDComposedPrim, _ inputs: [USDComposedProperty], into findings: inout USDFindings) {
         let here = USDRuleContext.location(of: shader)
         let source = implementationSource(shader)
         guard ["id", "sourceAsset", "sourceCode"].contains(source) else {
@@ -199,7 +201,7 @@ enum ShaderRules {
                                               location: here))
             return
         }
-        for input in shader.inputs {
+        for input in inputs {
             let name = String(input.spec.name.dropFirst("inputs:".count))
             guard let expected = types[name], expected != input.typeName else { continue }
             findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance,

@@ -105,12 +105,13 @@ struct CrateLayerBuilder {
     /// Paths in the order a children list names them; any it leaves out follow in file order.
     func ordered(_ paths: [Int], by names: [String]) -> [Int] {
         guard !names.isEmpty else { return paths }
+        // Writers store children in their listed order, so this is usually the answer already.
+        if paths.count == names.count, zip(paths, names).allSatisfy({ structure.paths[$0.0].name == $0.1 }) { return paths }
         var position: [String: Int] = [:]
         for (i, name) in names.enumerated() where position[name] == nil { position[name] = i }
-        return paths.enumerated().sorted { a, b in
-            let pa = position[structure.paths[a.element].name] ?? Int.max, pb = position[structure.paths[b.element].name] ?? Int.max
-            return pa != pb ? pa < pb : a.offset < b.offset
-        }.map(\.element)
+        // Each path's rank is looked up once, not once per comparison.
+        let ranked = paths.enumerated().map { (rank: position[structure.paths[$0.element].name] ?? Int.max, offset: $0.offset, path: $0.element) }
+        return ranked.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.offset < $1.offset }.map(\.path)
     }
 
     mutating func prim(at path: Int, depth: Int) throws(AssetError) -> USDPrimSpec {

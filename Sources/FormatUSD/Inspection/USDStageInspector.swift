@@ -44,8 +44,9 @@ package enum USDStageInspector {
         return order.map { package in
             // Read as a layer is: the size cap and the read's budget apply to the package's bytes.
             let layout = Result { () throws(AssetError) -> USDZPackageLayout in
-                try USDZPackageLayout(bytes: try resolver.readBytes(package), location: package.description,
-                                      maxEntries: resolver.limits.maxPackageEntries)
+                let bytes: [UInt8]
+                if let read = resolver.packageBytes[package] { bytes = read } else { bytes = try resolver.readBytes(package) }
+                return try USDZPackageLayout(bytes: bytes, location: package.description, maxEntries: resolver.limits.maxPackageEntries)
             }
             return USDPackageFacts(location: package, layout: layout)
         }

@@ -24,6 +24,11 @@ final class USDAssetResolver {
     /// self-contained, which is the rule it breaks.
     var allowsAbsolutePathsInPackages = false
     private var archives: [AssetLocation: USDZArchive] = [:]
+    /// Bytes of the small packages on disk, read whole once: opening them from memory costs one
+    /// read instead of libzip's seeks and reads, and validation lays out the same bytes.
+    private(set) var packageBytes: [AssetLocation: [UInt8]] = [:]
+    /// Packages up to this size are read whole; larger ones are read by libzip from the file.
+    static let wholeReadLimit = 1 << 20
 
     init(rootFile: String, options: ReadOptions, budget: ReadBudget) {
         sandbox = options.assetRoot.folder(for: rootFile)
@@ -108,8 +113,15 @@ final class USDAssetResolver {
         let archive: USDZArchive
         switch location {
         case .file(let path):
-            guard FileManager.default.fileExists(atPath: path) else { throw AssetError(.fileNotFound, at: SourceLocation(file: path)) }
-            archive = try USDZArchive(path: path, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
+            var status = stat()
+            guard stat(path, &status) == 0 else { throw AssetError(.fileNotFound, at: SourceLocation(file: path)) }
+            if (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) <= Self.wholeReadLimit {
+                let bytes = try readBytes(location)
+                packageBytes[location] = bytes
+                archive = try USDZArchive(bytes: bytes, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
+            } else {
+                archive = try USDZArchive(path: path, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
+            }
         case .packageEntry:
             archive = try USDZArchive(bytes: try readBytes(location), location: location, limits: limits,
                                       allowsCompression: allowsCompressedEntries)
