@@ -8,6 +8,9 @@ public struct ValidateUseCase: Sendable {
     package var registry: FormatRegistry = .standard
     public var options: ReadOptions
     public var budget = ValidationBudget()
+    /// `--target usdz`: sources in other formats are checked for what converting them to usdz would
+    /// change or break (UsdzTargetCheck), instead of being refused.
+    public var targetsUsdz = false
 
     public init(options: ReadOptions = ReadOptions()) {
         self.options = options
@@ -33,7 +36,8 @@ public struct ValidateUseCase: Sendable {
     /// asks the file system for names only: no sizes, dates or sniffing, which cost more than
     /// validating a small package when a folder holds thousands.
     public func files(for paths: [String]) -> [String] {
-        paths.flatMap { path -> [String] in
+        let extensions = targetsUsdz ? Set(registry.readers.flatMap { $0.formats.flatMap(\.fileExtensions) }.map { $0.lowercased() }) : AssetValidator.usdExtensions
+        return paths.flatMap { path -> [String] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                   let walker = FileManager.default.enumerator(atPath: path) else { return [path] }
@@ -42,8 +46,7 @@ public struct ValidateUseCase: Sendable {
             while let relative = walker.nextObject() as? String {
                 let name = relative.split(separator: "/").last.map(String.init) ?? relative
                 if name.hasPrefix(".") { walker.skipDescendants(); continue }
-                guard let dot = name.lastIndex(of: "."),
-                      AssetValidator.usdExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+                guard let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
                 found.append(folder + relative)
             }
             return found.sorted()
@@ -80,8 +83,14 @@ public struct ValidateUseCase: Sendable {
     private func validate(_ file: String, with validator: AssetValidator) -> Outcome {
         do throws(AssetError) {
             let match = try registry.reader(for: URL(fileURLWithPath: file))
+            if targetsUsdz && !Self.usdFormats.contains(match.format.name) {
+                var check = UsdzTargetCheck(options: options)
+                check.registry = registry
+                check.budget = validator.budget
+                return .report(try check.run(file: file))
+            }
             guard Self.usdFormats.contains(match.format.name) else {
-                throw AssetError(.unsupportedFormat("validate checks USD files (usda, usdc, usdz); this is \(match.format.name), convert it to usdz first",
+                throw AssetError(.unsupportedFormat("validate checks USD files (usda, usdc, usdz); this is \(match.format.name), convert it to usdz first, or pass --target usdz to see what that conversion would change",
                                                     supported: Self.usdFormats.sorted()),
                                  at: SourceLocation(file: file))
             }

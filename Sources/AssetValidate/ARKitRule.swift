@@ -28,11 +28,13 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
     case geomSubsets = "GeomSubsetChecker"
     case textureCoordinates = "TextureCoordinateChecker"
     case budget = "BudgetChecker"
+    /// `validate --target usdz` on a source that is not USD: what the conversion changes or loses.
+    case conversion = "ConversionChecker"
 
     /// Whether usdchecker runs the rule; the others are assetc's own.
     public var isUSDChecker: Bool {
         switch self {
-        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget: return false
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion: return false
         default: return true
         }
     }
@@ -45,7 +47,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .missingReference: return ["usdUtilsValidators:MissingReferenceValidator"]
         case .stageMetadata: return ["usdGeomValidators:StageMetadataChecker"]
         case .texture, .arkitLayer, .arkitPrimType, .arkitShader, .arkitRootLayer: return []
-        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget: return []
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion: return []
         case .arkitMaterialBinding: return ["usdShadeValidators:MaterialBindingCollectionValidator"]
         case .primEncapsulation: return ["usdGeomValidators:EncapsulationChecker"]
         case .normalMapTexture: return ["usdShadeValidators:NormalMapTextureValidator"]
@@ -83,6 +85,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .geomSubsets: return "GeomSubset indices name faces of their mesh, and a face belongs to one materialBind subset."
         case .textureCoordinates: return "A UsdUVTexture reads its st from a UsdPrimvarReader_float2 (through UsdTransform2d at most), as AR Quick Look needs."
         case .budget: return "Triangles, texture size, file size and animation length stay within AR Quick Look's guidance (warnings; --budget sets them)."
+        case .conversion: return "With --target usdz, a source that is not USD: what converting it to usdz turns, converts or leaves out, and what does not resolve."
         }
     }
 }

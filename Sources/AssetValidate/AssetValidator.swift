@@ -7,6 +7,12 @@ public struct ValidationReport: Sendable, Codable {
     public var format: String
     public var findings: [ValidationFinding]
 
+    public init(file: String, format: String, findings: [ValidationFinding]) {
+        self.file = file
+        self.format = format
+        self.findings = findings
+    }
+
     public var errorCount: Int { findings.count { $0.severity == .error } }
     public var warningCount: Int { findings.count { $0.severity == .warning } }
 

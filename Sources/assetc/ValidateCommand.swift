@@ -30,6 +30,10 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .long, help: "List the rules, their framework validator ids and what each asks, then exit.")
     var listRules = false
 
+    @Option(name: .long, help: ArgumentHelp("Also check sources in other formats (dae, glTF, OBJ, STL, PLY) for what converting them to usdz would change or break.",
+                                            valueName: "usdz"))
+    var target: ValidationTarget?
+
     @Option(name: .long, help: ArgumentHelp(
         "Warn past these limits (defaults: AR Quick Look's guidance, triangles=100000,texture=2048,size=200MB,duration=10s); KEY=none or none lifts them.",
         valueName: "KEY=VALUE,..."))
@@ -48,6 +52,7 @@ struct ValidateCommand: ParsableCommand {
         if !listRules && paths.isEmpty { throw ValidationError("give at least one USD file or folder") }
         if fix != nil && (paths.count != 1 || sarif) { throw ValidationError("--fix repairs one file at a time and reports as text or --json") }
         if force && fix == nil { throw ValidationError("--force only applies to --fix") }
+        if target != nil && fix != nil { throw ValidationError("--fix repairs USD files; convert other formats to usdz first (--target reports what that changes)") }
     }
 
     func run() throws {
@@ -64,6 +69,7 @@ struct ValidateCommand: ParsableCommand {
         }
         var useCase = ValidateUseCase(options: sandbox.readOptions)
         useCase.budget = try ExitStatus.orExit { try parsedBudget() }
+        useCase.targetsUsdz = target == .usdz
         let files = useCase.files(for: paths)
         if files.isEmpty {
             throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD files")))
@@ -114,4 +120,9 @@ struct ValidateCommand: ParsableCommand {
         }
         if outcome.after.errorCount > 0 || (strict && outcome.after.warningCount > 0) { throw ExitCode(1) }
     }
+}
+
+/// What `--target` checks a source for; usdz, the one format AR Quick Look opens, is the only one.
+enum ValidationTarget: String, CaseIterable, ExpressibleByArgument {
+    case usdz
 }
