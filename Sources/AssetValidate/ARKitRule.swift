@@ -82,7 +82,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .meshTopology: return "Face vertex counts are at least 3 and add up to the face vertex indices, each of which names a point."
         case .meshPrimvars: return "Primvars hold as many elements as their interpolation asks, and their indices stay inside them."
         case .meshGeometry: return "Points are finite; meshes have faces (warning); faces have area (warning)."
-        case .geomSubsets: return "GeomSubset indices name faces of their mesh, and a face belongs to one materialBind subset."
+        case .geomSubsets: return "GeomSubsets sit under Imageable prims and form valid families (indices in range; nonOverlapping and partition families as their type says; materialBind restricted)."
         case .textureCoordinates: return "A UsdUVTexture reads its st from a UsdPrimvarReader_float2 (through UsdTransform2d at most), as AR Quick Look needs."
         case .budget: return "Triangles, texture size, file size and animation length stay within AR Quick Look's guidance (warnings; --budget sets them)."
         case .conversion: return "With --target usdz, a source that is not USD: what converting it to usdz turns, converts or leaves out, and what does not resolve."

@@ -28,8 +28,8 @@ ASSETC_RULES = {"MeshTopologyChecker", "MeshPrimvarChecker", "MeshGeometryChecke
                 "TextureCoordinateChecker", "BudgetChecker"}
 NOT_IN_LEGACY |= ASSETC_RULES
 
-# The framework validators assetc implements; the others (GeomSubset families, physics, media,
-# lights) are listed as not done in Docs/Validation.md.
+# The framework validators assetc implements; the others (physics, media, lights...) are listed
+# as not done in Docs/Validation.md.
 FRAMEWORK = {
     "usdUtilsValidators:UsdzPackageValidator", "usdUtilsValidators:RootPackageValidator",
     "usdUtilsValidators:MissingReferenceValidator", "usdValidation:CompositionErrorTest",
@@ -40,6 +40,8 @@ FRAMEWORK = {
     "usdSkelValidators:SkelBindingApiAppliedValidator", "usdSkelValidators:SkelBindingApiValidator",
     "usdShadeValidators:ShaderSdrCompliance", "usdUtilsValidators:FileExtensionValidator",
     "usdUtilsValidators:PackageEncapsulationValidator",
+    "usdGeomValidators:SubsetFamilies", "usdGeomValidators:SubsetParentIsImageable",
+    "usdShadeValidators:SubsetsMaterialBindFamily",
 }
 
 SOURCES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".usda", ".usdc", ".usdz")

@@ -83,7 +83,7 @@ def test_mesh_checks_agree_with_usd_core(source):
 def test_the_mesh_fixtures_break_what_they_say(tmp_path):
     from conftest import FIXTURES
     rules = {}
-    for name in ("mesh_indices", "mesh_counts", "mesh_primvars", "mesh_geometry", "mesh_subsets", "texture_st_constant"):
+    for name in ("mesh_indices", "mesh_counts", "mesh_primvars", "mesh_geometry", "mesh_subsets", "mesh_subset_families", "texture_st_constant"):
         result = run_assetc("validate", "--json", str(FIXTURES / "validate" / (name + ".usda")))
         rules[name] = {(f["rule"], f["severity"]) for f in json.loads(result.stdout)["files"][0]["findings"]}
     assert rules["mesh_indices"] == {("MeshTopologyChecker", "error")}
@@ -91,6 +91,7 @@ def test_the_mesh_fixtures_break_what_they_say(tmp_path):
     assert rules["mesh_primvars"] == {("MeshPrimvarChecker", "error")}
     assert rules["mesh_geometry"] == {("MeshGeometryChecker", "error"), ("MeshGeometryChecker", "warning")}
     assert rules["mesh_subsets"] == {("GeomSubsetChecker", "error")}
+    assert rules["mesh_subset_families"] >= {("GeomSubsetChecker", "error"), ("GeomSubsetChecker", "warning")}
     assert rules["texture_st_constant"] == {("TextureCoordinateChecker", "warning")}
 
 

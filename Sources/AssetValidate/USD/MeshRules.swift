@@ -2,19 +2,14 @@ import AssetCore
 import FormatUSD
 
 /// assetc's own checks of Mesh prims, beyond usdchecker: topology that names real points, primvars
-/// sized for their interpolation, finite points, faces with area, GeomSubsets that name real faces.
+/// sized for their interpolation, finite points, faces with area (GeomSubsets: GeomSubsetRules).
 /// AR Quick Look shows a broken mesh as nothing or as garbage, with no message, so these are
 /// errors; an empty mesh or a face without area draws nothing and is a warning.
 enum MeshRules {
     static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
-        var subsets: [Int: [USDComposedPrim]] = [:]
-        for entry in context.prims where entry.prim.typeName == "GeomSubset" {
-            if let parent = entry.parent { subsets[parent, default: []].append(entry.prim) }
-        }
-        for (index, entry) in context.prims.enumerated() where entry.prim.typeName == "Mesh" {
+        for entry in context.prims where entry.prim.typeName == "Mesh" {
             guard let topology = checkTopology(entry.prim, into: &findings) else { continue }
             checkPrimvars(entry.prim, topology, into: &findings)
-            checkSubsets(subsets[index] ?? [], of: entry.prim, faces: topology.counts.count, into: &findings)
         }
     }
 
@@ -182,33 +177,6 @@ enum MeshRules {
         case .list(let items): return items.count
         case .none: return 0
         default: return 1
-        }
-    }
-
-    /// Subset indices name faces; within the materialBind family a face belongs to one subset.
-    private static func checkSubsets(_ subsets: [USDComposedPrim], of mesh: USDComposedPrim, faces: Int, into findings: inout USDFindings) {
-        var owner = [Int32](repeating: -1, count: subsets.isEmpty ? 0 : faces)
-        for (number, subset) in subsets.enumerated() {
-            let here = USDRuleContext.location(of: subset)
-            guard (subset.token("elementType") ?? "face") == "face" else { continue }
-            guard let property = subset.properties["indices"], let value = USDRuleContext.value(property),
-                  case .success(let indices)? = value.int32Array else { continue }
-            if let bad = indices.first(where: { $0 < 0 || Int($0) >= faces }) {
-                findings.append(ValidationFinding(rule: .geomSubsets, message: "<\(subset.path)> names face \(bad); <\(mesh.path)> has \(faces)",
-                                                  location: here))
-                continue
-            }
-            guard subset.token("familyName") == "materialBind" else { continue }
-            for face in indices {
-                let previous = owner[Int(face)]
-                if previous >= 0 && previous != Int32(number) {
-                    findings.append(ValidationFinding(rule: .geomSubsets,
-                                                      message: "face \(face) of <\(mesh.path)> is in two materialBind subsets, <\(subsets[Int(previous)].path)> and <\(subset.path)>",
-                                                      location: here))
-                    break
-                }
-                owner[Int(face)] = Int32(number)
-            }
         }
     }
 }

@@ -20,6 +20,11 @@ enum USDSchemaKinds {
         "GeometryLight", "PluginLight", "LightFilter", "PluginLightFilter",
     ]
 
+    /// UsdGeomImageable and its descendants: what a GeomSubset may sit under.
+    static let imageables: Set<String> = boundables.union(lights).union([
+        "Xform", "Scope", "Camera", "SkelRoot", "Skeleton", "PointInstancer", "Volume", "GeometryLight",
+    ])
+
     static func isConnectable(_ typeName: String) -> Bool { connectables.contains(typeName) }
     static func isContainer(_ typeName: String) -> Bool { connectables.contains(typeName) && typeName != "Shader" }
 

@@ -16,6 +16,7 @@ enum USDStageValidator {
         PrimRules.check(context, into: &findings)
         ShaderRules.check(context, into: &findings)
         MeshRules.check(context, into: &findings)
+        GeomSubsetRules.check(context, into: &findings)
         BudgetRules.check(context, into: &findings)
         return findings
     }

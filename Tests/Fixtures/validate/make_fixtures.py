@@ -88,6 +88,7 @@ def textured(albedo="textures/albedo.png", normal_inputs=GOOD_NORMAL, extra=""):
 
 
 TRI_POINTS = "[(0, 0, 0), (1, 0, 0), (0, 1, 0)]"
+QUAD_POINTS = "[(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]"
 
 
 def mesh_prim(name, counts, indices, points, body=""):
@@ -191,6 +192,19 @@ def main():
                                          + 'def Mesh "Empty"\n{\n}\n')),
         "mesh_subsets.usda": stage(root(mesh_prim("Quad", "[3, 3]", "[0, 1, 2, 0, 2, 3]", "[(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]",
             subset("A", "[0, 1]") + subset("B", "[1]") + subset("C", "[5]")))),
+        # GeomSubset families with their type authored: a partition that leaves a face out, a
+        # nonOverlapping family that uses a face twice, a bound subset outside the materialBind
+        # family, and a subset under a prim that is not Imageable.
+        "mesh_subset_families.usda": stage(root(
+            mesh_prim("Part", "[3, 3]", "[0, 1, 2, 0, 2, 3]", QUAD_POINTS,
+                      '    uniform token subsetFamily:materialBind:familyType = "partition"\n' + subset("A", "[0]"))
+            + mesh_prim("Over", "[3, 3]", "[0, 1, 2, 0, 2, 3]", QUAD_POINTS,
+                        '    uniform token subsetFamily:materialBind:familyType = "nonOverlapping"\n' + subset("A", "[0, 1]") + subset("B", "[1]"))
+            + mesh_prim("Named", "[3, 3]", "[0, 1, 2, 0, 2, 3]", QUAD_POINTS,
+                        '\n    def GeomSubset "Painted" (\n        prepend apiSchemas = ["MaterialBindingAPI"]\n    )\n    {\n'
+                        '        uniform token elementType = "face"\n        uniform token familyName = "paint"\n        int[] indices = [0]\n'
+                        '        rel material:binding = </Root/Looks/M>\n    }\n')
+            + 'def Scope "Looks"\n{\n    def Material "M"\n    {\n        def GeomSubset "Odd"\n        {\n            int[] indices = [0]\n        }\n    }\n}\n')),
         "texture_st_constant.usda": stage(textured().replace(
             "float2 inputs:st.connect = </Root/Looks/Paint/Reader.outputs:result>", "float2 inputs:st = (0.5, 0.5)", 1)),
         # ShaderPropertyTypeConformanceChecker: inputs typed unlike the definitions.
