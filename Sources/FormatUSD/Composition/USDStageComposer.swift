@@ -43,6 +43,8 @@ final class USDStageComposer {
     }
     private var found: [Diagnostic] = []
     private var primCount = 0
+    /// Each layer's name as locations give it, made once rather than once per prim.
+    private var layerNames: [Int: String] = [:]
 
     init(cache: USDLayerCache, budget: ReadBudget) {
         self.cache = cache
@@ -102,7 +104,7 @@ final class USDStageComposer {
     private func compose(name: String, path: String, sites: [USDContribution], depth: Int,
                          arcChain: Set<String>) throws(AssetError) -> USDComposedPrim {
         let first = sites[0]
-        let here = SourceLocation(file: cache.layer(first.layer).location.description, line: first.spec.line > 0 ? first.spec.line : nil, elementPath: path)
+        let here = SourceLocation(file: layerName(first.layer), line: first.spec.line > 0 ? first.spec.line : nil, elementPath: path)
         primCount += 1
         guard primCount <= limits.maxNodes else {
             throw AssetError(.limitExceeded("more than \(limits.maxNodes) prims after composition"), at: here)
@@ -135,8 +137,8 @@ final class USDStageComposer {
         var hasValue: Set<String> = []
         var hasTargets: Set<String> = []
         for c in opinions {
+            let layerLocation = cache.layer(c.layer).location
             for property in c.spec.properties {
-                let layerLocation = cache.layer(c.layer).location
                 var composed = result[property.name] ?? USDComposedProperty(
                     spec: property, layer: layerLocation, targets: [], metadata: [:])
                 if !hasValue.contains(property.name), property.defaultValue != nil || property.timeSamples != nil {
@@ -164,6 +166,10 @@ final class USDStageComposer {
     /// targets namespace ancestors expanded (reaching one again is a cycle); on return it also
     /// holds this prim's, for its children.
     private func expandWithVariants(_ sites: [USDContribution], chain: inout Set<String>) throws(AssetError) -> [USDContribution] {
+        // Most prims have no arcs at all: their opinions are their own sites, and nothing joins the chain.
+        if sites.allSatisfy({ $0.spec.inherits.isEmpty && $0.spec.variantSets.isEmpty && $0.spec.references.isEmpty && $0.spec.payloads.isEmpty }) {
+            return sites
+        }
         var selections: [String: String] = [:]
         for site in sites { for (set, variant) in site.spec.variantSelections where selections[set] == nil { selections[set] = variant } }
         // The prim's own sites: an arc back to one of them is a cycle from the start.
@@ -302,6 +308,13 @@ final class USDStageComposer {
     }
 
     private func location(of c: USDContribution) -> SourceLocation {
-        SourceLocation(file: cache.layer(c.layer).location.description, line: c.spec.line > 0 ? c.spec.line : nil, elementPath: c.sourcePath)
+        SourceLocation(file: layerName(c.layer), line: c.spec.line > 0 ? c.spec.line : nil, elementPath: c.sourcePath)
+    }
+
+    private func layerName(_ id: Int) -> String {
+        if let name = layerNames[id] { return name }
+        let name = cache.layer(id).location.description
+        layerNames[id] = name
+        return name
     }
 }
