@@ -8,13 +8,21 @@ public struct ConvertUseCase: Sendable {
     let converter: Converter
 
     public init() {
-        converter = Converter(leadingPasses: [TranscodeTexturesPass()])
+        self.init(registry: .standard)
+    }
+
+    package init(registry: FormatRegistry) {
+        converter = Converter(registry: registry, leadingPasses: [TranscodeTexturesPass()])
     }
 
     public struct Report: Sendable {
         public var format: FormatDescription
         public var writtenFiles: [String]
         public var diagnostics: [Diagnostic]
+        /// The source's metadata as read (its own up axis and units).
+        public var sourceMetadata: SceneMetadata
+        /// The converted scene's textures, each with whether it resolved.
+        public var textures: [Texture]
     }
 
     /// The names of the formats assetc writes, as `--to` and the service's `to=` take them.
@@ -22,7 +30,8 @@ public struct ConvertUseCase: Sendable {
 
     public func run(input: String, output: String, options: ConvertOptions) throws(AssetError) -> Report {
         let report = try converter.convert(input: input, output: output, options: options)
-        return Report(format: report.format, writtenFiles: report.writtenFiles, diagnostics: report.diagnostics)
+        return Report(format: report.format, writtenFiles: report.writtenFiles, diagnostics: report.diagnostics,
+                      sourceMetadata: report.sourceMetadata, textures: report.scene.textures)
     }
 
     /// The bytes of `input` converted to `format` (the main file; sidecars stay beside it), kept

@@ -5,7 +5,7 @@ import Foundation
 
 /// `assetc validate --target usdz FILE` for a source that is not USD (dae, glTF, OBJ...): what a
 /// conversion to usdz would change or break. The source is read and really converted, into a
-/// temporary folder, so the report is what `assetc convert FILE OUT.usdz` would give: what the
+/// temporary folder (one read), so the report is what `assetc convert FILE OUT.usdz` would give: what the
 /// source itself lacks (textures that do not resolve), what the conversion turns or leaves out
 /// (its warnings: Z up turned Y up, lights, curves, WebP to PNG...), then the ARKit verdict on the
 /// usdz it makes, its findings pointed back at the source.
@@ -19,20 +19,6 @@ public struct UsdzTargetCheck: Sendable {
     }
 
     public func run(file: String) throws(AssetError) -> ValidationReport {
-        let read = try registry.read(URL(fileURLWithPath: file), options: options)
-        let here = SourceLocation(file: file)
-        var findings: [ValidationFinding] = []
-        let scene = read.scene
-        if scene.metadata.upAxis != .y {
-            findings.append(ValidationFinding(rule: .conversion, severity: .warning,
-                                              message: "the source is \(scene.metadata.upAxis.rawValue) up; the usdz is turned Y up, as ARKit requires",
-                                              location: here))
-        }
-        for texture in scene.textures where !texture.resolves {
-            findings.append(ValidationFinding(rule: .conversion, message: "texture '\(texture.authoredPath)' does not resolve; the usdz will have none in its place",
-                                              location: here))
-        }
-
         let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("assetc-target-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: folder) }  // best effort: a leftover temporary folder breaks nothing
         let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -40,7 +26,21 @@ public struct UsdzTargetCheck: Sendable {
         var convert = ConvertOptions()
         convert.format = "usdz"
         convert.readOptions = options
-        let converted = try ConvertUseCase().run(input: file, output: output, options: convert)
+        // One read: the conversion's report carries the source's own metadata and textures.
+        let converted = try ConvertUseCase(registry: registry).run(input: file, output: output, options: convert)
+
+        let here = SourceLocation(file: file)
+        var findings: [ValidationFinding] = []
+        let source = converted.sourceMetadata
+        if source.upAxis != .y {
+            findings.append(ValidationFinding(rule: .conversion, severity: .warning,
+                                              message: "the source is \(source.upAxis.rawValue) up; the usdz is turned Y up, as ARKit requires",
+                                              location: here))
+        }
+        for texture in converted.textures where !texture.resolves {
+            findings.append(ValidationFinding(rule: .conversion, message: "texture '\(texture.authoredPath)' does not resolve; the usdz will have none in its place",
+                                              location: here))
+        }
         for diagnostic in converted.diagnostics where diagnostic.severity != .error {
             findings.append(ValidationFinding(rule: .conversion, severity: .warning, message: "converting: " + diagnostic.message,
                                               location: diagnostic.location.isUnknown ? here : diagnostic.location))
@@ -57,6 +57,6 @@ public struct UsdzTargetCheck: Sendable {
             finding.fixable = false
             findings.append(finding)
         }
-        return ValidationReport(file: file, format: scene.metadata.sourceFormat, findings: findings)
+        return ValidationReport(file: file, format: source.sourceFormat, findings: findings)
     }
 }

@@ -6,6 +6,8 @@ public struct ConvertReport: Sendable {
     public var writtenFiles: [String]
     public var diagnostics: [Diagnostic]
     public var scene: Scene
+    /// The source's metadata as read, before the passes turned it (up axis, units) for the writer.
+    public var sourceMetadata: SceneMetadata
 }
 
 /// Reads any format the registry reads and writes any format it writes, running the passes the
@@ -44,6 +46,7 @@ public struct Converter: Sendable {
         try ReadBudget(options.readOptions.limits).spendInstancedTriangles(of: result.scene, for: "converting the scene",
                                                                          at: SourceLocation(file: input))
         var diagnostics = result.diagnostics
+        let sourceMetadata = result.scene.metadata
         for pass in passes(for: writer.requirements, format: writer.format, options: options) {
             pass.run(&result.scene, diagnostics: &diagnostics)
         }
@@ -57,7 +60,8 @@ public struct Converter: Sendable {
             throw AssetError(.strict(first.message), at: first.location)
         }
         let files = try AtomicOutput.write(written.files, mainPath: output, force: options.force)
-        return ConvertReport(format: writer.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene)
+        return ConvertReport(format: writer.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene,
+                             sourceMetadata: sourceMetadata)
     }
 
     func passes(for requirements: WriterRequirements, format: FormatDescription, options: ConvertOptions) -> [any ScenePass] {

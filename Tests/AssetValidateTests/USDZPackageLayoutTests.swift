@@ -35,4 +35,18 @@ import Testing
         let cut = Array(bytes.prefix(max(0, bytes.count - keep - 1)))
         #expect(throws: AssetError.self) { try USDZPackageLayout(bytes: keep == 0 ? [] : cut, location: "cut.usdz") }
     }
+
+    /// Budget checks read only a texture's header: a prefix read gives the entry's first bytes,
+    /// stored or deflated, and never more than the entry holds.
+    @Test func prefixReadsGiveTheFirstBytesOfAnEntry() throws {
+        for name in ["clean.usdz", "compressed.usdz"] {
+            let bytes = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+            let archive = try USDZArchive(bytes: bytes, location: .file(path: name), limits: ReadLimits(), allowsCompression: true)
+            let entry = try #require(archive.entries.first { $0.name == "textures/albedo.png" })
+            let whole = try archive.read(entry)
+            #expect(whole.count == entry.size && whole.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            #expect(try archive.read(entry, upTo: 24) == Array(whole.prefix(24)), "\(name)")
+            #expect(try archive.read(entry, upTo: entry.size + 100) == whole)
+        }
+    }
 }

@@ -24,6 +24,8 @@ struct USDPackageRebuilder {
     private var carried: [AssetLocation] = []
     /// Textures converted to PNG, by where the original is.
     private var converted: [AssetLocation: [UInt8]] = [:]
+    /// Layers' bytes as read, so naming and writing share one read (and one charge to the budget).
+    private var originals: [AssetLocation: [UInt8]] = [:]
 
     init(facts: USDStageFacts, editor: USDLayerEditor, transcode: @escaping TextureTranscoder) {
         self.facts = facts
@@ -74,13 +76,13 @@ struct USDPackageRebuilder {
     private mutating func nameRootLayer(_ index: Int) throws(AssetError) -> String {
         let location = layers[index].location
         let stem = Self.stem(of: Self.entryOrPath(location))
-        let isCrate = Self.isCrate(try facts.readBytes(location))
+        let isCrate = Self.isCrate(try original(location))
         var name = stem + ".usdc"
         if !isCrate {
+            // Encoded here only to learn whether the crate keeps everything; `serialize` writes it.
             do throws(AssetError) {
                 let encoded = try USDCrateWriter.encode(layers[index])
                 if encoded.warnings.isEmpty {
-                    rewritten.insert(index)
                     changes.append(ValidationChange(rule: .arkitRootLayer, message: "wrote the root layer as the usdc crate '\(name)'",
                                                     location: SourceLocation(file: location.description)))
                 } else {
@@ -264,9 +266,16 @@ struct USDPackageRebuilder {
 
     // MARK: Bytes
 
-    private func serialize(_ index: Int) throws(AssetError) -> [UInt8] {
+    private mutating func original(_ location: AssetLocation) throws(AssetError) -> [UInt8] {
+        if let bytes = originals[location] { return bytes }
+        let bytes = try facts.readBytes(location)
+        originals[location] = bytes
+        return bytes
+    }
+
+    private mutating func serialize(_ index: Int) throws(AssetError) -> [UInt8] {
         let location = layers[index].location
-        let original = try facts.readBytes(location)
+        let original = try original(location)
         let name = entryNames[location] ?? ""
         let isCrate = Self.isCrate(original)
         let wantsCrate = Self.fileExtension(name) == "usdc" || (Self.fileExtension(name) == "usd" && isCrate)

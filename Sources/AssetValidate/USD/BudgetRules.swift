@@ -51,12 +51,12 @@ enum BudgetRules {
         return rate > 0 ? (end - start) / rate : nil
     }
 
-    /// Each texture the stage reads, once, measured from its header.
+    /// Each texture the stage reads, once, measured from its header (its first bytes only).
     private static func checkTextures(_ context: USDRuleContext, limit: Int, into findings: inout USDFindings) {
         var seen: Set<AssetLocation> = []
         for dependency in context.facts.dependencies where !dependency.isLayer {
             guard let location = dependency.resolved, seen.insert(location).inserted,
-                  let bytes = try? context.facts.readBytes(location),  // unreadable: MissingReferenceChecker reports it
+                  let bytes = try? context.facts.readPrefix(location, ImageHeader.prefixBytes),  // unreadable: MissingReferenceChecker reports it
                   let (width, height) = ImageHeader.dimensions(bytes), max(width, height) > limit else { continue }
             findings.append(ValidationFinding(rule: .budget, severity: .warning,
                                               message: "texture @\(dependency.assetPath)@ is \(width) x \(height); the budget is \(limit) pixels a side (--budget texture=N)",
@@ -69,6 +69,9 @@ enum BudgetRules {
 /// (libpng, libturbojpeg) live below the renderer and decode whole images; a budget check needs
 /// only two numbers at a fixed place (PNG's IHDR) or in the first frame marker (JPEG's SOFn).
 enum ImageHeader {
+    /// Enough of a file to reach the frame header past a JPEG's metadata segments (each at most 64 KiB).
+    static let prefixBytes = 256 << 10
+
     static func dimensions(_ bytes: [UInt8]) -> (Int, Int)? {
         if bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Array(bytes[12..<16]) == Array("IHDR".utf8) {
             return (bigEndian(bytes, 16, 4), bigEndian(bytes, 20, 4))

@@ -22,6 +22,8 @@ package struct USDStageFacts {
     package var locate: (_ assetPath: String, _ anchor: AssetLocation) -> AssetLocation?
     /// The bytes at a location, read through the same sandbox, size cap and budget as the layers.
     package var readBytes: (_ location: AssetLocation) throws(AssetError) -> [UInt8]
+    /// The first `count` bytes at a location (an image header), charged as what is read.
+    package var readPrefix: (_ location: AssetLocation, _ count: Int) throws(AssetError) -> [UInt8]
 
     /// Whether the root layer is a usdz package's layer.
     package var rootIsPackaged: Bool {

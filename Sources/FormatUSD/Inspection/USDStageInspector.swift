@@ -27,7 +27,8 @@ package enum USDStageInspector {
                     guard case .found(let location) = resolver.resolve(assetPath, anchor: anchor), resolver.exists(location) else { return nil }
                     return location
                 },
-                readBytes: { location throws(AssetError) in try resolver.readBytes(location) }))
+                readBytes: { location throws(AssetError) in try resolver.readBytes(location) },
+                readPrefix: { location, count throws(AssetError) in try resolver.readBytes(location, upTo: count) }))
         }
     }
 

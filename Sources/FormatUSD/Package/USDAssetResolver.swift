@@ -85,13 +85,14 @@ final class USDAssetResolver {
         }
     }
 
-    func readBytes(_ location: AssetLocation) throws(AssetError) -> [UInt8] {
+    /// The bytes at a location, or the first `limit` of them; the budget is charged what is read.
+    func readBytes(_ location: AssetLocation, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
         switch location {
         case .file(let path):
             let url = URL(fileURLWithPath: path)
             var status = stat()
             guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: path, errno: errno) }
-            let size = Int(status.st_size)
+            let size = min(Int(status.st_size), max(limit, 0))
             guard size <= limits.maxFileBytes else {
                 throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
             }
@@ -102,8 +103,9 @@ final class USDAssetResolver {
             guard let entry = archive.entry(named: entryName) else {
                 throw AssetError(.unresolvedReference("package entry '\(entryName)'"), at: SourceLocation(file: package.description))
             }
-            try budget.spend(bytes: entry.size, for: "package entry '\(entryName)'", at: SourceLocation(file: location.description))
-            return try archive.read(entry)
+            let size = min(entry.size, max(limit, 0))
+            try budget.spend(bytes: size, for: "package entry '\(entryName)'", at: SourceLocation(file: location.description))
+            return try archive.read(entry, upTo: size)
         }
     }
 

@@ -122,17 +122,20 @@ package final class USDZArchive {
     }
 
     /// The bytes of one entry, their CRC-32 checked against the package's record of it.
-    package func read(_ entry: Entry) throws(AssetError) -> [UInt8] {
+    /// The entry's bytes, or its first `limit` bytes (a header peek, which ends before libzip can
+    /// compare the CRC: only a whole read is checked).
+    package func read(_ entry: Entry, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
+        let count = min(entry.size, max(limit, 0))
         let here = SourceLocation(file: "\(location)[\(entry.name)]")
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
             throw AssetError(.malformed("cannot open entry: \(String(cString: zip_strerror(archive)))"), at: here)
         }
         defer { zip_fclose(file) }
-        var bytes = [UInt8](repeating: 0, count: entry.size)
+        var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
-        while filled < entry.size {
+        while filled < count {
             let n = bytes.withUnsafeMutableBytes { raw in
-                zip_fread(file, raw.baseAddress! + filled, UInt64(entry.size - filled))
+                zip_fread(file, raw.baseAddress! + filled, UInt64(count - filled))
             }
             if n < 0 {
                 throw AssetError(.malformed("entry is damaged: \(String(cString: zip_file_strerror(file)))"), at: here)
@@ -140,9 +143,10 @@ package final class USDZArchive {
             if n == 0 { break }
             filled += Int(n)
         }
-        guard filled == entry.size else {
+        guard filled == count else {
             throw AssetError(.malformed("entry is truncated: \(filled) of \(entry.size) bytes"), at: here)
         }
+        guard count == entry.size else { return bytes }
         // libzip compares the CRC when a read reaches the end of the entry, and the loop above stops
         // one read short of that: this read must find the end, and with it a CRC that matches.
         var probe: UInt8 = 0
