@@ -117,13 +117,13 @@ struct ColladaMeshBuilder {
             switch channel.role {
             case .textureCoordinate:
                 primvar = Primvar(name: channel.name, interpolation: .faceVarying,
-                                  values: .float2(values.flatMap { Self.vectors2($0) }), indices: channel.indices, role: .textureCoordinate)
+                                  values: .float2(Self.joined(values, Self.vectors2)), indices: channel.indices, role: .textureCoordinate)
             case .color where values.allSatisfy({ $0.componentOffsets.count >= 4 }):
                 primvar = Primvar(name: channel.name, interpolation: .faceVarying,
-                                  values: .float4(values.flatMap { Self.vectors4($0) }), indices: channel.indices, role: .color)
+                                  values: .float4(Self.joined(values, Self.vectors4)), indices: channel.indices, role: .color)
             default:
                 primvar = Primvar(name: channel.name, interpolation: .faceVarying,
-                                  values: .float3(values.flatMap { Self.vectors3($0) }), indices: channel.indices, role: channel.role)
+                                  values: .float3(Self.joined(values, Self.vectors3)), indices: channel.indices, role: channel.role)
             }
             mesh.primvars.append(primvar)
         }
@@ -168,6 +168,7 @@ struct ColladaMeshBuilder {
     static func gather(_ records: [Int32], stride: Int, offset: Int, corners: Int, base: Int32, into out: inout [Int32]) {
         let gathered = records.withUnsafeBufferPointer { r in
             [Int32](unsafeUninitializedCapacity: corners) { buffer, initialized in
+                HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: corners * 4)
                 for c in 0..<corners { buffer[c] = r[c * stride + offset] &+ base }
                 initialized = corners
             }
@@ -259,14 +260,30 @@ struct ColladaMeshBuilder {
     }
 
     static func vectors3(_ s: ColladaSource) -> [SIMD3<Float>] {
-        (0..<s.count).map { SIMD3(component(s, $0, 0), component(s, $0, 1), component(s, $0, 2)) }
+        vectors(s.count) { SIMD3(component(s, $0, 0), component(s, $0, 1), component(s, $0, 2)) }
     }
 
     static func vectors2(_ s: ColladaSource) -> [SIMD2<Float>] {
-        (0..<s.count).map { SIMD2(component(s, $0, 0), component(s, $0, 1)) }
+        vectors(s.count) { SIMD2(component(s, $0, 0), component(s, $0, 1)) }
     }
 
     static func vectors4(_ s: ColladaSource) -> [SIMD4<Float>] {
-        (0..<s.count).map { SIMD4(component(s, $0, 0), component(s, $0, 1), component(s, $0, 2), component(s, $0, 3)) }
+        vectors(s.count) { SIMD4(component(s, $0, 0), component(s, $0, 1), component(s, $0, 2), component(s, $0, 3)) }
+    }
+
+    /// `count` values in one array, its pages asked to be huge before they are first written:
+    /// a 1M-triangle mesh's vectors are tens of megabytes of fresh memory.
+    private static func vectors<V>(_ count: Int, _ make: (Int) -> V) -> [V] {
+        [V](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            HugePages.advise(UnsafeMutableRawPointer(base), byteCount: count * MemoryLayout<V>.stride)
+            for i in 0..<count { (base + i).initialize(to: make(i)) }
+            initialized = count
+        }
+    }
+
+    /// The values of every source a channel reads, in order; the usual single source is not copied.
+    private static func joined<V>(_ sources: [ColladaSource], _ vectors: (ColladaSource) -> [V]) -> [V] {
+        sources.count == 1 ? vectors(sources[0]) : sources.flatMap(vectors)
     }
 }

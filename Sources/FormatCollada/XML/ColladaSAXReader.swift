@@ -37,6 +37,10 @@ final class ColladaSAXReader {
     private let numbers = DispatchQueue(label: "assetc.collada.numbers")
     /// At most this many runs (64 KB each) wait for the number thread.
     private let room = DispatchSemaphore(value: 4)
+    /// Run buffers the number thread is done with, filled again by later runs. A fresh array per
+    /// run was a quarter of a large file's page faults: the allocator gave each freed run back to
+    /// the kernel, and the next run faulted the same amount of memory in again.
+    private let spareRuns = Locked<[[UInt8]]>([])
     /// Set by the number thread when an element passes `maxArrayElements`.
     private let overLimit = AtomicFlag()
     private var elementCount = 0
@@ -215,12 +219,19 @@ final class ColladaSAXReader {
         }
         // Lines after the cut were already counted by libxml2: the run's last line is found back from there.
         let linesAfter = pending[cut...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        let run = NumberRun(bytes: Array(pending[..<cut]), element: element, kind: kind,
-                            lastLine: currentLine - linesAfter, maxElements: limits.maxArrayElements)
-        pending.removeFirst(cut)
         room.wait()
-        numbers.async { [room, overLimit] in
+        // The bytes after the cut start the next buffer; the filled one goes to the number thread whole.
+        var bytes = spareRuns.withLock { $0.popLast() } ?? []
+        bytes.reserveCapacity(Self.flushSize * 2)
+        bytes.append(contentsOf: pending[cut...])
+        swap(&bytes, &pending)
+        bytes.removeSubrange(cut...)
+        let run = NumberRun(bytes: bytes, element: element, kind: kind,
+                            lastLine: currentLine - linesAfter, maxElements: limits.maxArrayElements)
+        numbers.async { [room, overLimit, spareRuns] in
             if !run.parse() { overLimit.set() }
+            let spare = run.takeBytes()
+            spareRuns.withLock { $0.append(spare) }
             room.signal()
         }
         if overLimit.isSet { failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers") }
@@ -292,14 +303,31 @@ private final class AtomicFlag: Sendable {
 /// One run of numeric text for the number thread: whitespace-separated numbers that end where the
 /// bytes end, parsed into their element's buffer. `@unchecked Sendable` because the element is a
 /// class the reader's thread also holds; it touches the element's number buffers and `badNumber`
-/// only after draining the queue, so the two threads never use them at once.
-private struct NumberRun: @unchecked Sendable {
-    let bytes: [UInt8]
+/// only after draining the queue, so the two threads never use them at once. A class so the
+/// bytes can be handed back for reuse without a second reference keeping them from being reused.
+private final class NumberRun: @unchecked Sendable {
+    private var bytes: [UInt8]
     let element: ColladaElement
     let kind: ColladaContentKind
     /// The line the run's last byte is on.
     let lastLine: Int
     let maxElements: Int
+
+    init(bytes: [UInt8], element: ColladaElement, kind: ColladaContentKind, lastLine: Int, maxElements: Int) {
+        self.bytes = bytes
+        self.element = element
+        self.kind = kind
+        self.lastLine = lastLine
+        self.maxElements = maxElements
+    }
+
+    /// The run's buffer, emptied with its capacity kept, leaving the run without it.
+    func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        taken.removeAll(keepingCapacity: true)
+        return taken
+    }
 
     /// False when the element now holds more than `maxElements` numbers.
     func parse() -> Bool {

@@ -21,12 +21,17 @@ final class USDLayerCache {
         guard layers.count < resolver.limits.maxLayers else {
             throw AssetError(.limitExceeded("more than \(resolver.limits.maxLayers) layers"), at: SourceLocation(file: location.description))
         }
-        let bytes = try resolver.readBytes(location)
         // Layers are told apart by content, not name: `.usd` may be either, and usdz entries are
         // named by whoever wrote the package.
-        let layer = bytes.starts(with: CrateFormat.magic)
-            ? try USDCrateParser.parse(bytes, location: location, budget: resolver.budget)
-            : try USDAParser.parse(bytes, location: location, budget: resolver.budget)
+        let layer: USDLayer
+        if let mapped = try resolver.mapLargeFile(location), !mapped.bytes.starts(with: CrateFormat.magic) {
+            layer = try USDAParser.parse(mapped, location: location, budget: resolver.budget)
+        } else {
+            let bytes = try resolver.readBytes(location)
+            layer = bytes.starts(with: CrateFormat.magic)
+                ? try USDCrateParser.parse(bytes, location: location, budget: resolver.budget)
+                : try USDAParser.parse(bytes, location: location, budget: resolver.budget)
+        }
         layers.append(layer)
         ids[location] = layers.count - 1
         return layers.count - 1

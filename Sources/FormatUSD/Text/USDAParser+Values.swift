@@ -95,6 +95,7 @@ extension USDAParser {
     /// (with the position restored) for the general list parser.
     mutating func scanNumericArray() throws(AssetError) -> USDValue? {
         if let chunk = USDANumericArrayScanner.scanDoubles(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) {
+            mapping?.release(tokens.position..<chunk.end)
             advance(past: chunk)
             try charge(chunk.values.count)
             return .numbers(chunk.values, components: max(chunk.components, 1))
@@ -107,6 +108,7 @@ extension USDAParser {
         guard let chunk = USDANumericArrayScanner.scanInt32s(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) else {
             return nil
         }
+        mapping?.release(tokens.position..<chunk.end)
         advance(past: chunk)
         try charge(chunk.values.count)
         return .integers(chunk.values)

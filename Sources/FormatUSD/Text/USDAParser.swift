@@ -11,6 +11,9 @@ package struct USDAParser {
     let budget: ReadBudget
     var limits: ReadLimits { budget.limits }
     var layer: USDLayer
+    /// The mapped file being parsed, if it is one: the pages of each big array are dropped once
+    /// the array is read, so a 100 MB layer is never resident whole beside its arrays.
+    var mapping: MappedFile?
 
     /// Parses a whole layer. `displayName` is how locations name the file.
     package static func parse(_ data: [UInt8], location: AssetLocation, budget: ReadBudget = ReadBudget(ReadLimits())) throws(AssetError) -> USDLayer {
@@ -20,6 +23,21 @@ package struct USDAParser {
             try parser.parseLayer()
             return parser.layer
         }
+    }
+
+    /// Parses a layer in place in its mapped file. A file that shrank while it was read is an
+    /// error of its own, whatever the zeros read past its new end made of the text.
+    package static func parse(_ file: MappedFile, location: AssetLocation, budget: ReadBudget) throws(AssetError) -> USDLayer {
+        var parser = USDAParser(tokens: USDATokenizer(bytes: file.bytes, file: location.description), budget: budget,
+                                layer: USDLayer(location: location), mapping: file)
+        do {
+            try parser.parseLayer()
+        } catch {
+            if file.changedWhileRead { throw MappedFile.changedError(at: location.description) }
+            throw error
+        }
+        if file.changedWhileRead { throw MappedFile.changedError(at: location.description) }
+        return parser.layer
     }
 
     static let header = Array("#usda ".utf8)

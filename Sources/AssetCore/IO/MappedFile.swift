@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A big file mapped read-only, for readers that parse it in place.
+///
+/// Reading a 100 MB text file copies it out of the page cache into fresh memory: a third of the
+/// read's time went to clearing and filling those pages, and the copy stayed resident beside the
+/// arrays parsed out of it. Mapped, the bytes are the page cache's own, and `release` lets a
+/// reader drop the pages of an array it has finished with, so the file is never resident whole.
+/// A file truncated while mapped reads as zeros past its new end (`TruncationGuard`) and is
+/// reported by `changedWhileRead`, never a crash.
+package final class MappedFile: @unchecked Sendable {
+    /// Smaller files are read: mapping and unmapping cost more than copying a few megabytes.
+    package static let threshold = 8 << 20
+
+    package let bytes: UnsafeBufferPointer<UInt8>
+    private let slot: Int
+
+    /// Maps `size` bytes of the file at `path`; nil when it cannot be mapped or guarded (the caller
+    /// reads it instead).
+    package init?(path: String, size: Int) {
+        guard size > 0 else { return nil }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        let start = UInt(bitPattern: base)
+        guard let slot = TruncationGuard.register(start..<(start + UInt(size))) else {
+            munmap(base, size)
+            return nil
+        }
+        self.slot = slot
+        bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
+    deinit {
+        TruncationGuard.release(slot)
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+
+    /// Drops the whole pages inside `range` from memory. Nothing is lost: a later read of them
+    /// maps the page cache's copy again.
+    package func release(_ range: Range<Int>) {
+        guard let base = bytes.baseAddress, range.count >= 1 << 20 else { return }
+        let page = Int(getpagesize())
+        let first = (Int(bitPattern: base) + range.lowerBound + page - 1) & ~(page - 1)
+        let end = (Int(bitPattern: base) + min(range.upperBound, bytes.count)) & ~(page - 1)
+        guard end > first, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(start, end - first, MADV_DONTNEED)
+    }
+
+    /// Whether the file shrank while it was read: what was read past its new end was zeros.
+    package var changedWhileRead: Bool { TruncationGuard.isDamaged(slot) }
+
+    /// The error for a file that `changedWhileRead`.
+    package static func changedError(at file: String) -> AssetError {
+        AssetError(.io("the file shrank while it was being read (rewritten in place?); read it again"), at: SourceLocation(file: file))
+    }
+}
