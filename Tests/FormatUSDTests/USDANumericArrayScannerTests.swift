@@ -65,4 +65,42 @@ import Testing
             #expect(error.description == "t.usda:9:1: expected a value, found '}'")
         }
     }
+
+    /// Big arrays are cut into several pieces scanned into one buffer. Each quarter here starts and
+    /// ends with long numbers, where its density is sampled, and holds short ones between: the
+    /// estimate falls short, and the pieces must be scanned again apart, to the same values.
+    @Test func piecesWhoseDensityIsMisjudgedStillReadEveryNumber() throws {
+        var expected: [Int32] = []
+        var text = ""
+        func add(_ value: Int32) {
+            text += text.isEmpty ? String(value) : ", \(value)"
+            expected.append(value)
+        }
+        let quarter = USDANumericArrayScanner.pieceBytes + (128 << 10)
+        for q in 0..<4 {
+            let quarterEnd = (q + 1) * quarter
+            while text.utf8.count < q * quarter + quarter / 20 { add(1_000_000_000 + Int32(expected.count % 1000)) }
+            while text.utf8.count < q * quarter + quarter * 9 / 20 { add(Int32(expected.count % 10)) }
+            while text.utf8.count < quarterEnd { add(-1_000_000_000 - Int32(expected.count % 1000)) }
+        }
+        let content = Array(text.utf8)
+        let pieces = content.withUnsafeBufferPointer { USDANumericArrayScanner.piecesOf($0, start: 0, close: $0.count) }
+        #expect(pieces.count == 4, "one piece per quarter")
+        let short = pieces.filter { piece in
+            let numbers = content[piece].reduce(1) { $0 + ($1 == UInt8(ascii: ",") ? 1 : 0) }
+            return content.withUnsafeBufferPointer { USDANumericArrayScanner.estimatedNumbers($0, piece) } < numbers
+        }
+        #expect(short.count == 4, "every piece's estimate must fall short, or the test misses the path it is for")
+        let layer = try USDAParser.parse(Array("#usda 1.0\ndef \"A\"\n{\n    int[] i = [\(text)]\n    int after = 7\n}\n".utf8),
+                                         location: .file(path: "t.usda"))
+        let properties = try #require(layer.rootPrims.first?.properties)
+        #expect(properties[0].defaultValue == .integers(expected))
+        #expect(properties[1].defaultValue == .number(7))
+
+        // The same numbers evenly dense: the pieces fit their estimates and are scanned in place.
+        let even = (0..<3_000_000).map { Int32($0 % 1_000_003) }
+        let evenLayer = try USDAParser.parse(Array("#usda 1.0\ndef \"A\"\n{\n    int[] i = [\(even.map(String.init).joined(separator: ", "))]\n}\n".utf8),
+                                             location: .file(path: "t.usda"))
+        #expect(evenLayer.rootPrims.first?.properties.first?.defaultValue == .integers(even))
+    }
 }

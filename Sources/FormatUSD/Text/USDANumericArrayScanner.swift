@@ -8,7 +8,7 @@ import Darwin
 
 /// The fast path for big numeric arrays in usda text (`[(x, y, z), ...]`, `[0, 1, 2, ...]`): one
 /// tight loop over the bytes into one flat buffer, no token or value per element. Arrays from
-/// `parallelThreshold` up are split in two at an element boundary and parsed on both cores.
+/// `parallelThreshold` up are cut into pieces at element boundaries and parsed on every core.
 ///
 /// It declines (returns nil) anything unusual: comments inside the array, nested groups
 /// (matrices), `inf`/`nan`, elements of different sizes. The general parser then takes the array
@@ -62,40 +62,52 @@ enum USDANumericArrayScanner {
                                                maxElements: Int) -> Chunk<Kind.Element>? {
         // The first `]`: if a comment or string hid one earlier, the range parse below meets the
         // comment's or string's characters and declines, so this never mis-ends an array.
-        guard start < p.count, let found = memchr(p.baseAddress! + start, Int32(UInt8(ascii: "]")), p.count - start) else { return nil }
-        let close = start + (UnsafeRawPointer(found) - UnsafeRawPointer(p.baseAddress! + start))
-        if close - start >= parallelThreshold, let split = splitPoint(p, start: start, close: close) {
-            var halves: [Chunk<Kind.Element>?] = [nil, nil]
-            halves.withUnsafeMutableBufferPointer { out in
-                let ranges = [start..<split, split..<close]
-                // The first half's buffer is sized for the whole array, so the second joins it
-                // without a reallocation.
-                let capacities = [estimatedNumbers(p, start..<close), estimatedNumbers(p, split..<close)]
-                // Each iteration reads the shared bytes and writes only its own slot.
-                nonisolated(unsafe) let slots = out
-                nonisolated(unsafe) let bytes = p
-                DispatchQueue.concurrentPerform(iterations: 2) { k in
-                    slots[k] = scanRange(Kind.self, bytes, ranges[k], maxElements: maxElements, capacity: capacities[k])
-                }
+        guard start < p.count, let close = closingBracket(p, from: start) else { return nil }
+        if close - start >= parallelThreshold {
+            let pieces = piecesOf(p, start: start, close: close)
+            if pieces.count > 1 {
+                guard var chunk = scanPieces(Kind.self, p, pieces, maxElements: maxElements) else { return nil }
+                chunk.end = close + 1
+                return chunk
             }
-            // Moved out of `halves`, so the first buffer is uniquely held and grows in place.
-            let firstHalf = halves[0], second = halves[1]
-            halves = []
-            guard var first = firstHalf, let second else { return nil }
-            guard first.components == second.components || first.elements == 0 || second.elements == 0 else { return nil }
-            first.components = max(first.components, second.components)
-            first.values.append(contentsOf: second.values)
-            first.elements += second.elements
-            guard first.elements <= maxElements else { return nil }
-            if second.lastNewline >= 0 { first.lastNewline = second.lastNewline }
-            first.newlines += second.newlines
-            first.end = close + 1
-            return first
         }
         guard var chunk = scanRange(Kind.self, p, start..<close, maxElements: maxElements,
                                     capacity: estimatedNumbers(p, start..<close)) else { return nil }
         chunk.end = close + 1
         return chunk
+    }
+
+    /// The first `]` at or after `start`. Windows that double in size are searched, the big ones
+    /// in two halves on two threads: in a mapped file this search is the first to touch a big
+    /// array's pages, and on one thread its page faults were a tenth of the read, with the other
+    /// core idle. The half past the bracket is wasted, at most as many bytes as the array has.
+    static func closingBracket(_ p: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        @Sendable func find(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+            guard !range.isEmpty, let from = bytes.baseAddress.map({ $0 + range.lowerBound }),
+                  let hit = memchr(from, Int32(UInt8(ascii: "]")), range.count) else { return nil }
+            return range.lowerBound + (UnsafeRawPointer(hit) - UnsafeRawPointer(from))
+        }
+        var lower = start
+        var window = 1 << 20
+        while lower < p.count {
+            let upper = min(p.count, lower + window)
+            if upper - lower < 2 << 20 {
+                if let found = find(p, lower..<upper) { return found }
+            } else {
+                let middle = lower + (upper - lower) / 2
+                let halves = [lower..<middle, middle..<upper]
+                let found = Locked<[Int?]>([nil, nil])
+                nonisolated(unsafe) let bytes = p
+                DispatchQueue.concurrentPerform(iterations: 2) { k in
+                    let hit = find(bytes, halves[k])
+                    found.withLock { $0[k] = hit }
+                }
+                if let hit = found.value[0] ?? found.value[1] { return hit }
+            }
+            lower = upper
+            window *= 2
+        }
+        return nil
     }
 
     /// How many numbers `range` likely holds: the densest of three 8 KB samples (start, middle,
@@ -121,18 +133,104 @@ enum USDANumericArrayScanner {
         return min(estimate, range.count / 2 + 1)
     }
 
-    /// Middle of the array, moved forward to the start of an element.
-    private static func splitPoint(_ p: UnsafeBufferPointer<UInt8>, start: Int, close: Int) -> Int? {
+    /// The array's bytes cut into pieces of about `pieceBytes` (at least two), each cut moved
+    /// forward to the start of an element. Many more pieces than cores keep every core busy to
+    /// the end: with a few, one core was left with a whole extra piece, or with the denser half.
+    static func piecesOf(_ p: UnsafeBufferPointer<UInt8>, start: Int, close: Int) -> [Range<Int>] {
         var first = start
         while first < close, p[first] == 0x20 || p[first] == 0x0A || p[first] == 0x09 || p[first] == 0x0D { first += 1 }
         let tuples = first < close && p[first] == UInt8(ascii: "(")
-        var i = start + (close - start) / 2
-        if tuples {
-            while i < close && p[i] != UInt8(ascii: "(") { i += 1 }
-        } else {
-            while i < close && p[i] != UInt8(ascii: ",") { i += 1 }
+        let count = min(max((close - start) / pieceBytes, 2), 64)
+        var cuts = [start]
+        for k in 1..<count {
+            var i = max(start + (close - start) * k / count, cuts[cuts.count - 1] + 1)
+            if tuples {
+                while i < close && p[i] != UInt8(ascii: "(") { i += 1 }
+            } else {
+                while i < close && p[i] != UInt8(ascii: ",") { i += 1 }
+            }
+            if i < close { cuts.append(i) }
         }
-        return i < close ? i : nil
+        cuts.append(close)
+        return (0..<(cuts.count - 1)).map { cuts[$0]..<cuts[$0 + 1] }
+    }
+
+    /// Small enough that the cores finish within a piece of each other, big enough that each
+    /// piece's density samples (24 KB) are a small share of its bytes.
+    static let pieceBytes = 1 << 20
+
+    /// Scans the pieces on every core straight into one buffer, each into its own stretch sized
+    /// by its estimate, then closes the gaps between the stretches: no piece's values are written
+    /// twice into fresh memory, as joining separately scanned pieces did. A piece that outgrows
+    /// its stretch sends the array to `scanPiecesApart`.
+    private static func scanPieces<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, _ pieces: [Range<Int>],
+                                                     maxElements: Int) -> Chunk<Kind.Element>? {
+        let capacities = pieces.map { max(estimatedNumbers(p, $0), 16) }
+        let offsets = capacities.indices.map { capacities[..<$0].reduce(0, +) }
+        let total = capacities.reduce(0, +)
+        var results = [(stop: ScanStop, written: Int, state: ScanState)](
+            repeating: (.declined, 0, ScanState(i: 0)), count: pieces.count)
+        var values = [Kind.Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            HugePages.advise(UnsafeMutableRawPointer(base), byteCount: total * MemoryLayout<Kind.Element>.stride)
+            results.withUnsafeMutableBufferPointer { slots in
+                // Each iteration reads the shared bytes and writes only its own stretch and slot.
+                nonisolated(unsafe) let out = buffer
+                nonisolated(unsafe) let bytes = p
+                nonisolated(unsafe) let slots = slots
+                DispatchQueue.concurrentPerform(iterations: pieces.count) { k in
+                    let slice = UnsafeBufferPointer(rebasing: bytes[..<pieces[k].upperBound])
+                    let stretch = UnsafeMutableBufferPointer(rebasing: out[offsets[k]..<(offsets[k] + capacities[k])])
+                    var state = ScanState(i: pieces[k].lowerBound)
+                    var written = 0
+                    let stop = scanInto(Kind.self, slice, maxElements: maxElements, stretch, &written, &state)
+                    slots[k] = (stop, written, state)
+                }
+            }
+            guard results.allSatisfy({ $0.stop == .finished }) else { return }
+            var count = 0
+            for (k, result) in results.enumerated() {
+                // Trivial numbers, and moving down onto a range that may overlap is what this allows.
+                if offsets[k] != count { (base + count).moveInitialize(from: base + offsets[k], count: result.written) }
+                count += result.written
+            }
+            initialized = count
+        }
+        if results.contains(where: { $0.stop == .declined }) { return nil }
+        if results.contains(where: { $0.stop == .full }) {
+            values = []
+            return scanPiecesApart(Kind.self, p, pieces, maxElements: maxElements)
+        }
+        var chunk = Chunk<Kind.Element>()
+        for result in results.map(\.state) {
+            guard chunk.components == 0 || result.components == 0 || result.components == chunk.components else { return nil }
+            chunk.components = max(chunk.components, result.components)
+            chunk.elements += result.elements
+            chunk.newlines += result.newlines
+            if result.lastNewline >= 0 { chunk.lastNewline = result.lastNewline }
+        }
+        guard chunk.elements <= maxElements else { return nil }
+        chunk.values = values
+        return chunk
+    }
+
+    /// The pieces scanned each into its own growing buffer, then joined: for the rare array whose
+    /// density the samples misjudged.
+    private static func scanPiecesApart<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, _ pieces: [Range<Int>],
+                                                          maxElements: Int) -> Chunk<Kind.Element>? {
+        var chunk = Chunk<Kind.Element>()
+        for piece in pieces {
+            guard let part = scanRange(Kind.self, p, piece, maxElements: maxElements, capacity: estimatedNumbers(p, piece)) else { return nil }
+            guard chunk.components == 0 || part.components == 0 || part.components == chunk.components else { return nil }
+            chunk.components = max(chunk.components, part.components)
+            chunk.values.append(contentsOf: part.values)
+            chunk.elements += part.elements
+            chunk.newlines += part.newlines
+            if part.lastNewline >= 0 { chunk.lastNewline = part.lastNewline }
+            guard chunk.elements <= maxElements else { return nil }
+        }
+        return chunk
     }
 
     /// Where a scan is, so one that fills its buffer can go on in a bigger one.
