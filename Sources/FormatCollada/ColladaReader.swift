@@ -5,7 +5,17 @@ import Foundation
 public struct ColladaReader: SceneReader {
     public static let dae = FormatDescription(name: "dae", fileExtensions: ["dae"], summary: "Collada document")
 
-    public init() {}
+    /// When a read is mapped and its numeric text taken from libxml2; nil never maps.
+    let mappedRead: ColladaMappedRead?
+
+    public init() {
+        mappedRead = .standard
+    }
+
+    /// The fuzzer's reader: small thresholds send tiny inputs down the mapped path.
+    package init(mappedRead: ColladaMappedRead?) {
+        self.mappedRead = mappedRead
+    }
 
     public var formats: [FormatDescription] { [Self.dae] }
 
@@ -49,7 +59,7 @@ public struct ColladaReader: SceneReader {
         }
         let collected = warnings
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
-            let root = try ColladaSAXReader.read(path: path, display: display, budget: ReadBudget(options.limits))
+            let root = try ColladaSAXReader.read(path: path, display: display, budget: ReadBudget(options.limits), mappedRead: mappedRead)
             var reader = ColladaDocumentReader(file: display)
             try reader.read(root)
             var builder = ColladaSceneBuilder(document: reader.document, documentPath: path, options: options)

@@ -19,14 +19,14 @@ final class ColladaSAXReader {
     let budget: ReadBudget
     var limits: ReadLimits { budget.limits }
     private(set) var root: ColladaElement?
-    private var stack: [ColladaElement] = []
-    private var kinds: [ColladaContentKind] = []
-    private var error: AssetError?
-    fileprivate var parser: xmlParserCtxtPtr?
+    private(set) var stack: [ColladaElement] = []
+    private(set) var kinds: [ColladaContentKind] = []
+    private(set) var error: AssetError?
+    private(set) var parser: xmlParserCtxtPtr?
     /// Numeric text not yet parsed. libxml2 hands character data over in pieces of a few hundred
     /// bytes, which cut numbers anywhere; gathering them and parsing up to the last whitespace
     /// once per `flushSize` keeps the number loop long and never splits a number.
-    private var pending: [UInt8] = []
+    private(set) var pending: [UInt8] = []
     static let flushSize = 64 << 10
     /// The file's size: no element can hold more numbers than half its bytes.
     private var fileBytes = 0
@@ -44,6 +44,8 @@ final class ColladaSAXReader {
     /// Set by the number thread when an element passes `maxArrayElements`.
     private let overLimit = AtomicFlag()
     private var elementCount = 0
+    /// Numeric text shorter than this is left to libxml2 in a mapped read (`ColladaMappedRead`).
+    var takeOverBytes = Int.max
 
     init(file: String, budget: ReadBudget) {
         self.file = file
@@ -51,14 +53,18 @@ final class ColladaSAXReader {
     }
 
     /// Parses the whole file; throws the first located error.
-    static func read(path: String, display: String, budget: ReadBudget) throws(AssetError) -> ColladaElement {
+    /// `mappedRead: nil` feeds every byte through libxml2 from plain reads (the path for small
+    /// files), so tests and the fuzzer can hold the two paths side by side.
+    static func read(path: String, display: String, budget: ReadBudget,
+                     mappedRead: ColladaMappedRead? = .standard) throws(AssetError) -> ColladaElement {
         let reader = ColladaSAXReader(file: display, budget: budget)
-        try reader.run(path: path)
+        reader.takeOverBytes = mappedRead?.textBytes ?? .max
+        try reader.run(path: path, mappedFrom: mappedRead?.fileBytes ?? .max)
         guard let root = reader.root else { throw AssetError(.malformed("the document has no root element"), at: SourceLocation(file: display)) }
         return root
     }
 
-    private func run(path: String) throws(AssetError) {
+    private func run(path: String, mappedFrom: Int) throws(AssetError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw AssetError.openFailed(path: file, errno: errno) }
         defer { close(fd) }
@@ -81,6 +87,13 @@ final class ColladaSAXReader {
             xmlFreeParserCtxt(parser)
         }
         xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue))
+        if fileBytes >= mappedFrom, let mapped = MappedFile(path: path, size: fileBytes) {
+            feed(mapped)
+            drain()
+            if mapped.changedWhileRead { throw MappedFile.changedError(at: file) }
+            if let error { throw error }
+            return
+        }
         // One buffer for every chunk: a fresh `Data` per read cost a fifth of a large file's time
         // in page faults on memory the allocator had just returned to the kernel.
         var chunk = [CChar](repeating: 0, count: Self.chunkSize)
@@ -101,19 +114,19 @@ final class ColladaSAXReader {
         if let error { throw error }
     }
 
-    fileprivate func fail(_ message: String, line: Int?, column: Int? = nil) {
+    func fail(_ message: String, line: Int?, column: Int? = nil) {
         guard error == nil else { return }
         error = AssetError(.malformed(message), at: SourceLocation(file: file, line: line, column: column))
         if let parser { xmlStopParser(parser) }
     }
 
-    fileprivate func failLimit(_ message: String) {
+    func failLimit(_ message: String) {
         guard error == nil else { return }
         error = AssetError(.limitExceeded(message), at: SourceLocation(file: file, line: currentLine))
         if let parser { xmlStopParser(parser) }
     }
 
-    fileprivate var currentLine: Int { parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+    var currentLine: Int { parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
 
     // MARK: Events
 
