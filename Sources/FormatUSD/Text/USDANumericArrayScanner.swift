@@ -62,7 +62,8 @@ enum USDANumericArrayScanner {
                                                maxElements: Int) -> Chunk<Kind.Element>? {
         // The first `]`: if a comment or string hid one earlier, the range parse below meets the
         // comment's or string's characters and declines, so this never mis-ends an array.
-        guard start < p.count, let close = closingBracket(p, from: start) else { return nil }
+        guard start < p.count, let found = memchr(p.baseAddress! + start, Int32(UInt8(ascii: "]")), p.count - start) else { return nil }
+        let close = start + (UnsafeRawPointer(found) - UnsafeRawPointer(p.baseAddress! + start))
         if close - start >= parallelThreshold {
             let pieces = piecesOf(p, start: start, close: close)
             if pieces.count > 1 {
@@ -75,39 +76,6 @@ enum USDANumericArrayScanner {
                                     capacity: estimatedNumbers(p, start..<close)) else { return nil }
         chunk.end = close + 1
         return chunk
-    }
-
-    /// The first `]` at or after `start`. Windows that double in size are searched, the big ones
-    /// in two halves on two threads: in a mapped file this search is the first to touch a big
-    /// array's pages, and on one thread its page faults were a tenth of the read, with the other
-    /// core idle. The half past the bracket is wasted, at most as many bytes as the array has.
-    static func closingBracket(_ p: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        @Sendable func find(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-            guard !range.isEmpty, let from = bytes.baseAddress.map({ $0 + range.lowerBound }),
-                  let hit = memchr(from, Int32(UInt8(ascii: "]")), range.count) else { return nil }
-            return range.lowerBound + (UnsafeRawPointer(hit) - UnsafeRawPointer(from))
-        }
-        var lower = start
-        var window = 1 << 20
-        while lower < p.count {
-            let upper = min(p.count, lower + window)
-            if upper - lower < 2 << 20 {
-                if let found = find(p, lower..<upper) { return found }
-            } else {
-                let middle = lower + (upper - lower) / 2
-                let halves = [lower..<middle, middle..<upper]
-                let found = Locked<[Int?]>([nil, nil])
-                nonisolated(unsafe) let bytes = p
-                DispatchQueue.concurrentPerform(iterations: 2) { k in
-                    let hit = find(bytes, halves[k])
-                    found.withLock { $0[k] = hit }
-                }
-                if let hit = found.value[0] ?? found.value[1] { return hit }
-            }
-            lower = upper
-            window *= 2
-        }
-        return nil
     }
 
     /// How many numbers `range` likely holds: the densest of three 8 KB samples (start, middle,
