@@ -54,12 +54,22 @@ struct OBJParser {
     /// (negative indices count back from them too), `firstLine` is the part's first line, and a
     /// part that `continues` a previous one starts in that part's group and material.
     mutating func parse(_ bytes: ArraySlice<UInt8>, base: Counts = Counts(), firstLine: Int = 1, continues: Bool = false) throws(AssetError) {
+        try bytes.withUnsafeBufferPointer { (p) throws(AssetError) in try parse(p, base: base, firstLine: firstLine, continues: continues) }
+    }
+
+    /// Bytes read past are handed to `dropping` every `dropStep`, so a mapped file's pages can
+    /// leave memory behind the parse.
+    static let dropStep = 4 << 20
+
+    mutating func parse(_ p: UnsafeBufferPointer<UInt8>, base: Counts = Counts(), firstLine: Int = 1, continues: Bool = false,
+                        dropping: ((Range<Int>) -> Void)? = nil) throws(AssetError) {
         var failure: AssetError?
         // The group faces go to: a local, not `groups[g]`, so each append is a plain array append.
         var current = Group(name: "", line: firstLine, continuesPrevious: continues)
         var currentMaterial: Int32 = continues ? Self.inheritedMaterial : -1
-        reserveForLarge(bytes.count, group: &current)
-        bytes.withUnsafeBufferPointer { p in
+        reserveForLarge(p.count, group: &current)
+        do {
+            var dropped = 0
             var i = 0, line = firstLine
             var failed = false
             var materialIndex: [String: Int32] = [:]
@@ -99,6 +109,10 @@ struct OBJParser {
                 return Int32(resolved)
             }
             while i < p.count, !failed {
+                if let dropping, i - dropped >= Self.dropStep {
+                    dropping(dropped..<i)
+                    dropped = i
+                }
                 skipBlanks()
                 guard i < p.count else { break }
                 let c0 = p[i]

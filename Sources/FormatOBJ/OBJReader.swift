@@ -22,8 +22,13 @@ public struct OBJReader: SceneReader {
         let display = file.url.relativePath
         let path = file.url.path
         let budget = ReadBudget(options.limits)
-        let bytes = try FileBytes.read(path: path, display: display, budget: budget)
-        let parser = try OBJSplitParse.parse(bytes, file: display, budget: budget)
+        let parser: OBJParser
+        if let mapped = try MappedFile.mapIfLarge(path: path, display: display, budget: budget) {
+            parser = try OBJSplitParse.parse(mapped.bytes, file: display, budget: budget, mapping: mapped)
+            if mapped.changedWhileRead { throw MappedFile.changedError(at: display) }
+        } else {
+            parser = try OBJSplitParse.parse(FileBytes.read(path: path, display: display, budget: budget), file: display, budget: budget)
+        }
         var diagnostics: [Diagnostic] = []
         for (statement, count) in parser.skippedStatements.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(.warning("\(count) '\(statement)' statements are not read", at: SourceLocation(file: display)))

@@ -11,22 +11,32 @@ enum OBJSplitParse {
     static let splitThreshold = 8 << 20
 
     static func parse(_ bytes: [UInt8], file: String, budget: ReadBudget, splitThreshold: Int = splitThreshold) throws(AssetError) -> OBJParser {
+        try bytes.withUnsafeBufferPointer { (p) throws(AssetError) in try parse(p, file: file, budget: budget, splitThreshold: splitThreshold) }
+    }
+
+    /// `mapping`, when the bytes are a mapped file's: the pages each part has read past are dropped
+    /// as it goes, so a 100 MB file is never resident whole beside what is parsed from it.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String, budget: ReadBudget, splitThreshold: Int = splitThreshold,
+                      mapping: MappedFile? = nil) throws(AssetError) -> OBJParser {
         guard bytes.count >= splitThreshold, let cut = cutPoint(bytes) else {
             var whole = OBJParser(file: file, budget: budget)
-            try whole.parse(bytes[...])
+            try whole.parse(bytes, dropping: dropper(mapping, offset: 0))
             whole.closeGroups()
             return whole
         }
         let results = Locked<[Result<OBJParser, AssetError>?]>([nil, nil])
+        nonisolated(unsafe) let shared = bytes
         DispatchQueue.concurrentPerform(iterations: 2) { part in
+            let bytes = shared
             var parser = OBJParser(file: file, budget: budget)
             let outcome: Result<OBJParser, AssetError>
             do throws(AssetError) {
                 if part == 0 {
-                    try parser.parse(bytes[..<cut])
+                    try parser.parse(UnsafeBufferPointer(rebasing: bytes[..<cut]), dropping: dropper(mapping, offset: 0))
                 } else {
-                    let (base, lines) = counts(bytes[..<cut])
-                    try parser.parse(bytes[cut...], base: base, firstLine: lines + 1, continues: true)
+                    let (base, lines) = counts(UnsafeBufferPointer(rebasing: bytes[..<cut]))
+                    try parser.parse(UnsafeBufferPointer(rebasing: bytes[cut...]), base: base, firstLine: lines + 1, continues: true,
+                                     dropping: dropper(mapping, offset: cut))
                 }
                 outcome = .success(parser)
             } catch {
@@ -48,11 +58,17 @@ enum OBJSplitParse {
         return first
     }
 
+    /// Drops a part's pages from the mapping: ranges come relative to the part, which starts at `offset`.
+    private static func dropper(_ mapping: MappedFile?, offset: Int) -> ((Range<Int>) -> Void)? {
+        guard let mapping else { return nil }
+        return { range in mapping.release((range.lowerBound + offset)..<(range.upperBound + offset)) }
+    }
+
     /// Just past the first line break at or after five ninths of the file, or nil when there is
     /// none. The second thread counts the first part before parsing its own, and counting costs
     /// about a fifth of parsing per byte (perf), so the first part is the larger: p·f = c·f +
     /// p·(1 − f) gives f = 1 / (2 − c/p) ≈ 5/9.
-    static func cutPoint(_ bytes: [UInt8]) -> Int? {
+    static func cutPoint(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var k = bytes.count / 9 * 5
         while k < bytes.count, bytes[k] != 0x0A { k += 1 }
         return k < bytes.count - 1 ? k + 1 : nil
@@ -62,10 +78,10 @@ enum OBJSplitParse {
     /// parse on the same thread, so it is on the critical path: one compare per byte, looking at a
     /// line's first letters only after a line break (perf: a per-byte line-start flag made this
     /// scan 12% of the whole read).
-    static func counts(_ part: ArraySlice<UInt8>) -> (OBJParser.Counts, lines: Int) {
+    static func counts(_ p: UnsafeBufferPointer<UInt8>) -> (OBJParser.Counts, lines: Int) {
         var counts = OBJParser.Counts()
         var lines = 0
-        part.withUnsafeBufferPointer { p in
+        do {
             @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
             /// Counts the statement starting at `start`, a line's first byte.
             @inline(__always) func classify(_ start: Int) {
@@ -77,7 +93,7 @@ enum OBJSplitParse {
                 guard isBlank(p[s + 2]) else { return }
                 if c1 == UInt8(ascii: "t") { counts.texcoords += 1 } else if c1 == UInt8(ascii: "n") { counts.normals += 1 }
             }
-            guard let base = p.baseAddress else { return }
+            guard let base = p.baseAddress else { return (counts, lines) }
             classify(0)
             var k = 0
             while k < p.count {

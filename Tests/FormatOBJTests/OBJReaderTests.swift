@@ -115,7 +115,7 @@ import Testing
 
     @Test func countsSeeStatementsAfterBlanksAndIgnoreLookalikes() {
         let text = "v 1 2 3\n  vt 0 0\n\tvn 0 0 1\nvp 1\nvertex\n# v 1 1 1\nv\t4 5 6\nvn 1 0 0\nf 1 2 3"
-        let (counts, lines) = OBJSplitParse.counts(Array(text.utf8)[...])
+        let (counts, lines) = Array(text.utf8).withUnsafeBufferPointer { OBJSplitParse.counts($0) }
         #expect(counts.positions == 2 && counts.texcoords == 1 && counts.normals == 2)
         #expect(lines == 8)
     }

@@ -53,6 +53,22 @@ package final class MappedFile: @unchecked Sendable {
     /// Whether the file shrank while it was read: what was read past its new end was zeros.
     package var changedWhileRead: Bool { TruncationGuard.isDamaged(slot) }
 
+    /// A whole asset file of at least `threshold` bytes, mapped, its size checked against
+    /// `maxFileBytes` and charged to the budget as `FileBytes.read` does; nil for a smaller file or
+    /// one that cannot be mapped (the caller reads it).
+    package static func mapIfLarge(path: String, display: String, budget: ReadBudget) throws(AssetError) -> MappedFile? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: display, errno: errno) }
+        let size = Int(status.st_size)
+        guard (status.st_mode & S_IFMT) == S_IFREG, size >= threshold else { return nil }
+        guard size <= budget.limits.maxFileBytes else {
+            throw AssetError(.limitExceeded("file is \(size) bytes (at most \(budget.limits.maxFileBytes))"), at: SourceLocation(file: display))
+        }
+        guard let mapped = MappedFile(path: path, size: size) else { return nil }
+        try budget.spend(bytes: size, for: "the file's \(size) bytes", at: SourceLocation(file: display))
+        return mapped
+    }
+
     /// The error for a file that `changedWhileRead`.
     package static func changedError(at file: String) -> AssetError {
         AssetError(.io("the file shrank while it was being read (rewritten in place?); read it again"), at: SourceLocation(file: file))
