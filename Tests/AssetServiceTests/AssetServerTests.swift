@@ -119,8 +119,11 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         // A link pointing outside the folder is neither indexed nor served.
         try FileManager.default.createSymbolicLink(atPath: art.appendingPathComponent("escape.dae").path, withDestinationPath: "/etc/hostname")
         _ = try IndexUseCase().run(roots: [art.path], catalog: server.catalog)
+        // A file gone since indexing has no thumbnail to make: the render path looks for it.
+        try FileManager.default.removeItem(at: art.appendingPathComponent("Art.scnassets/ship.dae"))
         let expectations: [(String, HTTPRequest.Method, HTTPFields, HTTPResponse.Status)] = [
             ("/api/assets/Art/nope.dae", .get, [:], .notFound),
+            ("/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?size=64", .get, [:], .notFound),
             ("/api/assets?where=tri%20%3E%205", .get, [:], .badRequest),
             ("/api/assets?minTriangles=many", .get, [:], .badRequest),
             ("/api/assets/Art/../../etc/passwd/file", .get, [:], .badRequest),
