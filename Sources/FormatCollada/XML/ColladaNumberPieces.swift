@@ -1,5 +1,4 @@
 import AssetCore
-import Dispatch
 
 /// Parses one long stretch of numeric text on every core, into one buffer.
 ///
@@ -31,34 +30,14 @@ enum ColladaNumberPieces {
 
     static func parse<Kind: ColladaNumberKind>(_ kind: Kind.Type, _ bytes: UnsafeBufferPointer<UInt8>) -> Outcome<Kind.Value> {
         let pieces = piecesOf(bytes)
-        let capacities = pieces.map { estimatedNumbers(bytes, $0) }
-        let offsets = capacities.indices.map { capacities[..<$0].reduce(0, +) }
-        let total = capacities.reduce(0, +)
-        var results = [PieceResult](repeating: PieceResult(), count: pieces.count)
-        let parsed = [Kind.Value](unsafeUninitializedCapacity: total) { buffer, initialized in
-            initialized = 0
-            guard let base = buffer.baseAddress else { return }
-            HugePages.advise(UnsafeMutableRawPointer(base), byteCount: total * MemoryLayout<Kind.Value>.stride)
-            results.withUnsafeMutableBufferPointer { slots in
-                // Each iteration reads the shared bytes and writes only its own part and slot.
-                nonisolated(unsafe) let out = buffer
-                nonisolated(unsafe) let text = bytes
-                nonisolated(unsafe) let slots = slots
-                DispatchQueue.concurrentPerform(iterations: pieces.count) { k in
-                    let part = UnsafeMutableBufferPointer(rebasing: out[offsets[k]..<(offsets[k] + capacities[k])])
-                    var unused: [Kind.Value] = []
-                    slots[k] = scan(Kind.self, text, pieces[k], into: part, growing: &unused)
-                }
-            }
-            guard !results.contains(where: \.full) else { return }
-            var count = 0
-            for (k, result) in results.enumerated() {
-                // Plain numbers, moved down onto a range that may overlap their own.
-                if offsets[k] != count { (base + count).moveInitialize(from: base + offsets[k], count: result.written) }
-                count += result.written
-            }
-            initialized = count
+        nonisolated(unsafe) let text = bytes
+        let (parsed, filled) = PiecewiseFill.fill(capacities: pieces.map { estimatedNumbers(bytes, $0) }) {
+            (k, part: UnsafeMutableBufferPointer<Kind.Value>) -> PiecewiseFill.Piece<PieceResult> in
+            var unused: [Kind.Value] = []
+            let result = scan(Kind.self, text, pieces[k], into: part, growing: &unused)
+            return PiecewiseFill.Piece(written: result.written, fitted: !result.full, report: result)
         }
+        let results = filled.map(\.report)
         if results.contains(where: \.full) {
             // The samples misjudged a piece: one growing buffer on this thread.
             var values: [Kind.Value] = []

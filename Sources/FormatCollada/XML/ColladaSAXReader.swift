@@ -377,7 +377,7 @@ extension NumberRun {
 
 /// How one kind of number is parsed; a protocol so each kind gets its own specialised loop.
 protocol ColladaNumberKind {
-    associatedtype Value
+    associatedtype Value: BitwiseCopyable
     static func parse(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Value?
 }
 

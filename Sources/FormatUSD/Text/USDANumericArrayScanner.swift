@@ -1,5 +1,4 @@
 import AssetCore
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,7 +30,7 @@ enum USDANumericArrayScanner {
     /// How one element kind is parsed; a protocol rather than a closure so each kind gets its own
     /// specialised, inlined loop.
     protocol NumberKind: SendableMetatype {
-        associatedtype Element: Sendable
+        associatedtype Element: Sendable, BitwiseCopyable
         static var scalarsOnly: Bool { get }
         static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Element?
     }
@@ -133,38 +132,16 @@ enum USDANumericArrayScanner {
     /// its stretch sends the array to `scanPiecesApart`.
     private static func scanPieces<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, _ pieces: [Range<Int>],
                                                      maxElements: Int) -> Chunk<Kind.Element>? {
-        let capacities = pieces.map { max(estimatedNumbers(p, $0), 16) }
-        let offsets = capacities.indices.map { capacities[..<$0].reduce(0, +) }
-        let total = capacities.reduce(0, +)
-        var results = [(stop: ScanStop, written: Int, state: ScanState)](
-            repeating: (.declined, 0, ScanState(i: 0)), count: pieces.count)
-        var values = [Kind.Element](unsafeUninitializedCapacity: total) { buffer, initialized in
-            initialized = 0
-            guard let base = buffer.baseAddress else { return }
-            HugePages.advise(UnsafeMutableRawPointer(base), byteCount: total * MemoryLayout<Kind.Element>.stride)
-            results.withUnsafeMutableBufferPointer { slots in
-                // Each iteration reads the shared bytes and writes only its own stretch and slot.
-                nonisolated(unsafe) let out = buffer
-                nonisolated(unsafe) let bytes = p
-                nonisolated(unsafe) let slots = slots
-                DispatchQueue.concurrentPerform(iterations: pieces.count) { k in
-                    let slice = UnsafeBufferPointer(rebasing: bytes[..<pieces[k].upperBound])
-                    let stretch = UnsafeMutableBufferPointer(rebasing: out[offsets[k]..<(offsets[k] + capacities[k])])
-                    var state = ScanState(i: pieces[k].lowerBound)
-                    var written = 0
-                    let stop = scanInto(Kind.self, slice, maxElements: maxElements, stretch, &written, &state)
-                    slots[k] = (stop, written, state)
-                }
-            }
-            guard results.allSatisfy({ $0.stop == .finished }) else { return }
-            var count = 0
-            for (k, result) in results.enumerated() {
-                // Trivial numbers, and moving down onto a range that may overlap is what this allows.
-                if offsets[k] != count { (base + count).moveInitialize(from: base + offsets[k], count: result.written) }
-                count += result.written
-            }
-            initialized = count
+        nonisolated(unsafe) let bytes = p
+        var (values, filled) = PiecewiseFill.fill(capacities: pieces.map { max(estimatedNumbers(p, $0), 16) }) {
+            (k, stretch: UnsafeMutableBufferPointer<Kind.Element>) -> PiecewiseFill.Piece<(stop: ScanStop, state: ScanState)> in
+            var state = ScanState(i: pieces[k].lowerBound)
+            var written = 0
+            let stop = scanInto(Kind.self, UnsafeBufferPointer(rebasing: bytes[..<pieces[k].upperBound]), maxElements: maxElements,
+                                stretch, &written, &state)
+            return PiecewiseFill.Piece(written: written, fitted: stop == .finished, report: (stop, state))
         }
+        let results = filled.map(\.report)
         if results.contains(where: { $0.stop == .declined }) { return nil }
         if results.contains(where: { $0.stop == .full }) {
             values = []

@@ -1,0 +1,57 @@
+import Dispatch
+
+/// Fills one array from pieces of a text parsed on every core at once.
+///
+/// Each piece gets its own stretch of one buffer, sized by the caller's estimate of what the piece
+/// holds, and scans into it; once all are done the gaps between the stretches are closed. Parsing
+/// each piece into an array of its own and joining them wrote every number but the first piece's
+/// twice into fresh memory, which on this kind of machine costs about as much as parsing it.
+package enum PiecewiseFill {
+    /// What one piece's scan reports: how much of its stretch it filled, whether it fitted (false
+    /// when it ran out of room or stopped for any other reason), and anything else it found.
+    package struct Piece<Report> {
+        package var written: Int
+        package var fitted: Bool
+        package var report: Report
+
+        package init(written: Int, fitted: Bool, report: Report) {
+            self.written = written
+            self.fitted = fitted
+            self.report = report
+        }
+    }
+
+    /// Runs `scan(k, stretch)` for every piece on every core. The values are the pieces' in order
+    /// when every piece fitted, and empty otherwise (the caller then takes a slower path).
+    package static func fill<Element: BitwiseCopyable, Report>(
+        capacities: [Int], scan: @Sendable (Int, UnsafeMutableBufferPointer<Element>) -> Piece<Report>
+    ) -> (values: [Element], pieces: [Piece<Report>]) {
+        let capacities = capacities.map { max($0, 1) }
+        let offsets = capacities.indices.map { capacities[..<$0].reduce(0, +) }
+        let total = capacities.reduce(0, +)
+        var pieces = [Piece<Report>?](repeating: nil, count: capacities.count)
+        let values = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            HugePages.advise(UnsafeMutableRawPointer(base), byteCount: total * MemoryLayout<Element>.stride)
+            pieces.withUnsafeMutableBufferPointer { slots in
+                // Each iteration writes only its own stretch and its own slot.
+                nonisolated(unsafe) let out = buffer
+                nonisolated(unsafe) let slots = slots
+                DispatchQueue.concurrentPerform(iterations: capacities.count) { k in
+                    slots[k] = scan(k, UnsafeMutableBufferPointer(rebasing: out[offsets[k]..<(offsets[k] + capacities[k])]))
+                }
+            }
+            guard pieces.allSatisfy({ $0?.fitted == true }) else { return }
+            var count = 0
+            for (k, piece) in pieces.enumerated() {
+                let written = piece?.written ?? 0
+                // Moved down onto a range that may overlap its own, which moveInitialize allows.
+                if offsets[k] != count { (base + count).moveInitialize(from: base + offsets[k], count: written) }
+                count += written
+            }
+            initialized = count
+        }
+        return (values, pieces.map { $0! })
+    }
+}
