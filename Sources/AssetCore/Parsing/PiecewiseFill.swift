@@ -54,4 +54,29 @@ package enum PiecewiseFill {
         }
         return (values, pieces.map { $0! })
     }
+
+    /// How many tokens `range` likely holds, to size a piece's stretch: the densest of three 8 KB
+    /// samples (start, middle, end; numbers often grow longer or shorter along an array) scaled to
+    /// the whole, a little over. Never more than the bytes can hold (a byte and a separator each),
+    /// so a short text of huge claims reserves nothing unreasonable. Inlinable so each reader's
+    /// byte test is inlined into the loop.
+    @inlinable
+    package static func estimatedTokens(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                        isTokenByte: (UInt8) -> Bool) -> Int {
+        let sample = min(range.count, 8 << 10)
+        guard sample > 0 else { return 0 }
+        var densest = 0
+        for from in [range.lowerBound, range.lowerBound + (range.count - sample) / 2, range.upperBound - sample] {
+            var tokens = 0
+            var inToken = false
+            for i in from..<(from + sample) {
+                let token = isTokenByte(bytes[i])
+                if token && !inToken { tokens += 1 }
+                inToken = token
+            }
+            densest = max(densest, tokens)
+        }
+        let estimate = densest * range.count / sample + densest * range.count / sample / 32 + 16
+        return min(estimate, range.count / 2 + 1)
+    }
 }

@@ -31,7 +31,7 @@ enum ColladaNumberPieces {
     static func parse<Kind: ColladaNumberKind>(_ kind: Kind.Type, _ bytes: UnsafeBufferPointer<UInt8>) -> Outcome<Kind.Value> {
         let pieces = piecesOf(bytes)
         nonisolated(unsafe) let text = bytes
-        let (parsed, filled) = PiecewiseFill.fill(capacities: pieces.map { estimatedNumbers(bytes, $0) }) {
+        let (parsed, filled) = PiecewiseFill.fill(capacities: pieces.map { max(PiecewiseFill.estimatedTokens(bytes, $0) { !ColladaSAXReader.isSpace($0) }, 16) }) {
             (k, part: UnsafeMutableBufferPointer<Kind.Value>) -> PiecewiseFill.Piece<PieceResult> in
             var unused: [Kind.Value] = []
             let result = scan(Kind.self, text, pieces[k], into: part, growing: &unused)
@@ -61,25 +61,6 @@ enum ColladaNumberPieces {
         return (0..<(cuts.count - 1)).map { cuts[$0]..<cuts[$0 + 1] }
     }
 
-    /// Numbers `range` likely holds: the densest of three 8 KB samples scaled to the whole, a
-    /// little over; never more than the bytes can hold (a digit and a separator each).
-    static func estimatedNumbers(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        let sample = min(range.count, 8 << 10)
-        guard sample > 0 else { return 16 }
-        var densest = 0
-        for from in [range.lowerBound, range.lowerBound + (range.count - sample) / 2, range.upperBound - sample] {
-            var numbers = 0
-            var inNumber = false
-            for i in from..<(from + sample) {
-                let number = !ColladaSAXReader.isSpace(bytes[i])
-                if number && !inNumber { numbers += 1 }
-                inNumber = number
-            }
-            densest = max(densest, numbers)
-        }
-        let estimate = densest * range.count / sample + densest * range.count / sample / 32 + 16
-        return min(estimate, range.count / 2 + 16)
-    }
 
     /// `ColladaNumberScan.run` for one piece, into a part of fixed size (`full` when it runs out),
     /// or with no part into `growing`; counting line feeds and checking bad tokens for bytes

@@ -77,27 +77,11 @@ enum USDANumericArrayScanner {
         return chunk
     }
 
-    /// How many numbers `range` likely holds: the densest of three 8 KB samples (start, middle,
-    /// end; numbers often grow longer or shorter along an array) scaled to the whole, a little
-    /// over, so the buffer is allocated once. Never more than the bytes can hold (a digit and a
-    /// separator each), so a short array of huge claims reserves nothing unreasonable.
+    /// How many numbers `range` likely holds (`PiecewiseFill.estimatedTokens`).
     static func estimatedNumbers(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        let sample = min(range.count, 8 << 10)
-        guard sample > 0 else { return 0 }
-        var densest = 0
-        for from in [range.lowerBound, range.lowerBound + (range.count - sample) / 2, range.upperBound - sample] {
-            var numbers = 0
-            var inNumber = false
-            for i in from..<(from + sample) {
-                let c = p[i]
-                let numeric = (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E || c == 0x2B || c == 0x65 || c == 0x45
-                if numeric && !inNumber { numbers += 1 }
-                inNumber = numeric
-            }
-            densest = max(densest, numbers)
+        PiecewiseFill.estimatedTokens(p, range) { c in
+            (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E || c == 0x2B || c == 0x65 || c == 0x45
         }
-        let estimate = densest * range.count / sample + densest * range.count / sample / 32 + 16
-        return min(estimate, range.count / 2 + 1)
     }
 
     /// The array's bytes cut into pieces of about `pieceBytes` (at least two), each cut moved
