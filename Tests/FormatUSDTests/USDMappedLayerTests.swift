@@ -29,8 +29,7 @@ import Testing
         let url = try Self.write(bytes, name: "big.usda")
         defer { try? FileManager.default.removeItem(at: url) }
         let location = AssetLocation.file(path: url.path)
-        let resolver = USDAssetResolver(rootFile: url.path, options: ReadOptions(), budget: ReadBudget(ReadLimits()))
-        let mapped = try #require(try resolver.mapLargeFile(location))
+        let mapped = try #require(try MappedFile.mapIfLarge(path: url.path, display: "big.usda", budget: ReadBudget(ReadLimits())))
         let fromMapping = try USDAParser.parse(mapped, location: location, budget: ReadBudget(ReadLimits()))
         let fromBytes = try USDAParser.parse(bytes, location: location)
         #expect(USDAPrinter.print(fromMapping) == USDAPrinter.print(fromBytes))
@@ -38,6 +37,10 @@ import Testing
         // The released pages read back as the file's bytes, not zeros.
         #expect(Array(mapped.bytes) == bytes)
         #expect(!mapped.changedWhileRead)
+        // The layer cache, which every USD read goes through, takes the same path to the same layer.
+        let cache = USDLayerCache(resolver: USDAssetResolver(rootFile: url.path, options: ReadOptions(), budget: ReadBudget(ReadLimits())))
+        let cached = cache.layer(try cache.load(location))
+        #expect(USDAPrinter.print(cached) == USDAPrinter.print(fromBytes))
     }
 
     @Test func aFileCutShortWhileMappedIsAnErrorNotACrash() throws {
@@ -62,7 +65,6 @@ import Testing
     @Test func smallFilesAreReadNotMapped() throws {
         let url = try Self.write(Array("#usda 1.0\ndef \"A\"\n{\n}\n".utf8), name: "small.usda")
         defer { try? FileManager.default.removeItem(at: url) }
-        let resolver = USDAssetResolver(rootFile: url.path, options: ReadOptions(), budget: ReadBudget(ReadLimits()))
-        #expect(try resolver.mapLargeFile(.file(path: url.path)) == nil)
+        #expect(try MappedFile.mapIfLarge(path: url.path, display: "small.usda", budget: ReadBudget(ReadLimits())) == nil)
     }
 }

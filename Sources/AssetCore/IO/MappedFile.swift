@@ -53,6 +53,12 @@ package final class MappedFile: @unchecked Sendable {
     /// Whether the file shrank while it was read: what was read past its new end was zeros.
     package var changedWhileRead: Bool { TruncationGuard.isDamaged(slot) }
 
+    /// Whether `path` is a regular file big enough to be mapped.
+    package static func isLarge(path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= threshold
+    }
+
     /// A whole asset file of at least `threshold` bytes, mapped, its size checked against
     /// `maxFileBytes` and charged to the budget as `FileBytes.read` does; nil for a smaller file or
     /// one that cannot be mapped (the caller reads it).

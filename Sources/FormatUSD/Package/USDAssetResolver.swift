@@ -85,21 +85,6 @@ final class USDAssetResolver {
         }
     }
 
-    /// A plain file of at least `MappedFile.threshold` bytes, mapped and charged to the budget as
-    /// `readBytes` would; nil for anything smaller, inside a package, or that cannot be mapped.
-    /// A crate file is left to `readBytes` uncharged: its parser reads from an array.
-    func mapLargeFile(_ location: AssetLocation) throws(AssetError) -> MappedFile? {
-        guard case .file(let path) = location else { return nil }
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: path, errno: errno) }
-        let size = Int(status.st_size)
-        guard (status.st_mode & S_IFMT) == S_IFREG, size >= MappedFile.threshold, size <= limits.maxFileBytes,
-              let mapped = MappedFile(path: path, size: size) else { return nil }
-        guard !mapped.bytes.starts(with: CrateFormat.magic) else { return mapped }
-        try budget.spend(bytes: size, for: "the layer's \(size) bytes", at: SourceLocation(file: path))
-        return mapped
-    }
-
     /// The bytes at a location, or the first `limit` of them; the budget is charged what is read.
     func readBytes(_ location: AssetLocation, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
         switch location {

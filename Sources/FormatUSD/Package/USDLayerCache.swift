@@ -24,7 +24,11 @@ final class USDLayerCache {
         // Layers are told apart by content, not name: `.usd` may be either, and usdz entries are
         // named by whoever wrote the package.
         let layer: USDLayer
-        if let mapped = try resolver.mapLargeFile(location), !mapped.bytes.starts(with: CrateFormat.magic) {
+        // Big text layers are parsed in their mapping; a crate's parser reads from an array, so a
+        // crate is read as before (mapped and copied, it was resident twice).
+        if case .file(let path) = location, MappedFile.isLarge(path: path),
+           try !resolver.readBytes(location, upTo: CrateFormat.magic.count).starts(with: CrateFormat.magic),
+           let mapped = try MappedFile.mapIfLarge(path: path, display: path, budget: resolver.budget) {
             layer = try USDAParser.parse(mapped, location: location, budget: resolver.budget)
         } else {
             let bytes = try resolver.readBytes(location)
