@@ -19,15 +19,55 @@ import Darwin
 /// the correctly rounded result. Everything else (long significands, large exponents) goes to the C
 /// library, which is exact, so the result is always the one `strtod`/`strtof` gives.
 public enum DecimalNumberParser {
-    /// Exactly representable powers of ten: 10^22 is the largest with a 53-bit significand. Written
-    /// as literals so the compiler lays the arrays out statically: built by a closure they were
-    /// lazy globals, checked (`swift_once`) on every number in the hot loops.
-    @usableFromInline static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^n for n in 0...22, the powers a Double holds exactly (10^22 is the largest with a 53-bit
+    /// significand). A switch, which the compiler turns into a constant table: a static array was
+    /// still reached through its lazy-global accessor, a call and a bounds check on every number.
+    @inlinable @inline(__always)
+    static func powerOfTen(_ n: Int) -> Double {
+        switch n {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
 
-    @usableFromInline static let powersOfTenFloat: [Float] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
+    /// 10^n for n in 0...10, exact in a Float.
+    @inlinable @inline(__always)
+    static func floatPowerOfTen(_ n: Int) -> Float {
+        switch n {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        default: return 1e10
+        }
+    }
 
     /// The result of scanning one number.
     public struct Scan {
@@ -147,8 +187,8 @@ public enum DecimalNumberParser {
         if !s.isTruncated && s.significand < (1 << 53) {
             let m = Double(s.significand)
             if s.exponent == 0 { return s.isNegative ? -m : m }
-            if s.exponent > 0 && s.exponent <= 22 { let v = m * powersOfTen[s.exponent]; return s.isNegative ? -v : v }
-            if s.exponent < 0 && s.exponent >= -22 { let v = m / powersOfTen[-s.exponent]; return s.isNegative ? -v : v }
+            if s.exponent > 0 && s.exponent <= 22 { let v = m * powerOfTen(s.exponent); return s.isNegative ? -v : v }
+            if s.exponent < 0 && s.exponent >= -22 { let v = m / powerOfTen(-s.exponent); return s.isNegative ? -v : v }
             if s.significand == 0 { return s.isNegative ? -0.0 : 0.0 }
         }
         return slowDouble(bytes, start, s.end)
@@ -161,8 +201,8 @@ public enum DecimalNumberParser {
         if !s.isTruncated && s.significand < (1 << 24) {
             let m = Float(s.significand)
             if s.exponent == 0 { return s.isNegative ? -m : m }
-            if s.exponent > 0 && s.exponent <= 10 { let v = m * powersOfTenFloat[s.exponent]; return s.isNegative ? -v : v }
-            if s.exponent < 0 && s.exponent >= -10 { let v = m / powersOfTenFloat[-s.exponent]; return s.isNegative ? -v : v }
+            if s.exponent > 0 && s.exponent <= 10 { let v = m * floatPowerOfTen(s.exponent); return s.isNegative ? -v : v }
+            if s.exponent < 0 && s.exponent >= -10 { let v = m / floatPowerOfTen(-s.exponent); return s.isNegative ? -v : v }
             if s.significand == 0 { return s.isNegative ? -0.0 : 0.0 }
         }
         return slowFloat(bytes, start, s.end)
@@ -297,7 +337,7 @@ extension DecimalNumberParser {
         }
         i = plain.end
         let m = Double(plain.significand)  // exact below 2^53
-        let v = plain.exponent == 0 ? m : m / powersOfTen[-plain.exponent]
+        let v = plain.exponent == 0 ? m : m / powerOfTen(-plain.exponent)
         return plain.isNegative ? -v : v
     }
 }
@@ -319,11 +359,11 @@ extension DecimalNumberParser {
         i = plain.end
         if plain.significand < (1 << 24) && plain.exponent >= -10 {
             let m = Float(plain.significand)
-            let v = plain.exponent == 0 ? m : m / powersOfTenFloat[-plain.exponent]
+            let v = plain.exponent == 0 ? m : m / floatPowerOfTen(-plain.exponent)
             return plain.isNegative ? -v : v
         }
         if plain.significand < (1 << 53) {
-            let d = plain.exponent == 0 ? Double(plain.significand) : Double(plain.significand) / powersOfTen[-plain.exponent]
+            let d = plain.exponent == 0 ? Double(plain.significand) : Double(plain.significand) / powerOfTen(-plain.exponent)
             // A Double halfway between two Floats has exactly bit 28 set in its low 29 bits.
             if d.bitPattern & 0x1FFF_FFFF != 0x1000_0000 && d >= Double(Float.leastNormalMagnitude) {
                 let f = Float(d)

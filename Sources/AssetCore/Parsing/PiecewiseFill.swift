@@ -58,25 +58,51 @@ package enum PiecewiseFill {
     /// How many tokens `range` likely holds, to size a piece's stretch: the densest of three 8 KB
     /// samples (start, middle, end; numbers often grow longer or shorter along an array) scaled to
     /// the whole, a little over. Never more than the bytes can hold (a byte and a separator each),
-    /// so a short text of huge claims reserves nothing unreasonable. Inlinable so each reader's
-    /// byte test is inlined into the loop.
+    /// so a short text of huge claims reserves nothing unreasonable. `count` gives the tokens in
+    /// one sample; inlinable so each reader's counter is inlined into its loop.
     @inlinable
-    package static func estimatedTokens(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-                                        isTokenByte: (UInt8) -> Bool) -> Int {
+    package static func estimated(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                  count: (Range<Int>) -> Int) -> Int {
         let sample = min(range.count, 8 << 10)
         guard sample > 0 else { return 0 }
         var densest = 0
         for from in [range.lowerBound, range.lowerBound + (range.count - sample) / 2, range.upperBound - sample] {
+            densest = max(densest, count(from..<(from + sample)))
+        }
+        let estimate = densest * range.count / sample + densest * range.count / sample / 32 + 16
+        return min(estimate, range.count / 2 + 1)
+    }
+
+    /// `estimated` counting runs of bytes that pass `isTokenByte`.
+    @inlinable
+    package static func estimatedTokens(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                        isTokenByte: (UInt8) -> Bool) -> Int {
+        estimated(bytes, range) { sample in
             var tokens = 0
             var inToken = false
-            for i in from..<(from + sample) {
+            for i in sample {
                 let token = isTokenByte(bytes[i])
                 if token && !inToken { tokens += 1 }
                 inToken = token
             }
-            densest = max(densest, tokens)
+            return tokens
         }
-        let estimate = densest * range.count / sample + densest * range.count / sample / 32 + 16
-        return min(estimate, range.count / 2 + 1)
+    }
+
+    /// How many times `byte` occurs in `range`. A `while` loop over a raw pointer with wrapping
+    /// arithmetic: written as a `for` over the range, the range's overflow trap kept the compiler
+    /// from vectorizing it, and it ran eight times slower (1.5 against 10 GB/s here).
+    @inlinable
+    package static func occurrences(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        guard let base = bytes.baseAddress, !range.isEmpty else { return 0 }
+        let start = base + range.lowerBound
+        let count = range.count
+        var found = 0
+        var i = 0
+        while i < count {
+            found &+= start[i] == byte ? 1 : 0
+            i &+= 1
+        }
+        return found
     }
 }

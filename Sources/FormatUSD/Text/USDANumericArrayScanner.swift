@@ -77,11 +77,12 @@ enum USDANumericArrayScanner {
         return chunk
     }
 
-    /// How many numbers `range` likely holds (`PiecewiseFill.estimatedTokens`).
+    /// How many numbers `range` likely holds. usda puts a comma between every two numbers of an
+    /// array, inside groups and between them, so commas count numbers: counting one byte value
+    /// vectorizes, where testing every byte for a number's characters did not, and the samples of
+    /// a 100 MB file's pieces took 6-10 ms before the scan could start.
     static func estimatedNumbers(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        PiecewiseFill.estimatedTokens(p, range) { c in
-            (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E || c == 0x2B || c == 0x65 || c == 0x45
-        }
+        PiecewiseFill.estimated(p, range) { PiecewiseFill.occurrences(of: UInt8(ascii: ","), in: p, $0) + 1 }
     }
 
     /// The array's bytes cut into pieces of about `pieceBytes` (at least two), each cut moved
