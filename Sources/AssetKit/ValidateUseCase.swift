@@ -38,18 +38,14 @@ public struct ValidateUseCase: Sendable {
     public func files(for paths: [String]) -> [String] {
         let extensions = targetsUsdz ? Set(registry.readers.flatMap { $0.formats.flatMap(\.fileExtensions) }.map { $0.lowercased() }) : AssetValidator.usdExtensions
         return paths.flatMap { path -> [String] in
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  let walker = FileManager.default.enumerator(atPath: path) else { return [path] }
-            let folder = path.hasSuffix("/") ? path : path + "/"
-            var found: [String] = []
-            while let relative = walker.nextObject() as? String {
-                let name = relative.split(separator: "/").last.map(String.init) ?? relative
-                if name.hasPrefix(".") { walker.skipDescendants(); continue }
-                guard let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
-                found.append(folder + relative)
+            let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let found = FolderNames.files(under: folder.isEmpty ? "/" : folder) { name in
+                guard let dot = name.lastIndex(of: ".") else { return false }
+                return extensions.contains(name[name.index(after: dot)...].lowercased())
             }
-            return found.sorted()
+            guard let found else { return [path] }
+            let prefix = path.hasSuffix("/") ? path : path + "/"
+            return found.sorted().map { prefix + $0 }
         }
     }
 
