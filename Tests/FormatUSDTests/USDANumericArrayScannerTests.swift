@@ -17,24 +17,37 @@ import Testing
             default: texts.append("0.1234567890123456789")
             }
         }
-        var body = "#usda 1.0\ndef Mesh \"M\"\n{\n    point3f[] points = ["
+        var tuples = ""
         for t in stride(from: 0, to: texts.count, by: 3) {
-            body += (t == 0 ? "" : ", ") + "(\(texts[t]), \(texts[t + 1]), \(texts[t + 2]))"
-            if t % 300 == 0 { body += "\n        " }
+            tuples += (t == 0 ? "" : ", ") + "(\(texts[t]), \(texts[t + 1]), \(texts[t + 2]))"
+            if t % 300 == 0 { tuples += "\n        " }
         }
-        body += "]\n    int[] faceVertexIndices = [" + (0..<300_000).map { String($0 * 7 - 5) }.joined(separator: ", ") + "]\n}\n"
+        // The same numbers as double and as single precision: the float array holds each text's
+        // Double narrowed to Float, as OpenUSD's reader and the former Double-then-convert path give.
+        let indices: String = (0..<300_000).map { String($0 * 7 - 5) }.joined(separator: ", ")
+        var body = "#usda 1.0\ndef Mesh \"M\"\n{\n"
+        body += "    double3[] d = [\(tuples)]\n"
+        body += "    point3f[] points = [\(tuples)]\n"
+        body += "    int[] faceVertexIndices = [\(indices)]\n}\n"
         let bytes = Array(body.utf8)
         #expect(bytes.count > USDANumericArrayScanner.parallelThreshold, "the test must exercise the split")
         let layer = try USDAParser.parse(bytes, location: .file(path: "big.usda"))
         let properties = try #require(layer.rootPrims.first?.properties)
+        let expected = texts.map { text in text.withCString { strtod($0, nil) } }
         guard case .numbers(let values, 3) = properties[0].defaultValue else {
-            Issue.record("points did not parse as a flat array of triples")
+            Issue.record("double3[] did not parse as a flat array of triples")
             return
         }
-        let expected = texts.map { text in text.withCString { strtod($0, nil) } }
         #expect(values.count == expected.count)
         #expect(zip(values, expected).allSatisfy { $0.bitPattern == $1.bitPattern })
-        #expect(properties[1].defaultValue == .integers((0..<300_000).map { Int32($0 * 7 - 5) }))
+        guard case .floats(.triples(let points)) = properties[1].defaultValue else {
+            Issue.record("point3f[] did not parse as single-precision triples")
+            return
+        }
+        let flat: [Float] = points.flatMap { (p: SIMD3<Float>) -> [Float] in [p.x, p.y, p.z] }
+        #expect(flat.count == expected.count)
+        #expect(zip(flat, expected).allSatisfy { (f: Float, d: Double) in f.bitPattern == Float(d).bitPattern })
+        #expect(properties[2].defaultValue == .integers((0..<300_000).map { Int32($0 * 7 - 5) }))
     }
 
     @Test func declinedArraysStillParseWithTheGeneralPath() throws {

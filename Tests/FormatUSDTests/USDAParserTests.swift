@@ -64,7 +64,7 @@ import Testing
         let properties = Dictionary(uniqueKeysWithValues: prim.properties.map { ($0.name, $0) })
         #expect(properties["xformOpOrder"]?.isUniform == true)
         #expect(properties["xformOp:translate"]?.defaultValue == .tuple([1, 2, 3]))
-        #expect(properties["points"]?.defaultValue == .numbers([0, 0, 0, 1, 2, 3], components: 3))
+        #expect(properties["points"]?.defaultValue == .floats(.triples([SIMD3(0, 0, 0), SIMD3(1, 2, 3)])), "single precision, read in the mesh's layout")
         #expect(properties["points"]?.typeName == "point3f[]")
         #expect(properties["faceVertexIndices"]?.defaultValue == .integers([0, 1, 2]))
         #expect(properties["inputs:c"]?.targets == ["/A/S.outputs:rgb"])

@@ -174,6 +174,7 @@ enum MeshRules {
         switch value {
         case .numbers(let n, let components): return n.count / max(components, 1)
         case .integers(let n): return n.count
+        case .floats(let f): return f.count
         case .list(let items): return items.count
         case .none: return 0
         default: return 1

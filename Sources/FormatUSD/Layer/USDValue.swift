@@ -16,6 +16,9 @@ package indirect enum USDValue: Sendable, Equatable {
     case numbers([Double], components: Int)
     /// An `int[]` read straight into 32-bit integers (topology arrays are the bulk of a mesh).
     case integers([Int32])
+    /// A single-precision array (`float[]`, `texCoord2f[]`, `point3f[]`...) read from text straight
+    /// into the buffer the scene keeps (`USDFloatArray`).
+    case floats(USDFloatArray)
     /// Any other list: strings, tokens, assets, paths, mixed tuples.
     case list([USDValue])
     case dictionary([USDDictionaryEntry])
@@ -52,6 +55,7 @@ package indirect enum USDValue: Sendable, Equatable {
         case .tuple(let t): return t
         case .numbers(let n, _): return n
         case .integers(let n): return n.map(Double.init)
+        case .floats(let f): return f.doubles
         case .list(let items) where items.isEmpty: return []
         default: return nil
         }
@@ -77,6 +81,7 @@ package indirect enum USDValue: Sendable, Equatable {
             for item in items { guard let s = item.stringValue else { return nil }; out.append(s) }
             return out
         case .numbers(let n, _) where n.isEmpty: return []
+        case .floats(let f) where f.count == 0: return []
         default: return stringValue.map { [$0] }
         }
     }
@@ -84,6 +89,56 @@ package indirect enum USDValue: Sendable, Equatable {
     package func dictionaryValue(_ key: String) -> USDValue? {
         guard case .dictionary(let entries) = self else { return nil }
         return entries.first { $0.key == key }?.value
+    }
+}
+
+/// Single-precision numbers in the shapes the scene model keeps, so a mesh takes its points,
+/// normals and texture coordinates without a copy. Each number is the Double its text spells,
+/// narrowed to Float: what OpenUSD's text reader gives, and what converting the Double did.
+package enum USDFloatArray: Sendable, Equatable {
+    case scalars([Float])
+    case pairs([SIMD2<Float>])
+    case triples([SIMD3<Float>])
+
+    /// The shape an array type is read into; nil for types kept as Double (double, half and
+    /// four-component types).
+    package init?(emptyOf arrayType: String) {
+        switch arrayType {
+        case "float[]": self = .scalars([])
+        case "float2[]", "texCoord2f[]": self = .pairs([])
+        case "float3[]", "point3f[]", "normal3f[]", "vector3f[]", "color3f[]", "texCoord3f[]": self = .triples([])
+        default: return nil
+        }
+    }
+
+    /// Elements.
+    package var count: Int {
+        switch self {
+        case .scalars(let v): return v.count
+        case .pairs(let v): return v.count
+        case .triples(let v): return v.count
+        }
+    }
+
+    package var components: Int {
+        switch self {
+        case .scalars: return 1
+        case .pairs: return 2
+        case .triples: return 3
+        }
+    }
+
+    /// The numbers in order, widened: for consumers that work in Double.
+    package var doubles: [Double] {
+        switch self {
+        case .scalars(let v): return v.map(Double.init)
+        case .pairs(let v): return v.flatMap { [Double($0.x), Double($0.y)] }
+        case .triples(let v):
+            var out: [Double] = []
+            out.reserveCapacity(v.count * 3)
+            for t in v { out.append(Double(t.x)); out.append(Double(t.y)); out.append(Double(t.z)) }
+            return out
+        }
     }
 }
 

@@ -18,7 +18,10 @@ struct USDMeshBuilder {
             diagnostics.append(.warning("mesh dropped: \(why)", at: prim.location))
             return nil
         }
-        if let numbers = values.numbers(prim.attribute("points")) {
+        let pointsValue = values.value(prim.attribute("points"))
+        if case .floats(.triples(let points))? = pointsValue {
+            mesh.points = points  // read in the mesh's own layout: no copy
+        } else if let numbers = pointsValue?.flatNumbers {
             guard let points = USDArrayConversion.float3(numbers) else { return drop("points is not a list of 3-vectors") }
             mesh.points = points
         }
@@ -92,18 +95,25 @@ struct USDMeshBuilder {
         guard let value = values.value(property) else { return nil }
         let type = property.typeName.hasSuffix("[]") ? String(property.typeName.dropLast(2)) : property.typeName
         guard let components = Self.components(ofType: type) else { return nil }  // strings, tokens, ints with no use here
-        guard let numbers = value.flatNumbers else { return nil }
         let interpolationToken = property.metadata["interpolation"]?.stringValue ?? defaultInterpolation.rawValue
         guard let interpolation = Primvar.Interpolation(rawValue: interpolationToken) else {
             diagnostics.append(.warning("primvar \(name) has unknown interpolation '\(interpolationToken)'; dropped", at: prim.location))
             return nil
         }
         let data: PrimvarValues?
-        switch components {
-        case 1: data = .float(numbers.map(Float.init))
-        case 2: data = USDArrayConversion.float2(numbers).map(PrimvarValues.float2)
-        case 3: data = USDArrayConversion.float3(numbers).map(PrimvarValues.float3)
-        default: data = USDArrayConversion.float4(numbers).map(PrimvarValues.float4)
+        switch (value, components) {
+        // Single-precision arrays are read in the mesh's own layout: taken without a copy.
+        case (.floats(.scalars(let v)), 1): data = .float(v)
+        case (.floats(.pairs(let v)), 2): data = .float2(v)
+        case (.floats(.triples(let v)), 3): data = .float3(v)
+        default:
+            guard let numbers = value.flatNumbers else { return nil }
+            switch components {
+            case 1: data = .float(numbers.map(Float.init))
+            case 2: data = USDArrayConversion.float2(numbers).map(PrimvarValues.float2)
+            case 3: data = USDArrayConversion.float3(numbers).map(PrimvarValues.float3)
+            default: data = USDArrayConversion.float4(numbers).map(PrimvarValues.float4)
+            }
         }
         guard let data else {
             diagnostics.append(.warning("primvar \(name) values do not fit its type \(property.typeName); dropped", at: prim.location))

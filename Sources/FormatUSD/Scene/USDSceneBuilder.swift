@@ -128,6 +128,7 @@ struct USDSceneBuilder {
             switch property.spec.defaultValue {
             case .numbers(let numbers, _): elements += numbers.count
             case .integers(let integers): elements += integers.count
+            case .floats(let floats): elements += floats.count * floats.components
             default: break
             }
         }

@@ -27,28 +27,6 @@ enum USDANumericArrayScanner {
     /// Arrays at least this long (in bytes) are parsed on two threads.
     static let parallelThreshold = 1 << 20
 
-    /// How one element kind is parsed; a protocol rather than a closure so each kind gets its own
-    /// specialised, inlined loop.
-    protocol NumberKind: SendableMetatype {
-        associatedtype Element: Sendable, BitwiseCopyable
-        static var scalarsOnly: Bool { get }
-        static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Element?
-    }
-
-    enum Doubles: NumberKind {
-        static var scalarsOnly: Bool { false }
-        @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
-            DecimalNumberParser.parseDouble(p, &i)
-        }
-    }
-
-    enum Int32s: NumberKind {
-        static var scalarsOnly: Bool { true }
-        @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
-            DecimalNumberParser.parseInt32(p, &i)
-        }
-    }
-
     /// `window` is how far `scanAhead` reads at a time; tests make it small.
     static func scanDoubles(_ p: UnsafeBufferPointer<UInt8>, from start: Int, maxElements: Int,
                             window: Int = aheadBytes) -> Chunk<Double>? {
@@ -60,8 +38,9 @@ enum USDANumericArrayScanner {
         scan(Int32s.self, p, from: start, maxElements: maxElements, window: window)
     }
 
-    private static func scan<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, from start: Int,
-                                               maxElements: Int, window: Int) -> Chunk<Kind.Element>? {
+    /// An array of any kind, in the layout the kind keeps (`NumberKind`).
+    static func scan<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, from start: Int,
+                                       maxElements: Int, window: Int = aheadBytes) -> Chunk<Kind.Element>? {
         // Arrays that close within `probeBytes` are found by their first `]`: if a comment or
         // string hid one earlier, the range parse meets the comment's or string's characters and
         // declines, so this never mis-ends an array. Longer ones are scanned ahead in windows
@@ -114,7 +93,7 @@ enum USDANumericArrayScanner {
             }
         }
         guard var chunk = scanRange(Kind.self, p, start..<close, maxElements: maxElements,
-                                    capacity: estimatedNumbers(p, start..<close)) else { return nil }
+                                    capacity: estimatedElements(Kind.self, p, start..<close)) else { return nil }
         chunk.end = close + 1
         return chunk
     }
@@ -125,6 +104,11 @@ enum USDANumericArrayScanner {
     /// a 100 MB file's pieces took 6-10 ms before the scan could start.
     static func estimatedNumbers(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
         PiecewiseFill.estimated(p, range) { PiecewiseFill.occurrences(of: UInt8(ascii: ","), in: p, $0) + 1 }
+    }
+
+    /// Room for the elements `range` likely holds: numbers, or groups for vector kinds.
+    static func estimatedElements<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        estimatedNumbers(p, range) / max(Kind.groupSize, 1) + 16
     }
 
     /// The array's bytes cut into pieces of about `pieceBytes` (at least two), each cut moved
@@ -173,7 +157,7 @@ enum USDANumericArrayScanner {
     private static func scanPieces<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, _ pieces: [Range<Int>],
                                                      maxElements: Int) -> Chunk<Kind.Element>? {
         nonisolated(unsafe) let bytes = p
-        var (values, filled) = PiecewiseFill.fill(capacities: pieces.map { max(estimatedNumbers(p, $0), 16) }) {
+        var (values, filled) = PiecewiseFill.fill(capacities: pieces.map { estimatedElements(Kind.self, p, $0) }) {
             (k, stretch: UnsafeMutableBufferPointer<Kind.Element>) -> PiecewiseFill.Piece<(stop: ScanStop, state: ScanState)> in
             var state = ScanState(i: pieces[k].lowerBound)
             var written = 0
@@ -206,7 +190,7 @@ enum USDANumericArrayScanner {
                                                           maxElements: Int) -> Chunk<Kind.Element>? {
         var chunk = Chunk<Kind.Element>()
         for piece in pieces {
-            guard let part = scanRange(Kind.self, p, piece, maxElements: maxElements, capacity: estimatedNumbers(p, piece)) else { return nil }
+            guard let part = scanRange(Kind.self, p, piece, maxElements: maxElements, capacity: estimatedElements(Kind.self, p, piece)) else { return nil }
             guard chunk.components == 0 || part.components == 0 || part.components == chunk.components else { return nil }
             chunk.components = max(chunk.components, part.components)
             chunk.values.append(contentsOf: part.values)
@@ -267,16 +251,31 @@ enum USDANumericArrayScanner {
     /// back when it stops.
     @inline(__always)
     static func scanInto<Kind: NumberKind>(_ kind: Kind.Type, _ slice: UnsafeBufferPointer<UInt8>, maxElements: Int,
-                                                   _ out: UnsafeMutableBufferPointer<Kind.Element>, _ written: inout Int,
-                                                   _ state: inout ScanState) -> ScanStop {
+                                           _ out: UnsafeMutableBufferPointer<Kind.Element>, _ written: inout Int,
+                                           _ state: inout ScanState) -> ScanStop {
+        // Numbers are written through the elements' memory seen as numbers: the same memory for
+        // flat kinds, four Floats per `SIMD3<Float>` for triples.
+        out.withMemoryRebound(to: Kind.Number.self) { numbers in
+            scanNumbers(Kind.self, slice, maxElements: maxElements, numbers, &written, &state)
+        }
+    }
+
+    @inline(__always)
+    private static func scanNumbers<Kind: NumberKind>(_ kind: Kind.Type, _ slice: UnsafeBufferPointer<UInt8>, maxElements: Int,
+                                                      _ out: UnsafeMutableBufferPointer<Kind.Number>, _ written: inout Int,
+                                                      _ state: inout ScanState) -> ScanStop {
         let end = slice.count
+        // Constant for each kind, so each specialised loop keeps only its own branch.
+        let vectors = Kind.groupSize > 0, lanes = Kind.lanes, groupSize = Kind.groupSize
+        let capacity = out.count / lanes
         var i = state.i, components = state.components, elements = state.elements
         var newlines = state.newlines, lastNewline = state.lastNewline, count = state.count, inGroup = state.inGroup
+        // Numbers written, for flat kinds; a vector kind has written exactly `elements`.
         var n = written
         defer {
             state = ScanState(i: i, components: components, elements: elements, newlines: newlines,
                               lastNewline: lastNewline, count: count, inGroup: inGroup)
-            written = n
+            written = vectors ? elements : n
         }
         while true {
             // Separators: spaces, commas, tabs, newlines.
@@ -290,6 +289,7 @@ enum USDANumericArrayScanner {
             let c = slice[i]
             if c == UInt8(ascii: "(") {
                 guard !Kind.scalarsOnly, !inGroup else { return .declined }
+                if vectors && elements == capacity { return .full }
                 inGroup = true
                 count = 0
                 i += 1
@@ -298,8 +298,19 @@ enum USDANumericArrayScanner {
             if c == UInt8(ascii: "]") { return inGroup ? .declined : .closed }
             if c == UInt8(ascii: ")") {
                 guard inGroup, count > 0 else { return .declined }
+                if vectors {
+                    guard count == groupSize else { return .declined }
+                    var lane = count
+                    while lane < lanes { out[elements &* lanes &+ lane] = Kind.padding; lane += 1 }
+                }
                 inGroup = false
                 i += 1
+            } else if vectors {
+                // A vector kind's numbers are only ever inside its groups.
+                guard inGroup, count < groupSize, let value = Kind.parse(slice, &i) else { return .declined }
+                out[elements &* lanes &+ count] = value
+                count += 1
+                continue
             } else {
                 if n == out.count { return .full }
                 guard let value = Kind.parse(slice, &i) else { return .declined }

@@ -114,6 +114,27 @@ extension USDAParser {
         return .integers(chunk.values)
     }
 
+    /// After `[` in a single-precision array value: through the fast scanner into `shape`'s layout,
+    /// or nil (an empty array, or one the scanner declines, is left to the general parser).
+    mutating func scanFloatArray(_ shape: USDFloatArray) throws(AssetError) -> USDValue? {
+        let value: USDFloatArray?
+        switch shape {
+        case .scalars: value = try scanned(USDANumericArrayScanner.Floats.self).map(USDFloatArray.scalars)
+        case .pairs: value = try scanned(USDANumericArrayScanner.FloatPairs.self).map(USDFloatArray.pairs)
+        case .triples: value = try scanned(USDANumericArrayScanner.FloatTriples.self).map(USDFloatArray.triples)
+        }
+        return value.map(USDValue.floats)
+    }
+
+    private mutating func scanned<Kind: USDANumericArrayScanner.NumberKind>(_ kind: Kind.Type) throws(AssetError) -> [Kind.Element]? {
+        guard let chunk = USDANumericArrayScanner.scan(Kind.self, tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements),
+              chunk.elements > 0 else { return nil }
+        mapping?.release(tokens.position..<chunk.end)
+        advance(past: chunk)
+        try charge(chunk.elements * max(Kind.groupSize, 1))
+        return chunk.values
+    }
+
     private mutating func advance<Element>(past chunk: USDANumericArrayScanner.Chunk<Element>) {
         tokens.position = chunk.end
         tokens.line += chunk.newlines

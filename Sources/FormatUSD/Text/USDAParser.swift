@@ -218,6 +218,8 @@ package struct USDAParser {
             _ = try tokens.next()
             if typeName == "int[]", try tokens.peek().isPunctuation("["), let integers = try integerArray() {
                 property.defaultValue = integers
+            } else if let shape = USDFloatArray(emptyOf: typeName), try tokens.peek().isPunctuation("["), let floats = try floatArray(shape) {
+                property.defaultValue = floats
             } else {
                 property.defaultValue = try parseValue(nesting: 0)
             }
@@ -276,6 +278,16 @@ package struct USDAParser {
         let saved = (tokens.position, tokens.line, tokens.lineStart)
         _ = try tokens.next()
         if let value = try scanIntegerArray() { return value }
+        (tokens.position, tokens.line, tokens.lineStart) = saved
+        return nil
+    }
+
+    /// `[numbers]` of a single-precision type read straight into the scene's layout (`shape`
+    /// says which), or nil with nothing consumed.
+    mutating func floatArray(_ shape: USDFloatArray) throws(AssetError) -> USDValue? {
+        let saved = (tokens.position, tokens.line, tokens.lineStart)
+        _ = try tokens.next()
+        if let value = try scanFloatArray(shape) { return value }
         (tokens.position, tokens.line, tokens.lineStart) = saved
         return nil
     }

@@ -48,13 +48,9 @@ enum USDAValueText {
         case .asset(let a): return asset(a)
         case .path(let p): return "<\(p)>"
         case .tuple(let t): return "(" + t.map(NumberText.double).joined(separator: ", ") + ")"
-        case .numbers(let flat, let components):
-            guard components > 1, flat.count % components == 0 else { return array(flat.map(NumberText.double), perLine: elementsPerLine) }
-            let items = stride(from: 0, to: flat.count, by: components).map { start in
-                "(" + flat[start..<start + components].map(NumberText.double).joined(separator: ", ") + ")"
-            }
-            return array(items, perLine: elementsPerLine)
+        case .numbers(let flat, let components): return grouped(flat.map(NumberText.double), components: components)
         case .integers(let ints): return array(ints.map { String($0) }, perLine: integersPerLine)
+        case .floats(let floats): return grouped(floats.doubles.map { NumberText.float(Float($0)) }, components: floats.components)
         case .list(let items): return array(items.map(untyped), perLine: elementsPerLine)
         case .dictionary(let entries):
             guard !entries.isEmpty else { return "{}" }
@@ -64,6 +60,15 @@ enum USDAValueText {
             }
             return "{ " + body.joined(separator: "; ") + " }"
         }
+    }
+
+    /// Spelled numbers as an array, in parenthesised groups when elements have several.
+    private static func grouped(_ spelled: [String], components: Int) -> String {
+        guard components > 1, spelled.count % components == 0 else { return array(spelled, perLine: elementsPerLine) }
+        let items = stride(from: 0, to: spelled.count, by: components).map { start in
+            "(" + spelled[start..<start + components].joined(separator: ", ") + ")"
+        }
+        return array(items, perLine: elementsPerLine)
     }
 
     private static func spelling(_ scalar: CrateScalar) -> (Double) -> String {
