@@ -9,6 +9,7 @@ extension CrateValueReader {
         switch value {
         case .numbers(let numbers, _): return (value, numbers.count)
         case .integers(let integers): return (value, integers.count)
+        case .floats(let floats): return (value, floats.count * floats.components)
         case .list(let items): return (value, items.count)
         default: return (value, 1)
         }
@@ -84,6 +85,11 @@ extension CrateValueReader {
             }
             return .integers(ints)
         }
+        if scalar == .float, let name = type.usdaName, let shape = USDFloatArray(emptyOf: name + "[]") {
+            // Single precision stays Float, in the layout the mesh keeps: no Double copy, and the
+            // scene takes it without converting.
+            return .floats(Self.loadFloats(r.bytes, at: r.position, count: n, like: shape))
+        }
         var numbers = Self.loadNumbers(r.bytes, at: r.position, scalar: scalar, count: n * components)
         if type == .bool { return .list(numbers.map { .bool($0 != 0) }) }
         if type.isQuaternion {
@@ -94,6 +100,23 @@ extension CrateValueReader {
             }
         }
         return .numbers(numbers, components: components)
+    }
+
+    /// `count` little-endian Float elements of `shape`'s size at `offset`, in `shape`'s layout.
+    static func loadFloats(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int, like shape: USDFloatArray) -> USDFloatArray {
+        func float(_ k: Int) -> Float { Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4 * k, as: UInt32.self))) }
+        func filled<T>(_ element: (Int) -> T) -> [T] {
+            [T](unsafeUninitializedCapacity: count) { out, initialized in
+                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: count * MemoryLayout<T>.stride)
+                for i in 0..<count { out[i] = element(i) }
+                initialized = count
+            }
+        }
+        switch shape {
+        case .scalars: return .scalars(filled { float($0) })
+        case .pairs: return .pairs(filled { SIMD2(float(2 * $0), float(2 * $0 + 1)) })
+        case .triples: return .triples(filled { SIMD3(float(3 * $0), float(3 * $0 + 1), float(3 * $0 + 2)) })
+        }
     }
 
     static func emptyArray(_ type: CrateType) -> USDValue {

@@ -43,6 +43,21 @@ struct USDAttributeValues {
 
     func numbers(_ property: USDComposedProperty?) -> [Double]? { value(property)?.flatNumbers }
 
+    /// Single precision as read (`USDValue.floats`), or any numbers narrowed.
+    func floats(_ property: USDComposedProperty?) -> [Float]? {
+        guard let value = value(property) else { return nil }
+        if case .floats(.scalars(let floats)) = value { return floats }
+        return value.flatNumbers?.map(Float.init)
+    }
+
+    /// Triples as read (`USDValue.floats`), or any numbers in threes narrowed; nil when the count
+    /// is not a multiple of three.
+    func float3s(_ property: USDComposedProperty?) -> [SIMD3<Float>]? {
+        guard let value = value(property) else { return nil }
+        if case .floats(.triples(let triples)) = value { return triples }
+        return value.flatNumbers.flatMap(USDArrayConversion.float3)
+    }
+
     func int32s(_ property: USDComposedProperty?) -> Result<[Int32], USDArrayConversion.ConversionFailure>? {
         value(property)?.int32Array
     }

@@ -44,12 +44,12 @@ extension USDSkelBuilder {
             diagnostics.append(.warning("mesh \(prim.path): jointIndices elementSize \(elementSize) is not between 1 and 1024; not skinned", at: prim.location))
             return nil
         }
-        guard case .success(var joints)? = values.int32s(indicesProperty), var weightNumbers = values.numbers(weightsProperty) else {
+        guard case .success(var joints)? = values.int32s(indicesProperty), var weights = values.floats(weightsProperty) else {
             diagnostics.append(.warning("mesh \(prim.path): jointIndices or jointWeights are not numbers of the right kind; not skinned", at: prim.location))
             return nil
         }
-        guard joints.count == weightNumbers.count else {
-            diagnostics.append(.warning("mesh \(prim.path): \(joints.count) jointIndices but \(weightNumbers.count) jointWeights; not skinned", at: prim.location))
+        guard joints.count == weights.count else {
+            diagnostics.append(.warning("mesh \(prim.path): \(joints.count) jointIndices but \(weights.count) jointWeights; not skinned", at: prim.location))
             return nil
         }
         if interpolation == "constant" {
@@ -60,29 +60,25 @@ extension USDSkelBuilder {
             }
             try budget.spend(work: pointCount * elementSize, for: "skin of \(prim.path)", at: prim.location)
             joints = Array((0..<pointCount).map { _ in joints }.joined())
-            weightNumbers = Array((0..<pointCount).map { _ in weightNumbers }.joined())
+            weights = Array((0..<pointCount).map { _ in weights }.joined())
         } else if joints.count != pointCount * elementSize {
             diagnostics.append(.warning("mesh \(prim.path): \(joints.count) jointIndices for \(pointCount) points of \(elementSize) influences; not skinned",
                                         at: prim.location))
             return nil
         }
-        // One pass converts, checks finiteness and sums each point's weights (a million points
-        // carry four million weights, so no per-element closures here).
+        // One pass checks finiteness and sums each point's weights (a million points carry four
+        // million weights, so no per-element closures here); the weights are kept as read.
         var firstBad: Int?, firstUnsummed: (point: Int, sum: Float)?
-        let weights = weightNumbers.withUnsafeBufferPointer { source in
-            [Float](unsafeUninitializedCapacity: source.count) { out, initialized in
-                var sum: Float = 0
-                for e in 0..<source.count {
-                    let w = Float(source[e])
-                    out[e] = w
-                    if !w.isFinite, firstBad == nil { firstBad = e }
-                    sum += w
-                    if (e + 1) % elementSize == 0 {
-                        if abs(sum - 1) > 1e-3, firstUnsummed == nil { firstUnsummed = (e / elementSize, sum) }
-                        sum = 0
-                    }
+        weights.withUnsafeBufferPointer { source in
+            var sum: Float = 0
+            for e in 0..<source.count {
+                let w = source[e]
+                if !w.isFinite, firstBad == nil { firstBad = e }
+                sum += w
+                if (e + 1) % elementSize == 0 {
+                    if abs(sum - 1) > 1e-3, firstUnsummed == nil { firstUnsummed = (e / elementSize, sum) }
+                    sum = 0
                 }
-                initialized = source.count
             }
         }
         if let bad = firstBad {
@@ -148,6 +144,6 @@ extension USDSkelBuilder {
     }
 
     private func float3(_ prim: USDComposedPrim, _ name: String) -> [SIMD3<Float>]? {
-        values.numbers(prim.attribute(name)).flatMap(USDArrayConversion.float3)
+        values.float3s(prim.attribute(name))
     }
 }
