@@ -61,6 +61,8 @@ enum USDANumericArrayScanner {
             case .continues(let chunk, let next):
                 parts.append(chunk)
                 from = next
+                // A text that never closes must not gather more than one array may hold.
+                guard parts.reduce(0, { $0 + $1.elements }) <= maxElements else { return nil }
             case .declined:
                 return nil
             case .unsure:
