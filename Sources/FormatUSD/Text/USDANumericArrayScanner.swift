@@ -6,8 +6,10 @@ import Darwin
 #endif
 
 /// The fast path for big numeric arrays in usda text (`[(x, y, z), ...]`, `[0, 1, 2, ...]`): one
-/// tight loop over the bytes into one flat buffer, no token or value per element. Arrays from
-/// `parallelThreshold` up are cut into pieces at element boundaries and parsed on every core.
+/// tight loop over the bytes straight into the array's storage, in the layout its kind keeps
+/// (`NumberKind`: flat Doubles or Int32s, or the scene's `SIMD3<Float>` for `point3f[]`), no token
+/// or value per element. Arrays from `parallelThreshold` up are cut into pieces at element
+/// boundaries and parsed on every core.
 ///
 /// It declines (returns nil) anything unusual: comments inside the array, nested groups
 /// (matrices), `inf`/`nan`, elements of different sizes. The general parser then takes the array
