@@ -78,7 +78,8 @@ public struct ValidateUseCase: Sendable {
 
     private func validate(_ file: String, with validator: AssetValidator) -> Outcome {
         do throws(AssetError) {
-            let match = try registry.reader(for: URL(fileURLWithPath: file))
+            // Said to be no folder, the URL does not stat the file to find out (the sniff does).
+            let match = try registry.reader(for: URL(fileURLWithPath: file, isDirectory: false))
             if targetsUsdz && !Self.usdFormats.contains(match.format.name) {
                 var check = UsdzTargetCheck(options: options)
                 check.registry = registry

@@ -25,7 +25,7 @@ public enum AssetRoot: Sendable, Equatable {
         case .folder(let path):
             return Self.real(path)
         case .currentDirectoryOrAssetFolder:
-            let current = Self.real(FileManager.default.currentDirectoryPath)
+            let current = Self.realCurrentDirectory()
             return Self.contains(current, asset) ? current : assetFolder
         }
     }
@@ -45,6 +45,20 @@ public enum AssetRoot: Sendable, Equatable {
         }
         return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
+
+    /// The current directory with symlinks resolved, once per directory the process is in: every
+    /// file read asks, and resolving it each time (getcwd and a readlink per component) was a
+    /// share of validating a folder of small packages. Only the current directory is kept; file
+    /// paths are resolved afresh on every read, so a link changed meanwhile is seen.
+    static func realCurrentDirectory() -> String {
+        let current = FileManager.default.currentDirectoryPath
+        if let known = resolvedCurrentDirectories.withLock({ $0[current] }) { return known }
+        let resolved = real(current)
+        resolvedCurrentDirectories.withLock { $0[current] = resolved }
+        return resolved
+    }
+
+    private static let resolvedCurrentDirectories = Locked<[String: String]>([:])
 
     /// The sentence a refused path's warning ends with: where the fence is and how to move it.
     public static func refusal(_ authored: String, root: String) -> String {

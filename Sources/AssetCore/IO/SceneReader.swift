@@ -50,11 +50,14 @@ public struct SniffedFile: Sendable {
         if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             throw AssetError(.io("is a folder, not a file"), at: SourceLocation(file: path))
         }
+        // A regular file is read up to its size, so a small one takes one read, not a second that
+        // finds the end.
+        let wanted = status.st_mode & S_IFMT == S_IFREG && status.st_size >= 0 ? min(prefixLength, Int(status.st_size)) : prefixLength
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: prefixLength) { buffer, count in
             count = 0
-            while count < prefixLength {
-                let n = read(fd, buffer.baseAddress! + count, prefixLength - count)
+            while count < wanted {
+                let n = read(fd, buffer.baseAddress! + count, wanted - count)
                 if n < 0 { if errno == EINTR { continue }; failure = errno; return }
                 if n == 0 { return }
                 count += n
