@@ -64,3 +64,42 @@ import Testing
         #expect(try properties(again)["points"] == properties(layer)["points"])
     }
 }
+
+extension USDFloatArrayTests {
+    /// Time-sampled single-precision arrays (crate files hold them as Float) interpolate between
+    /// samples, lane by lane in Double, as the Double arrays did.
+    @Test func timeSampledFloatArraysInterpolate() throws {
+        let text = """
+            #usda 1.0
+            (
+                startTimeCode = 2.5
+            )
+            def Mesh "M"
+            {
+                int[] faceVertexCounts = [3]
+                int[] faceVertexIndices = [0, 1, 2]
+                point3f[] points.timeSamples = {
+                    0: [(0, 0, 0), (1, 0, 0), (0, 1, 0)],
+                    10: [(4, 0, 0), (5, 0, 0.4), (4, 1, 0)],
+                }
+            }
+            """
+        let layer = try USDAParser.parse(Array(text.utf8), location: .file(path: "t.usda"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("float-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("t.usdc")
+        try Data(try USDCrateWriter.encode(layer).bytes).write(to: url)
+        let crate = try USDCrateParser.parse(Array(try Data(contentsOf: url)), location: .file(path: url.path))
+        let samples = try #require(crate.rootPrims.first?.properties.first { $0.name == "points" }?.timeSamples)
+        guard case .floats(.triples) = samples[0].value else {
+            Issue.record("the crate's samples must be read as Float triples for this test to mean anything")
+            return
+        }
+        let scene = try USDReader().read(from: url, options: ReadOptions()).scene
+        let mesh = try #require(scene.meshes.first)
+        let quarter = 0.25
+        func lerp(_ a: Float, _ b: Float) -> Float { Float(Double(a) + (Double(b) - Double(a)) * quarter) }
+        #expect(mesh.points == [SIMD3(1, 0, 0), SIMD3(2, 0, lerp(0, 0.4)), SIMD3(1, 1, 0)])
+    }
+}

@@ -128,6 +128,22 @@ package enum USDFloatArray: Sendable, Equatable {
         }
     }
 
+    /// The array `fraction` of the way to `other`, lane by lane, for time samples between two
+    /// authored ones; nil when the shapes or counts differ. Each lane is interpolated in Double
+    /// and narrowed, as when these arrays were held as Double.
+    package func interpolated(to other: USDFloatArray, fraction f: Double) -> USDFloatArray? {
+        @inline(__always) func lerp(_ a: Float, _ b: Float) -> Float { Float(Double(a) + (Double(b) - Double(a)) * f) }
+        switch (self, other) {
+        case (.scalars(let a), .scalars(let b)) where a.count == b.count:
+            return .scalars(zip(a, b).map { lerp($0, $1) })
+        case (.pairs(let a), .pairs(let b)) where a.count == b.count:
+            return .pairs(zip(a, b).map { SIMD2(lerp($0.x, $1.x), lerp($0.y, $1.y)) })
+        case (.triples(let a), .triples(let b)) where a.count == b.count:
+            return .triples(zip(a, b).map { SIMD3(lerp($0.x, $1.x), lerp($0.y, $1.y), lerp($0.z, $1.z)) })
+        default: return nil
+        }
+    }
+
     /// The numbers in order, widened: for consumers that work in Double.
     package var doubles: [Double] {
         switch self {

@@ -31,6 +31,8 @@ struct USDAttributeValues {
             return .tuple(zip(x, y).map { $0 + ($1 - $0) * f })
         case (.numbers(let x, let c), .numbers(let y, _)) where x.count == y.count:
             return .numbers(zip(x, y).map { $0 + ($1 - $0) * f }, components: c)
+        case (.floats(let x), .floats(let y)):
+            return x.interpolated(to: y, fraction: f).map(USDValue.floats)
         default: return nil
         }
     }
