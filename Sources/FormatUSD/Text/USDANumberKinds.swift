@@ -22,10 +22,6 @@ extension USDANumericArrayScanner {
 
     enum Doubles: NumberKind {
         typealias Element = Double
-        static var scalarsOnly: Bool { false }
-        static var groupSize: Int { 0 }
-        static var lanes: Int { 1 }
-        static var padding: Double { 0 }
         @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
             DecimalNumberParser.parseDouble(p, &i)
         }
@@ -34,50 +30,52 @@ extension USDANumericArrayScanner {
     enum Int32s: NumberKind {
         typealias Element = Int32
         static var scalarsOnly: Bool { true }
-        static var groupSize: Int { 0 }
-        static var lanes: Int { 1 }
-        static var padding: Int32 { 0 }
         @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int32? {
             DecimalNumberParser.parseInt32(p, &i)
         }
     }
 
-    /// Single-precision numbers as OpenUSD's text reader makes them: the correctly rounded Double
-    /// of the text, narrowed to Float (not the Float nearest the text, which differs when that
-    /// Double lies halfway between two Floats). So values are the ones the Double path gave once
-    /// the scene converted them.
-    @inline(__always) static func narrowed(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
-        guard let d = DecimalNumberParser.parseDouble(p, &i) else { return nil }
-        return Float(d)
-    }
-
     /// `float[]` and its kin, scalars.
-    enum Floats: NumberKind {
+    enum Floats: SinglePrecisionKind {
         typealias Element = Float
         static var scalarsOnly: Bool { true }
-        static var groupSize: Int { 0 }
-        static var lanes: Int { 1 }
-        static var padding: Float { 0 }
-        @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? { narrowed(p, &i) }
     }
 
     /// `texCoord2f[]`, `float2[]`: pairs straight into the `SIMD2<Float>` a mesh keeps.
-    enum FloatPairs: NumberKind {
+    enum FloatPairs: SinglePrecisionKind {
         typealias Element = SIMD2<Float>
-        static var scalarsOnly: Bool { false }
         static var groupSize: Int { 2 }
         static var lanes: Int { 2 }
-        static var padding: Float { 0 }
-        @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? { narrowed(p, &i) }
     }
 
     /// `point3f[]`, `normal3f[]`, `color3f[]`...: triples straight into `SIMD3<Float>`.
-    enum FloatTriples: NumberKind {
+    enum FloatTriples: SinglePrecisionKind {
         typealias Element = SIMD3<Float>
-        static var scalarsOnly: Bool { false }
         static var groupSize: Int { 3 }
         static var lanes: Int { 4 }
-        static var padding: Float { 0 }
-        @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? { narrowed(p, &i) }
+    }
+}
+
+/// Flat kinds of groups of any size unless they say otherwise.
+extension USDANumericArrayScanner.NumberKind {
+    static var scalarsOnly: Bool { false }
+    static var groupSize: Int { 0 }
+    static var lanes: Int { 1 }
+}
+
+extension USDANumericArrayScanner.NumberKind where Number: ExpressibleByIntegerLiteral {
+    static var padding: Number { 0 }
+}
+
+/// Single-precision numbers as OpenUSD's text reader makes them: the correctly rounded Double of
+/// the text, narrowed to Float (not the Float nearest the text, which differs when that Double
+/// lies halfway between two Floats). So values are the ones the Double path gave once the scene
+/// converted them.
+protocol SinglePrecisionKind: USDANumericArrayScanner.NumberKind where Number == Float {}
+
+extension SinglePrecisionKind {
+    @inline(__always) static func parse(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Float? {
+        guard let d = DecimalNumberParser.parseDouble(p, &i) else { return nil }
+        return Float(d)
     }
 }

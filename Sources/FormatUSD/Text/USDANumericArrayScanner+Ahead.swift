@@ -68,11 +68,7 @@ extension USDANumericArrayScanner {
         }
         var chunk = Chunk<Kind.Element>()
         for result in filled[..<kept].map(\.report.state) {
-            guard chunk.components == 0 || result.components == 0 || result.components == chunk.components else { return .declined }
-            chunk.components = max(chunk.components, result.components)
-            chunk.elements += result.elements
-            chunk.newlines += result.newlines
-            if result.lastNewline >= 0 { chunk.lastNewline = result.lastNewline }
+            guard chunk.add(result) else { return .declined }
         }
         guard chunk.elements <= maxElements else { return .declined }
         chunk.values = values
@@ -108,12 +104,9 @@ extension USDANumericArrayScanner {
         chunk.values.reserveCapacity(parts.reduce(0) { $0 + $1.values.count })
         HugePages.advise(&chunk.values)
         for part in parts {
-            guard chunk.components == 0 || part.components == 0 || part.components == chunk.components else { return nil }
-            chunk.components = max(chunk.components, part.components)
+            guard chunk.add(components: part.components, elements: part.elements, newlines: part.newlines,
+                            lastNewline: part.lastNewline) else { return nil }
             chunk.values.append(contentsOf: part.values)
-            chunk.elements += part.elements
-            chunk.newlines += part.newlines
-            if part.lastNewline >= 0 { chunk.lastNewline = part.lastNewline }
         }
         guard chunk.elements <= maxElements else { return nil }
         chunk.end = parts[parts.count - 1].end

@@ -24,6 +24,21 @@ enum USDANumericArrayScanner {
         var lastNewline = -1
         /// Offset just past the closing `]` (or the chunk's end).
         var end = 0
+
+        /// The counts of the next part of the same array added to these; false when its elements
+        /// have another size.
+        mutating func add(components: Int, elements: Int, newlines: Int, lastNewline: Int) -> Bool {
+            guard self.components == 0 || components == 0 || components == self.components else { return false }
+            self.components = max(self.components, components)
+            self.elements += elements
+            self.newlines += newlines
+            if lastNewline >= 0 { self.lastNewline = lastNewline }
+            return true
+        }
+
+        mutating func add(_ state: ScanState) -> Bool {
+            add(components: state.components, elements: state.elements, newlines: state.newlines, lastNewline: state.lastNewline)
+        }
     }
 
     /// Arrays at least this long (in bytes) are parsed on two threads.
@@ -177,11 +192,7 @@ enum USDANumericArrayScanner {
         }
         var chunk = Chunk<Kind.Element>()
         for result in results.map(\.state) {
-            guard chunk.components == 0 || result.components == 0 || result.components == chunk.components else { return nil }
-            chunk.components = max(chunk.components, result.components)
-            chunk.elements += result.elements
-            chunk.newlines += result.newlines
-            if result.lastNewline >= 0 { chunk.lastNewline = result.lastNewline }
+            guard chunk.add(result) else { return nil }
         }
         guard chunk.elements <= maxElements else { return nil }
         chunk.values = values
@@ -195,13 +206,9 @@ enum USDANumericArrayScanner {
         var chunk = Chunk<Kind.Element>()
         for piece in pieces {
             guard let part = scanRange(Kind.self, p, piece, maxElements: maxElements, capacity: estimatedElements(Kind.self, p, piece)) else { return nil }
-            guard chunk.components == 0 || part.components == 0 || part.components == chunk.components else { return nil }
-            chunk.components = max(chunk.components, part.components)
+            guard chunk.add(components: part.components, elements: part.elements, newlines: part.newlines,
+                            lastNewline: part.lastNewline), chunk.elements <= maxElements else { return nil }
             chunk.values.append(contentsOf: part.values)
-            chunk.elements += part.elements
-            chunk.newlines += part.newlines
-            if part.lastNewline >= 0 { chunk.lastNewline = part.lastNewline }
-            guard chunk.elements <= maxElements else { return nil }
         }
         return chunk
     }
