@@ -102,20 +102,22 @@ extension CrateValueReader {
         return .numbers(numbers, components: components)
     }
 
-    /// `count` little-endian Float elements of `shape`'s size at `offset`, in `shape`'s layout.
+    /// `count` little-endian Float elements of `shape`'s size at `offset`, in `shape`'s layout,
+    /// filled on every core when big (`USDArrayConversion.filled`).
     static func loadFloats(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int, like shape: USDFloatArray) -> USDFloatArray {
-        func float(_ k: Int) -> Float { Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4 * k, as: UInt32.self))) }
-        func filled<T>(_ element: (Int) -> T) -> [T] {
-            [T](unsafeUninitializedCapacity: count) { out, initialized in
-                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: count * MemoryLayout<T>.stride)
-                for i in 0..<count { out[i] = element(i) }
-                initialized = count
-            }
+        nonisolated(unsafe) let bytes = bytes
+        @Sendable func float(_ k: Int) -> Float {
+            Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4 * k, as: UInt32.self)))
         }
         switch shape {
-        case .scalars: return .scalars(filled { float($0) })
-        case .pairs: return .pairs(filled { SIMD2(float(2 * $0), float(2 * $0 + 1)) })
-        case .triples: return .triples(filled { SIMD3(float(3 * $0), float(3 * $0 + 1), float(3 * $0 + 2)) })
+        case .scalars:
+            return .scalars(USDArrayConversion.filled(count) { range, out in for i in range { out[i] = float(i) } })
+        case .pairs:
+            return .pairs(USDArrayConversion.filled(count) { range, out in for i in range { out[i] = SIMD2(float(2 * i), float(2 * i + 1)) } })
+        case .triples:
+            return .triples(USDArrayConversion.filled(count) { range, out in
+                for i in range { out[i] = SIMD3(float(3 * i), float(3 * i + 1), float(3 * i + 2)) }
+            })
         }
     }
 

@@ -148,12 +148,15 @@ package enum USDFloatArray: Sendable, Equatable {
     package var doubles: [Double] {
         switch self {
         case .scalars(let v): return v.map(Double.init)
-        case .pairs(let v): return v.flatMap { [Double($0.x), Double($0.y)] }
-        case .triples(let v):
-            var out: [Double] = []
-            out.reserveCapacity(v.count * 3)
-            for t in v { out.append(Double(t.x)); out.append(Double(t.y)); out.append(Double(t.z)) }
-            return out
+        case .pairs(let v): return Self.widened(v.count, 2) { v[$0][$1] }
+        case .triples(let v): return Self.widened(v.count, 3) { v[$0][$1] }
+        }
+    }
+
+    private static func widened(_ count: Int, _ lanes: Int, _ lane: (Int, Int) -> Float) -> [Double] {
+        [Double](unsafeUninitializedCapacity: count * lanes) { out, initialized in
+            for i in 0..<count { for k in 0..<lanes { out[i * lanes + k] = Double(lane(i, k)) } }
+            initialized = count * lanes
         }
     }
 }

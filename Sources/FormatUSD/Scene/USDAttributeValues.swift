@@ -52,12 +52,14 @@ struct USDAttributeValues {
         return value.flatNumbers?.map(Float.init)
     }
 
-    /// Triples as read (`USDValue.floats`), or any numbers in threes narrowed; nil when the count
-    /// is not a multiple of three.
-    func float3s(_ property: USDComposedProperty?) -> [SIMD3<Float>]? {
+    /// Triples as read (`USDValue.floats`, taken without a copy), or any numbers in threes
+    /// narrowed; `.failure` when the numbers are not in threes, nil when there are none.
+    func float3s(_ property: USDComposedProperty?) -> Result<[SIMD3<Float>], USDArrayConversion.NotInThrees>? {
         guard let value = value(property) else { return nil }
-        if case .floats(.triples(let triples)) = value { return triples }
-        return value.flatNumbers.flatMap(USDArrayConversion.float3)
+        if case .floats(.triples(let triples)) = value { return .success(triples) }
+        guard let numbers = value.flatNumbers else { return nil }
+        guard let triples = USDArrayConversion.float3(numbers) else { return .failure(USDArrayConversion.NotInThrees(count: numbers.count)) }
+        return .success(triples)
     }
 
     func int32s(_ property: USDComposedProperty?) -> Result<[Int32], USDArrayConversion.ConversionFailure>? {
@@ -103,11 +105,15 @@ package enum USDArrayConversion {
         }
     }
 
+    package struct NotInThrees: Error {
+        package var count: Int
+    }
+
     /// An array of `count` elements, each written once by `fill(range, storage)`. Big ones are
     /// filled in stretches on every core: most of a big conversion's time is the kernel clearing
     /// the fresh pages it writes (a 1M-vertex mesh's three primvars took 10-14 ms on one core,
     /// nearly all `clear_page`), and the cores clear theirs at once.
-    private static func filled<T>(_ count: Int, _ fill: @Sendable (Range<Int>, UnsafeMutablePointer<T>) -> Void) -> [T] {
+    static func filled<T>(_ count: Int, _ fill: @Sendable (Range<Int>, UnsafeMutablePointer<T>) -> Void) -> [T] {
         [T](unsafeUninitializedCapacity: count) { out, initialized in
             guard let base = out.baseAddress else { initialized = 0; return }
             HugePages.advise(UnsafeMutableRawPointer(base), byteCount: count * MemoryLayout<T>.stride)

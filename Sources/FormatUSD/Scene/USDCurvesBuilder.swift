@@ -12,9 +12,10 @@ struct USDCurvesBuilder {
             return nil
         }
         var curves = Curves(name: prim.name)
-        if let numbers = values.numbers(prim.attribute("points")) {
-            guard let points = USDArrayConversion.float3(numbers) else { return drop("points is not a list of 3-vectors") }
-            curves.points = points
+        switch values.float3s(prim.attribute("points")) {
+        case .success(let points)?: curves.points = points
+        case .failure?: return drop("points is not a list of 3-vectors")
+        case nil: break
         }
         switch values.int32s(prim.attribute("curveVertexCounts")) {
         case .success(let counts)?: curves.curveVertexCounts = counts

@@ -18,12 +18,10 @@ struct USDMeshBuilder {
             diagnostics.append(.warning("mesh dropped: \(why)", at: prim.location))
             return nil
         }
-        let pointsValue = values.value(prim.attribute("points"))
-        if case .floats(.triples(let points))? = pointsValue {
-            mesh.points = points  // read in the mesh's own layout: no copy
-        } else if let numbers = pointsValue?.flatNumbers {
-            guard let points = USDArrayConversion.float3(numbers) else { return drop("points is not a list of 3-vectors") }
-            mesh.points = points
+        switch values.float3s(prim.attribute("points")) {
+        case .success(let points)?: mesh.points = points
+        case .failure?: return drop("points is not a list of 3-vectors")
+        case nil: break
         }
         for (name, keyPath) in [("faceVertexCounts", \Mesh.faceVertexCounts), ("faceVertexIndices", \Mesh.faceVertexIndices)] {
             guard let ints = values.int32s(prim.attribute(name)) else { continue }

@@ -144,6 +144,7 @@ extension USDSkelBuilder {
     }
 
     private func float3(_ prim: USDComposedPrim, _ name: String) -> [SIMD3<Float>]? {
-        values.float3s(prim.attribute(name))
+        guard case .success(let triples)? = values.float3s(prim.attribute(name)) else { return nil }
+        return triples
     }
 }
