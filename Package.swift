@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages (installed by Scripts/setup).
@@ -67,6 +68,7 @@ let package = Package(
         .target(name: "AssetCatalog", dependencies: [
             "AssetCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
 
         // Use cases shared by the CLI and the service: the only way either reaches the pipeline.
@@ -93,6 +95,9 @@ let package = Package(
         // Helpers every test target shares (temporary folders that clean up after themselves).
         .target(name: "AssetTestSupport", path: "Tests/TestSupport"),
 
+        // Empty catalogs on either engine, for the catalog and service suites that run on both.
+        .target(name: "CatalogTestSupport", dependencies: ["AssetCatalog"], path: "Tests/CatalogTestSupport"),
+
         .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore", "AssetTestSupport"]),
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
         .testTarget(name: "FormatUSDTests", dependencies: ["FormatUSD", "AssetCore", "AssetTestSupport"]),
@@ -105,11 +110,11 @@ let package = Package(
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
-        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport"]),
         // Against a live server on loopback through Foundation's URLSession: HummingbirdTesting
         // would bring AsyncHTTPClient and a second BoringSSL into every test build.
         .testTarget(name: "AssetServiceTests", dependencies: [
-            "AssetService", "AssetCatalog", "AssetKit", "AssetCore", "AssetTestSupport",
+            "AssetService", "AssetCatalog", "AssetKit", "AssetCore", "AssetTestSupport", "CatalogTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.

@@ -1,200 +1,93 @@
 import AssetCore
 import Foundation
-import GRDB
 
-/// The SQLite catalog of indexed assets. A `DatabasePool` in WAL mode, so readers never block the
-/// indexer; every write is a transaction, so a process killed at any moment leaves a catalog that
-/// opens and is consistent (each asset with all its rows, or none).
-public final class Catalog: Sendable {
-    public let path: String
-    let pool: DatabasePool
-
-    /// Opens (creating when needed) the catalog at `path` and brings its schema up to date.
-    public init(path: String) throws(AssetError) {
-        self.path = path
-        do {
-            let folder = (path as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try CatalogSchema.migrator.migrate(pool)
-        } catch {
-            throw AssetError(.io("cannot open the catalog: \(error)"), at: SourceLocation(file: path))
-        }
-    }
-
-    /// The folder beside the database where cached thumbnails live.
-    public var folder: String { (path as NSString).deletingLastPathComponent }
-
-    // MARK: Writing
+/// The catalog of indexed assets as the use cases and the service see it. Two engines stand behind
+/// it: `SQLiteCatalog`, one file beside the indexed folder (the default), and `PostgresCatalog`, one
+/// database a team's indexers, workers and servers share. Every method is one transaction, so a
+/// process killed at any moment leaves each asset with all its rows or none.
+public protocol Catalog: Sendable {
+    /// Where the catalog is, for messages: a file path, or a connection string without its password.
+    var location: String { get }
+    /// The folder where rendered thumbnails and converted files are cached: beside the SQLite file,
+    /// or the shared `--thumbnail-store` of a PostgreSQL catalog.
+    var folder: String { get }
 
     /// What the catalog knows of the files under a root, to decide what changed.
-    public struct Fingerprint: Sendable {
-        public var byteSize: Int64
-        public var modifiedAt: Double
-        public var contentHash: String
-    }
-
-    public func fingerprints(root: String) throws(AssetError) -> [String: Fingerprint] {
-        try read { db in
-            var out: [String: Fingerprint] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, byteSize, modifiedAt, contentHash FROM asset WHERE root = ?", arguments: [root])
-            while let row = try rows.next() {
-                out[row["id"]] = Fingerprint(byteSize: row["byteSize"], modifiedAt: row["modifiedAt"], contentHash: row["contentHash"])
-            }
-            return out
-        }
-    }
-
+    func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint]
     /// Replaces these assets (row and child rows) in one transaction.
-    public func store(_ entries: [CatalogEntry]) throws(AssetError) {
-        try write { db in
-            for entry in entries {
-                let id = entry.record.id
-                try db.execute(sql: "DELETE FROM assetSearch WHERE assetId = ?", arguments: [id])
-                try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])  // cascades to child rows
-                try entry.record.insert(db)
-                for name in entry.nodeNames {
-                    try db.execute(sql: "INSERT INTO assetName (assetId, kind, name) VALUES (?, 'node', ?)", arguments: [id, name])
-                }
-                for name in entry.materialNames {
-                    try db.execute(sql: "INSERT INTO assetName (assetId, kind, name) VALUES (?, 'material', ?)", arguments: [id, name])
-                }
-                for reference in entry.textureReferences {
-                    try db.execute(sql: "INSERT INTO textureReference (assetId, path, resolves, resolvedID) VALUES (?, ?, ?, ?)",
-                                   arguments: [id, reference.path, reference.resolves, reference.resolvedID])
-                }
-                for warning in entry.warnings {
-                    try db.execute(sql: "INSERT INTO assetWarning (assetId, message) VALUES (?, ?)", arguments: [id, warning])
-                }
-                for rule in entry.arkitRules {
-                    try db.execute(sql: "INSERT INTO assetRule (assetId, rule) VALUES (?, ?)", arguments: [id, rule])
-                }
-                let words = ([id] + entry.nodeNames + entry.materialNames).map(Self.searchWords).joined(separator: " ")
-                try db.execute(sql: "INSERT INTO assetSearch (assetId, words) VALUES (?, ?)", arguments: [id, words])
-            }
-        }
-    }
-
+    func store(_ entries: [CatalogEntry]) async throws(AssetError)
     /// Updates only the modification time of files whose content did not change.
-    public func touch(_ ids: [(id: String, modifiedAt: Double)]) throws(AssetError) {
-        try write { db in
-            for (id, time) in ids { try db.execute(sql: "UPDATE asset SET modifiedAt = ? WHERE id = ?", arguments: [time, id]) }
-        }
-    }
+    func touch(_ ids: [(id: String, modifiedAt: Double)]) async throws(AssetError)
+    func remove(_ ids: [String]) async throws(AssetError)
 
-    public func remove(_ ids: [String]) throws(AssetError) {
-        try write { db in
-            for id in ids {
-                try db.execute(sql: "DELETE FROM assetSearch WHERE assetId = ?", arguments: [id])
-                try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
-            }
-        }
-    }
-
-    /// Splits names so `LoomisHead/Skull/Jaw` and `brow_line` are found by their parts.
-    static func searchWords(_ name: String) -> String {
-        var out = ""
-        var previous: Character = " "
-        for ch in name {
-            if ch.isLetter || ch.isNumber {
-                if ch.isUppercase && previous.isLowercase { out.append(" ") }
-                out.append(ch)
-            } else {
-                out.append(" ")
-            }
-            previous = ch
-        }
-        return name + " " + out
-    }
-
-    // MARK: Reading
-
-    public func count() throws(AssetError) -> Int {
-        try read { db in try CatalogRecord.fetchCount(db) }
-    }
-
-    /// What serving an asset's file, thumbnail or conversion needs, read without decoding the whole
-    /// record: the service asks this on every such request.
-    public func summary(id: String) throws(AssetError) -> CatalogSummary? {
-        try readOneStatement { db in
-            let statement = try db.cachedStatement(sql: "SELECT id, root, kind, format, byteSize, contentHash, error FROM asset WHERE id = ?")
-            guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
-            return CatalogSummary(id: row[0], root: row[1], kind: CatalogRecord.Kind(rawValue: row[2]) ?? .model, format: row[3],
-                                  byteSize: row[4], contentHash: row[5], error: row[6])
-        }
-    }
-
-    public func record(id: String) throws(AssetError) -> CatalogEntry? {
-        try read { db in
-            guard let record = try CatalogRecord.fetchOne(db, key: id) else { return nil }
-            let names = try Row.fetchAll(db, sql: "SELECT kind, name FROM assetName WHERE assetId = ? ORDER BY rowid", arguments: [id])
-            let references = try Row.fetchAll(db, sql: "SELECT path, resolves, resolvedID FROM textureReference WHERE assetId = ? ORDER BY rowid", arguments: [id])
-            let warnings = try String.fetchAll(db, sql: "SELECT message FROM assetWarning WHERE assetId = ? ORDER BY rowid", arguments: [id])
-            let rules = try String.fetchAll(db, sql: "SELECT rule FROM assetRule WHERE assetId = ? ORDER BY rule", arguments: [id])
-            return CatalogEntry(
-                record: record,
-                nodeNames: names.filter { $0["kind"] == "node" }.map { $0["name"] },
-                materialNames: names.filter { $0["kind"] == "material" }.map { $0["name"] },
-                textureReferences: references.map { TextureReferenceRow(path: $0["path"], resolves: $0["resolves"], resolvedID: $0["resolvedID"]) },
-                warnings: warnings, arkitRules: rules)
-        }
-    }
-
+    func count() async throws(AssetError) -> Int
+    /// What serving an asset's file, thumbnail or conversion needs, without decoding the record.
+    func summary(id: String) async throws(AssetError) -> CatalogSummary?
+    func record(id: String) async throws(AssetError) -> CatalogEntry?
     /// Records matching a query-language expression (`triangles > 10000 and format = usdz`).
-    public func query(_ expression: String, sort: String? = nil, limit: Int? = nil, offset: Int = 0) throws(AssetError) -> [CatalogRecord] {
-        let compiled = try CatalogQuery.compile(expression, sort: sort, limit: limit, offset: offset)
-        return try read { db in try CatalogRecord.fetchAll(db, sql: compiled.sql, arguments: compiled.arguments) }
-    }
-
+    func query(_ expression: String, sort: String?, limit: Int?, offset: Int) async throws(AssetError) -> [CatalogRecord]
     /// Full-text search over names, best match first.
-    public func search(_ words: String, limit: Int = 50) throws(AssetError) -> [CatalogRecord] {
-        guard let pattern = FTS5Pattern(matchingAnyTokenIn: words) else { return [] }
-        return try read { db in
-            try CatalogRecord.fetchAll(db, sql: """
-                SELECT asset.* FROM assetSearch JOIN asset ON asset.id = assetSearch.assetId
-                WHERE assetSearch MATCH ? ORDER BY bm25(assetSearch), asset.id LIMIT ?
-                """, arguments: [pattern, limit])
-        }
+    func search(_ words: String, limit: Int) async throws(AssetError) -> [CatalogRecord]
+    /// How many texture references point at an indexed texture asset.
+    func linkedTextureCount() async throws(AssetError) -> Int
+    /// "ok" when the database is consistent, else what is wrong.
+    func integrityCheck() async throws(AssetError) -> String
+
+    /// Thumbnail jobs (`index --defer-thumbnails`, `assetc worker`).
+    func enqueueThumbnails(_ jobs: [ThumbnailJob]) async throws(AssetError)
+    /// Claims up to `limit` pending jobs for `worker`; no other worker gets them until they are
+    /// finished, or `leaseSeconds` pass (a worker that died).
+    func claimThumbnails(worker: String, limit: Int, leaseSeconds: Double) async throws(AssetError) -> [ThumbnailJob]
+    /// Records a claimed job's outcome: the thumbnail's path on success, the error otherwise.
+    func finishThumbnail(_ job: ThumbnailJob, thumbnail: String?, error: String?) async throws(AssetError)
+    func jobCounts() async throws(AssetError) -> ThumbnailJobCounts
+    /// Puts failed jobs back to pending (after the cause is fixed); returns how many.
+    func retryFailedThumbnails() async throws(AssetError) -> Int
+
+    /// Releases connections; the catalog is not used afterwards.
+    func close() async
+}
+
+extension Catalog {
+    public func query(_ expression: String, sort: String? = nil, limit: Int? = nil) async throws(AssetError) -> [CatalogRecord] {
+        try await query(expression, sort: sort, limit: limit, offset: 0)
     }
 
-    /// Counts how many of each model's texture references point at an indexed texture asset.
-    public func linkedTextureCount() throws(AssetError) -> Int {
-        try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM textureReference JOIN asset ON asset.id = textureReference.resolvedID") ?? 0
-        }
+    public func search(_ words: String) async throws(AssetError) -> [CatalogRecord] {
+        try await search(words, limit: 50)
+    }
+}
+
+/// What the catalog knows of one file, to decide whether it changed.
+public struct CatalogFingerprint: Sendable, Equatable {
+    public var byteSize: Int64
+    public var modifiedAt: Double
+    public var contentHash: String
+
+    public init(byteSize: Int64, modifiedAt: Double, contentHash: String) {
+        self.byteSize = byteSize
+        self.modifiedAt = modifiedAt
+        self.contentHash = contentHash
+    }
+}
+
+/// Opens the catalog a `--db` value (or `ASSETC_DB`) names.
+public enum CatalogDatabase {
+    /// True for `postgres://...` and `postgresql://...`.
+    public static func isPostgres(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
     }
 
-    /// `PRAGMA integrity_check` and foreign key check: "ok" when the database is consistent.
-    public func integrityCheck() throws(AssetError) -> String {
-        try read { db in
-            let integrity = try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer"
-            let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
-            return orphans.isEmpty ? integrity : "foreign key violations: \(orphans.count)"
+    /// A PostgreSQL connection string opens the shared catalog (its thumbnails in `thumbnailStore`,
+    /// else `.assetc` in the current folder); anything else is a SQLite file path.
+    public static func open(_ location: String, thumbnailStore: String? = nil) async throws(AssetError) -> any Catalog {
+        if isPostgres(location) {
+            return try await PostgresCatalog(url: location, thumbnailStore: thumbnailStore ?? ".assetc")
         }
-    }
-
-    // MARK: GRDB glue
-
-    func read<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
-        do { return try pool.read(body) } catch let error as AssetError { throw error } catch {
-            throw AssetError(.io("catalog read failed: \(error)"), at: SourceLocation(file: path))
+        if let thumbnailStore {
+            throw AssetError(.malformed("--thumbnail-store is for a PostgreSQL catalog; a SQLite catalog keeps thumbnails beside its file"),
+                             at: SourceLocation(file: thumbnailStore))
         }
-    }
-
-    /// `read` for a body that runs a single SELECT: SQLite gives one statement a consistent
-    /// snapshot on its own, so the BEGIN and COMMIT of a read transaction are skipped. Measured on
-    /// the service's cached-thumbnail route, the transaction was a tenth of each request.
-    func readOneStatement<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
-        do { return try pool.unsafeRead(body) } catch let error as AssetError { throw error } catch {
-            throw AssetError(.io("catalog read failed: \(error)"), at: SourceLocation(file: path))
-        }
-    }
-
-    func write<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
-        do { return try pool.write(body) } catch let error as AssetError { throw error } catch {
-            throw AssetError(.io("catalog write failed: \(error)"), at: SourceLocation(file: path))
-        }
+        return try SQLiteCatalog(path: location)
     }
 }

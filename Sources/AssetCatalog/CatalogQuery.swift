@@ -1,6 +1,5 @@
 import Foundation
 import AssetCore
-import GRDB
 
 /// The query language of `assetc query`, compiled to parameterised SQL. User text never reaches
 /// the SQL: field names map through a fixed table, and every value is a bound argument.
@@ -12,8 +11,13 @@ import GRDB
 ///     comparison := FIELD ("=" | "!=" | "<" | "<=" | ">" | ">=" | "~") VALUE
 ///     VALUE      := number | word | "quoted" | 'quoted' | null
 ///
-/// `~` means "contains", ignoring case; `=` and `!=` on text ignore case too.
+/// `~` means "contains", ignoring case; `=` and `!=` on text ignore case too. One expression compiles
+/// to SQLite's or PostgreSQL's dialect with the same meaning: text columns compare byte by byte on
+/// both (PostgreSQL's are declared `COLLATE "C"`), and case is ignored through `COLLATE NOCASE` and
+/// `LIKE` on SQLite, `lower()` and `ILIKE` on PostgreSQL.
 public enum CatalogQuery {
+    public enum Dialect: Sendable { case sqlite, postgres }
+
     enum FieldType { case number, text }
 
     struct Field {
@@ -57,17 +61,36 @@ public enum CatalogQuery {
     public static let maxNesting = 32
     public static let maxComparisons = 256
 
-    public struct Compiled: Sendable {
-        public var sql: String
-        public var arguments: StatementArguments
+    /// A value bound to a placeholder; user text reaches the database only this way.
+    public enum Value: Sendable, Equatable {
+        case integer(Int)
+        case real(Double)
+        case text(String)
     }
 
-    public static func compile(_ expression: String, sort: String? = nil, limit: Int? = nil, offset: Int = 0) throws(AssetError) -> Compiled {
+    public struct Compiled: Sendable {
+        public var sql: String
+        public var arguments: [Value]
+    }
+
+    /// The bound values and the placeholders that name them (`?` on SQLite, `$1`... on PostgreSQL).
+    struct Arguments {
+        let dialect: Dialect
+        var values: [Value] = []
+
+        mutating func bind(_ value: Value) -> String {
+            values.append(value)
+            return dialect == .sqlite ? "?" : "$\(values.count)"
+        }
+    }
+
+    public static func compile(_ expression: String, sort: String? = nil, limit: Int? = nil, offset: Int = 0,
+                               dialect: Dialect = .sqlite) throws(AssetError) -> Compiled {
         guard expression.utf8.count <= maxLength else {
             throw error("the expression is \(expression.utf8.count) bytes; at most \(maxLength) are accepted", 1)
         }
         var parser = Parser(tokens: try Lexer.tokens(expression))
-        var arguments: [(any DatabaseValueConvertible)?] = []
+        var arguments = Arguments(dialect: dialect)
         var sql = "SELECT asset.* FROM asset"
         if !parser.atEnd {
             let condition = try parser.parseOr(&arguments)
@@ -77,15 +100,14 @@ public enum CatalogQuery {
         sql += " ORDER BY " + (try order(sort))
         if let limit {
             guard limit > 0 else { throw AssetError(.malformed("--limit takes a positive number")) }
-            sql += " LIMIT ?"
-            arguments.append(limit)
+            sql += " LIMIT " + arguments.bind(.integer(limit))
         }
         if offset > 0 {
-            if limit == nil { sql += " LIMIT -1" }
-            sql += " OFFSET ?"
-            arguments.append(offset)
+            // SQLite takes OFFSET only after a LIMIT; -1 is none.
+            if limit == nil && dialect == .sqlite { sql += " LIMIT -1" }
+            sql += " OFFSET " + arguments.bind(.integer(offset))
         }
-        return Compiled(sql: sql, arguments: StatementArguments(arguments))
+        return Compiled(sql: sql, arguments: arguments.values)
     }
 
     static func order(_ sort: String?) throws(AssetError) -> String {
@@ -178,19 +200,19 @@ public enum CatalogQuery {
             return t.text.lowercased() == word
         }
 
-        mutating func parseOr(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+        mutating func parseOr(_ args: inout Arguments) throws(AssetError) -> String {
             var parts = [try parseAnd(&args)]
             while isKeyword("or") { position += 1; parts.append(try parseAnd(&args)) }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
         }
 
-        mutating func parseAnd(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+        mutating func parseAnd(_ args: inout Arguments) throws(AssetError) -> String {
             var parts = [try parseNot(&args)]
             while isKeyword("and") { position += 1; parts.append(try parseNot(&args)) }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
         }
 
-        mutating func parseNot(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+        mutating func parseNot(_ args: inout Arguments) throws(AssetError) -> String {
             guard let token = peek else { throw CatalogQuery.error("the expression ends where a comparison should be", (tokens.last?.column ?? 0) + 1) }
             if isKeyword("not") || token.kind == .open {
                 guard nesting < CatalogQuery.maxNesting else {
@@ -213,7 +235,7 @@ public enum CatalogQuery {
             return try parseComparison(&args)
         }
 
-        mutating func parseComparison(_ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+        mutating func parseComparison(_ args: inout Arguments) throws(AssetError) -> String {
             let fieldToken = peek!
             comparisons += 1
             guard comparisons <= CatalogQuery.maxComparisons else {
@@ -250,29 +272,43 @@ public enum CatalogQuery {
                     throw CatalogQuery.error("'\(fieldToken.text)' takes a number, not \(valueToken.describe)", valueToken.column)
                 }
                 guard opToken.text != "~" else { throw CatalogQuery.error("'~' compares text; '\(fieldToken.text)' is a number", opToken.column) }
-                args.append(number)
-                return "\(field.sql) \(opToken.text) ?"
+                return "\(field.sql) \(opToken.text) \(args.bind(.real(number)))"
             case .text:
-                args.append(opToken.text == "~" ? "%" + Self.likeEscaped(valueToken.text) + "%" : valueToken.text)
                 switch opToken.text {
-                case "~": return "\(field.sql) LIKE ? ESCAPE '\\'"
-                case "=", "!=": return "\(field.sql) \(opToken.text) ? COLLATE NOCASE"
-                default: return "\(field.sql) \(opToken.text) ?"
+                case "~": return Self.contains(field.sql, valueToken.text, &args)
+                case "=", "!=": return Self.equalIgnoringCase(field.sql, opToken.text, valueToken.text, &args)
+                default: return "\(field.sql) \(opToken.text) \(args.bind(.text(valueToken.text)))"
                 }
             }
         }
 
+        /// `column` contains `text`, ignoring (ASCII) case: SQLite's LIKE does, PostgreSQL's ILIKE.
+        static func contains(_ column: String, _ text: String, _ args: inout Arguments) -> String {
+            let pattern = args.bind(.text("%" + likeEscaped(text) + "%"))
+            return "\(column) \(args.dialect == .sqlite ? "LIKE" : "ILIKE") \(pattern) ESCAPE '\\'"
+        }
+
+        /// `column` ends with `/text`, ignoring case.
+        static func endsWithPathComponent(_ column: String, _ text: String, _ args: inout Arguments) -> String {
+            let pattern = args.bind(.text("%/" + likeEscaped(text)))
+            return "\(column) \(args.dialect == .sqlite ? "LIKE" : "ILIKE") \(pattern) ESCAPE '\\'"
+        }
+
+        static func equalIgnoringCase(_ column: String, _ op: String, _ text: String, _ args: inout Arguments) -> String {
+            let value = args.bind(.text(text))
+            return args.dialect == .sqlite ? "\(column) \(op) \(value) COLLATE NOCASE" : "lower(\(column)) \(op) lower(\(value))"
+        }
+
         /// `name` matches the file's own path or any node path or material name.
-        mutating func nameCondition(_ op: Token, _ value: Token, _ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+        mutating func nameCondition(_ op: Token, _ value: Token, _ args: inout Arguments) throws(AssetError) -> String {
             switch op.text {
             case "~":
-                let pattern = "%" + Self.likeEscaped(value.text) + "%"
-                args.append(pattern); args.append(pattern)
-                return "(asset.id LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM assetName n WHERE n.assetId = asset.id AND n.name LIKE ? ESCAPE '\\'))"
+                let own = Self.contains("asset.id", value.text, &args)
+                return "(\(own) OR EXISTS (SELECT 1 FROM assetName n WHERE n.assetId = asset.id AND \(Self.contains("n.name", value.text, &args))))"
             case "=", "!=":
-                let suffix = "%/" + Self.likeEscaped(value.text)
-                args.append(value.text); args.append(suffix)
-                let test = "EXISTS (SELECT 1 FROM assetName n WHERE n.assetId = asset.id AND (n.name = ? COLLATE NOCASE OR n.name LIKE ? ESCAPE '\\'))"
+                let equal = Self.equalIgnoringCase("n.name", "=", value.text, &args)
+                let suffix = Self.endsWithPathComponent("n.name", value.text, &args)
+                let test = "EXISTS (SELECT 1 FROM assetName n WHERE n.assetId = asset.id AND (\(equal) OR \(suffix)))"
                 return op.text == "=" ? test : "NOT " + test
             default:
                 throw CatalogQuery.error("'name' takes =, != or ~", op.column)
@@ -280,14 +316,12 @@ public enum CatalogQuery {
         }
 
         /// `rule` matches the ARKit rules an asset fails: `rule = ARKitShaderChecker`.
-        mutating func ruleCondition(_ op: Token, _ value: Token, _ args: inout [(any DatabaseValueConvertible)?]) throws(AssetError) -> String {
+        mutating func ruleCondition(_ op: Token, _ value: Token, _ args: inout Arguments) throws(AssetError) -> String {
             switch op.text {
             case "~":
-                args.append("%" + Self.likeEscaped(value.text) + "%")
-                return "EXISTS (SELECT 1 FROM assetRule r WHERE r.assetId = asset.id AND r.rule LIKE ? ESCAPE '\\')"
+                return "EXISTS (SELECT 1 FROM assetRule r WHERE r.assetId = asset.id AND \(Self.contains("r.rule", value.text, &args)))"
             case "=", "!=":
-                args.append(value.text)
-                let test = "EXISTS (SELECT 1 FROM assetRule r WHERE r.assetId = asset.id AND r.rule = ? COLLATE NOCASE)"
+                let test = "EXISTS (SELECT 1 FROM assetRule r WHERE r.assetId = asset.id AND \(Self.equalIgnoringCase("r.rule", "=", value.text, &args)))"
                 return op.text == "=" ? test : "NOT " + test
             default:
                 throw CatalogQuery.error("'rule' takes =, != or ~", op.column)

@@ -16,6 +16,8 @@ public struct IndexUseCase: Sendable {
     public var readOptions: ReadOptions
     /// Render and cache a thumbnail per model (by content hash, under the catalog's folder).
     public var thumbnails: Bool
+    /// Record a thumbnail job per model read instead, for `assetc worker` processes to render.
+    public var deferThumbnails = false
     public var render: RenderOptions
     public var batchSize = 32
     /// Warnings stored per asset; the count of all of them is kept beside.
@@ -38,6 +40,8 @@ public struct IndexUseCase: Sendable {
         public var thumbnailsFailed = 0
         public var models = 0
         public var textures = 0
+        /// Thumbnail jobs recorded (`deferThumbnails`).
+        public var thumbnailJobs = 0
     }
 
     /// A file found under a root, its id the catalog's.
@@ -48,7 +52,7 @@ public struct IndexUseCase: Sendable {
         ((roots.first ?? ".") as NSString).appendingPathComponent(".assetc/catalog.sqlite")
     }
 
-    public func run(roots: [String], catalog: Catalog, progress: @Sendable (String) -> Void = { _ in }) throws(AssetError) -> Report {
+    public func run(roots: [String], catalog: any Catalog, progress: @Sendable (String) -> Void = { _ in }) async throws(AssetError) -> Report {
         var report = Report()
         for root in roots {
             let absolute = URL(fileURLWithPath: root).standardizedFileURL.path
@@ -57,16 +61,16 @@ public struct IndexUseCase: Sendable {
                 throw AssetError(.io(FileManager.default.fileExists(atPath: absolute) ? "is a file; index takes folders" : "no such folder"),
                                  at: SourceLocation(file: root))
             }
-            try index(root: absolute, catalog: catalog, report: &report, progress: progress)
+            try await index(root: absolute, catalog: catalog, report: &report, progress: progress)
         }
         return report
     }
 
-    private func index(root: String, catalog: Catalog, report: inout Report, progress: @Sendable (String) -> Void) throws(AssetError) {
+    private func index(root: String, catalog: any Catalog, report: inout Report, progress: @Sendable (String) -> Void) async throws(AssetError) {
         // References resolve anywhere under the indexed folder (a library's shared `materials/`),
         // unless the caller fixed one root for every folder.
         let readOptions = readOptions.rooted(at: root)
-        let known = try catalog.fingerprints(root: root)
+        let known = try await catalog.fingerprints(root: root)
         // Models and textures, the catalog's own folder left out.
         let candidates = AssetFolder.files(under: root, registry: registry, skipping: catalog.folder, includeTextures: true)
         var changed: [Candidate] = []
@@ -84,7 +88,7 @@ public struct IndexUseCase: Sendable {
                 changed.append(candidate)
             }
         }
-        if !touched.isEmpty { try catalog.touch(touched) }
+        if !touched.isEmpty { try await catalog.touch(touched) }
         for start in stride(from: 0, to: changed.count, by: batchSize) {
             let batch = Array(changed[start..<min(start + batchSize, changed.count)])
             let entries = Locked([CatalogEntry?](repeating: nil, count: batch.count))
@@ -93,17 +97,25 @@ public struct IndexUseCase: Sendable {
                 entries.withLock { $0[k] = built }
             }
             let built = entries.value.map { $0! }
-            try catalog.store(built)
+            try await catalog.store(built)
+            if deferThumbnails {
+                // After the store: a job names an asset row that exists.
+                let jobs = built.filter { $0.record.kind == .model && $0.record.error == nil }.map {
+                    ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: render.size, view: render.view.rawValue)
+                }
+                try await catalog.enqueueThumbnails(jobs)
+                report.thumbnailJobs += jobs.count
+            }
             for entry in built {
                 if known[entry.record.id] == nil { report.added += 1 } else { report.updated += 1 }
                 if entry.record.error != nil { report.failed += 1 }
-                if thumbnails, entry.record.kind == .model, entry.record.error == nil, entry.record.thumbnail == nil { report.thumbnailsFailed += 1 }
+                if thumbnails && !deferThumbnails, entry.record.kind == .model, entry.record.error == nil, entry.record.thumbnail == nil { report.thumbnailsFailed += 1 }
                 progress(entry.record.id)
             }
         }
         let seen = Set(candidates.map(\.id))
         let gone = known.keys.filter { !seen.contains($0) }.sorted()
-        if !gone.isEmpty { try catalog.remove(gone) }
+        if !gone.isEmpty { try await catalog.remove(gone) }
         report.removed += gone.count
     }
 
@@ -153,7 +165,7 @@ public struct IndexUseCase: Sendable {
         record.missingTextures = references.filter { !$0.resolves }.count
         var warnings = result.warnings.prefix(Self.warningsKept).map(\.description)
         record.warningCount = result.warnings.count
-        if thumbnails {
+        if thumbnails && !deferThumbnails {
             do throws(AssetError) {
                 let cache = ThumbnailCache(catalogFolder: catalogFolder)
                 var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)

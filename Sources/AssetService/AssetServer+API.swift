@@ -42,7 +42,7 @@ extension AssetServer {
         return parts.joined(separator: " and ")
     }
 
-    func list(_ request: Request) throws -> Response {
+    func list(_ request: Request) async throws -> Response {
         let params = request.uri.queryParameters
         let limit = min(Int(params["limit"] ?? "") ?? 50, configuration.maxPageSize)
         guard limit > 0 else { throw HTTPError(.badRequest, message: "limit takes a positive number") }
@@ -52,7 +52,7 @@ extension AssetServer {
             offset = n
         }
         let condition = try expression(request)
-        let records = try catalog.query(condition, sort: params.get("sort"), limit: limit + 1, offset: offset)
+        let records = try await catalog.query(condition, sort: params.get("sort"), limit: limit + 1, offset: offset)
         let more = records.count > limit
         return Self.json(Page(items: Array(records.prefix(limit)), nextCursor: more ? String(offset + limit) : nil))
     }
@@ -72,7 +72,7 @@ extension AssetServer {
         let (id, action) = try AssetPath.parse(segments)
         switch action {
         case nil:
-            let entry = try record(id)
+            let entry = try await record(id)
             let base = "/api/assets/" + AssetPath.encode(id)
             var links = ["self": base, "file": base + "/file"]
             if entry.record.kind == .model {
@@ -84,7 +84,7 @@ extension AssetServer {
                                     textures: entry.textureReferences, warnings: entry.warnings, arkitRules: entry.arkitRules,
                                     links: links))
         case "file":
-            let record = try row(id)
+            let record = try await row(id)
             let path = try AssetPath.file(of: record)
             let bytes = try await Blocking.run { try Data(contentsOf: URL(fileURLWithPath: path)) }
             return Response(status: .ok, headers: [
@@ -92,11 +92,11 @@ extension AssetServer {
                 .contentDisposition: "attachment; filename=\"\((path as NSString).lastPathComponent)\"",
             ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         case "thumbnail.png":
-            return try await thumbnail(try row(id), request: request)
+            return try await thumbnail(try await row(id), request: request)
         case "preview.webp":
-            return try await preview(try row(id), request: request)
+            return try await preview(try await row(id), request: request)
         default:
-            return try await convert(try row(id), request: request)
+            return try await convert(try await row(id), request: request)
         }
     }
 

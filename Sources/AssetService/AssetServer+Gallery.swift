@@ -39,14 +39,14 @@ extension AssetServer {
                         body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
-    func galleryPage(_ request: Request) throws -> Response {
+    func galleryPage(_ request: Request) async throws -> Response {
         let params = request.uri.queryParameters
         let offset = max(Int(params["cursor"] ?? "0") ?? 0, 0)
         let pageSize = 60
         let expression = try self.expression(request)
         let records: [CatalogRecord]
         do throws(AssetError) {
-            records = try catalog.query(expression, sort: params.get("sort"), limit: pageSize + 1, offset: offset)
+            records = try await catalog.query(expression, sort: params.get("sort"), limit: pageSize + 1, offset: offset)
         } catch {
             // A page, not JSON: the person who typed the query reads the error where they typed it.
             let message = "<p class=error>\(MarkupText.escape(error.description))</p><p>Fields: \(CatalogQuery.fieldNames.joined(separator: ", ")).</p>"
@@ -90,9 +90,9 @@ extension AssetServer {
         return "<span class=\"badge pass\">ARKit: passes</span>"
     }
 
-    func assetPage(_ segments: [Substring]) throws -> Response {
+    func assetPage(_ segments: [Substring]) async throws -> Response {
         let (id, _) = try AssetPath.parse(segments)
-        let entry = try record(id)
+        let entry = try await record(id)
         let r = entry.record
         let api = "/api/assets/" + AssetPath.encode(id)
         var body = "<h1>\(MarkupText.escape(id))</h1>"

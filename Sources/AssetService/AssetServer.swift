@@ -8,13 +8,13 @@ import Logging
 /// The catalog over HTTP: the JSON API under `/api`, the HTML gallery at `/`. Read-only unless a
 /// token is configured; every path an id names is checked to stay inside its indexed root.
 public struct AssetServer: Sendable {
-    public let catalog: Catalog
+    public let catalog: any Catalog
     public let configuration: ServiceConfiguration
     let cache: ResponseCache
     let summaries: SummaryCache
     let reindexer: Reindexer
 
-    public init(catalog: Catalog, configuration: ServiceConfiguration) {
+    public init(catalog: any Catalog, configuration: ServiceConfiguration) {
         self.catalog = catalog
         self.configuration = configuration
         cache = ResponseCache(capacity: configuration.memoryCacheEntries)
@@ -27,12 +27,12 @@ public struct AssetServer: Sendable {
         let router = Router()
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: RequestSizeLimitMiddleware(maxBytes: configuration.maxRequestBytes))
-        router.get("/health") { _, _ in try self.health() }
-        router.get("/api/assets") { request, _ in try self.list(request) }
+        router.get("/health") { _, _ in try await self.health() }
+        router.get("/api/assets") { request, _ in try await self.list(request) }
         router.get("/api/assets/**") { request, context in try await self.asset(request, context.parameters.getCatchAll()) }
         router.post("/api/reindex") { request, _ in try await self.reindex(request) }
-        router.get("/") { request, _ in try self.galleryPage(request) }
-        router.get("/assets/**") { _, context in try self.assetPage(context.parameters.getCatchAll()) }
+        router.get("/") { request, _ in try await self.galleryPage(request) }
+        router.get("/assets/**") { _, context in try await self.assetPage(context.parameters.getCatchAll()) }
         return router
     }
 
@@ -60,20 +60,26 @@ public struct AssetServer: Sendable {
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    func row(_ id: String) throws -> CatalogSummary {
-        guard let record = try summaries.summary(id, load: { id in try catalog.summary(id: id) }) else {
+    func row(_ id: String) async throws -> CatalogSummary {
+        guard let record = try await summaries.summary(id, load: { id in try await catalog.summary(id: id) }) else {
             throw HTTPError(.notFound, message: "no asset '\(id)'")
         }
         return record
     }
 
-    func record(_ id: String) throws -> CatalogEntry {
-        guard let entry = try catalog.record(id: id) else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
+    func record(_ id: String) async throws -> CatalogEntry {
+        guard let entry = try await catalog.record(id: id) else { throw HTTPError(.notFound, message: "no asset '\(id)'") }
         return entry
     }
 
-    func health() throws -> Response {
-        Self.json(["status": "ok", "assets": String(try catalog.count())])
+    /// What a load balancer and a team's dashboard look at: the asset count, and how far the
+    /// thumbnail workers are.
+    func health() async throws -> Response {
+        let jobs = try await catalog.jobCounts()
+        return Self.json(["status": "ok", "assets": String(try await catalog.count()),
+                          "catalog": CatalogDatabase.isPostgres(catalog.location) ? "postgresql" : "sqlite",
+                          "thumbnailJobsPending": String(jobs.pending), "thumbnailJobsRunning": String(jobs.running),
+                          "thumbnailJobsDone": String(jobs.done), "thumbnailJobsFailed": String(jobs.failed)])
     }
 }
 

@@ -4,16 +4,16 @@ import AssetKit
 import Logging
 
 /// Runs one reindex at a time in the background; readers keep being served meanwhile (the
-/// catalog is in WAL mode and the indexer writes in transactions).
+/// indexer writes in transactions; SQLite's WAL mode and PostgreSQL's MVCC let readers go on).
 actor Reindexer {
-    let catalog: Catalog
+    let catalog: any Catalog
     let roots: [String]
     /// Called when a reindex ends, so what was cached from the old catalog goes.
     let onFinish: @Sendable () -> Void
     private(set) var running = false
     private let logger = Logger(label: "assetc.serve.reindex")
 
-    init(catalog: Catalog, roots: [String], onFinish: @escaping @Sendable () -> Void = {}) {
+    init(catalog: any Catalog, roots: [String], onFinish: @escaping @Sendable () -> Void = {}) {
         self.catalog = catalog
         self.roots = roots
         self.onFinish = onFinish
@@ -26,7 +26,7 @@ actor Reindexer {
         let catalog = self.catalog, roots = self.roots, logger = self.logger
         Task.detached {
             do throws(AssetError) {
-                let report = try IndexUseCase(thumbnails: false).run(roots: roots, catalog: catalog)
+                let report = try await IndexUseCase(thumbnails: false).run(roots: roots, catalog: catalog)
                 logger.info("reindex done", metadata: ["added": "\(report.added)", "updated": "\(report.updated)", "removed": "\(report.removed)"])
             } catch {
                 logger.error("reindex failed", metadata: ["error": "\(error)"])

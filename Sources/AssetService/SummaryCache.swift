@@ -23,10 +23,10 @@ struct SummaryCache: Sendable {
     }
 
     /// The summary of `id` (nil when the catalog has none), from memory while fresh.
-    func summary(_ id: String, load: (String) throws -> CatalogSummary?) rethrows -> CatalogSummary? {
+    func summary(_ id: String, load: (String) async throws -> CatalogSummary?) async rethrows -> CatalogSummary? {
         let now = DispatchTime.now().uptimeNanoseconds
         if let hit = entries.withLock({ $0[id] }), now &- hit.storedAt < maxAgeNanoseconds { return hit.summary }
-        let loaded = try load(id)
+        let loaded = try await load(id)
         entries.withLock { entries in
             // Bounded without bookkeeping: a full cache starts over, which only costs reloads.
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

@@ -28,6 +28,13 @@ enum ExitStatus {
             throw fail(AssetError(.io("\(error)")))
         }
     }
+
+    /// `orExit` for a body that awaits (the catalog's calls).
+    static func orExit<T>(_ body: () async throws -> T) async throws(ExitCode) -> T {
+        do { return try await body() } catch let error as AssetError { throw fail(error) } catch {
+            throw fail(AssetError(.io("\(error)")))
+        }
+    }
 }
 
 struct StandardError: TextOutputStream {

@@ -2,7 +2,7 @@ import ArgumentParser
 import AssetCatalog
 import AssetKit
 
-struct IndexCommand: ParsableCommand {
+struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Record the assets under folders in the catalog; later runs update only what changed.")
@@ -10,20 +10,33 @@ struct IndexCommand: ParsableCommand {
     @Argument(help: "Folders to index (.scnassets, .xcassets or any).")
     var paths: [String]
 
-    @Option(help: "The catalog database (default: .assetc/catalog.sqlite under the first folder).")
-    var db: String?
+    @OptionGroup(title: "Catalog (default: .assetc/catalog.sqlite under the first folder)") var location: CatalogLocation
 
     @Flag(help: "Render and cache a thumbnail per model.")
     var thumbnails = false
 
+    @Flag(help: "Record a thumbnail job per model read, for assetc worker processes to render (on this machine or others).")
+    var deferThumbnails = false
+
+    @Option(help: "Thumbnail size in pixels, for --thumbnails and --defer-thumbnails (the service's own sizes: 16 to 1024).")
+    var thumbnailSize = 256
+
+    func validate() throws {
+        guard (16...1024).contains(thumbnailSize) else { throw ValidationError("--thumbnail-size takes 16 to 1024") }
+    }
+
     @OptionGroup var reading: ReadingOptions
 
-    func run() throws {
-        let catalog = try ExitStatus.orExit { try Catalog(path: db ?? IndexUseCase.defaultDatabase(for: paths)) }
-        let useCase = IndexUseCase(readOptions: reading.readOptions, thumbnails: thumbnails)
-        let report = try ExitStatus.orExit { try useCase.run(roots: paths, catalog: catalog) }
-        var summary = "indexed \(report.models) models and \(report.textures) textures into \(catalog.path): " +
+    func run() async throws {
+        var useCase = IndexUseCase(readOptions: reading.readOptions, thumbnails: thumbnails)
+        useCase.deferThumbnails = deferThumbnails
+        useCase.render.size = thumbnailSize
+        let (report, catalogName) = try await location.with(defaultPath: IndexUseCase.defaultDatabase(for: paths), creating: true) { catalog in
+            (try await useCase.run(roots: paths, catalog: catalog), catalog.location)
+        }
+        var summary = "indexed \(report.models) models and \(report.textures) textures into \(catalogName): " +
             "\(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged, \(report.removed) removed, \(report.failed) failed to read"
+        if deferThumbnails { summary += ", \(report.thumbnailJobs) thumbnail jobs recorded (assetc worker renders them)" }
         if report.thumbnailsFailed > 0 { summary += ", \(report.thumbnailsFailed) thumbnails failed (see assetc show)" }
         print(summary)
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import AssetCatalog
 import AssetKit
 
-struct QueryCommand: ParsableCommand {
+struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "List catalogued assets matching an expression, e.g. 'triangles > 10000 and format = usdz'.",
@@ -22,9 +22,8 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Print at most this many.")
     var limit: Int?
 
-    func run() throws {
-        let catalog = try location.open()
-        let records = try ExitStatus.orExit { try catalog.query(expression, sort: sort, limit: limit) }
+    func run() async throws {
+        let records = try await location.with { catalog in try await catalog.query(expression, sort: sort, limit: limit) }
         print(json ? CatalogOutput.json(records) : csv ? CatalogOutput.csv(records) : CatalogOutput.table(records))
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import AssetCatalog
 import AssetKit
 
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Find catalogued assets by file, node and material names, best match first.")
 
@@ -16,9 +16,8 @@ struct SearchCommand: ParsableCommand {
     @Option(help: "Print at most this many.")
     var limit = 50
 
-    func run() throws {
-        let catalog = try location.open()
-        let records = try ExitStatus.orExit { try catalog.search(words.joined(separator: " "), limit: limit) }
+    func run() async throws {
+        let records = try await location.with { catalog in try await catalog.search(words.joined(separator: " "), limit: limit) }
         print(json ? CatalogOutput.json(records) : CatalogOutput.table(records))
     }
 }

@@ -16,8 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: "Folders to index before serving, and to re-index on POST /api/reindex.")
     var paths: [String] = []
 
-    @Option(help: "The catalog database (default: .assetc/catalog.sqlite under the first folder, else here).")
-    var db: String?
+    @OptionGroup(title: "Catalog (default: .assetc/catalog.sqlite under the first folder, else here)") var location: CatalogLocation
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -37,11 +36,14 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let path = db ?? (paths.isEmpty ? ".assetc/catalog.sqlite" : IndexUseCase.defaultDatabase(for: paths))
-        let catalog = try ExitStatus.orExit { try Catalog(path: path) }
+        let path = paths.isEmpty ? ".assetc/catalog.sqlite" : IndexUseCase.defaultDatabase(for: paths)
+        try await location.with(defaultPath: path, creating: true) { catalog in try await serve(catalog) }
+    }
+
+    func serve(_ catalog: any Catalog) async throws {
         if !paths.isEmpty {
-            let report = try ExitStatus.orExit { try IndexUseCase(thumbnails: true).run(roots: paths, catalog: catalog) }
-            print("indexed \(report.models) models and \(report.textures) textures into \(path)")
+            let report = try await IndexUseCase(thumbnails: true).run(roots: paths, catalog: catalog)
+            print("indexed \(report.models) models and \(report.textures) textures into \(catalog.location)")
         }
         var configuration = ServiceConfiguration()
         configuration.host = host
@@ -50,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.roots = paths
         configuration.logLevel = logLevel
         let server = AssetServer(catalog: catalog, configuration: configuration)
-        let count = try ExitStatus.orExit { try catalog.count() }
+        let count = try await catalog.count()
         print("serving \(count) assets at http://\(host):\(port)/  (Ctrl-C to stop)")
         try await server.run()
     }

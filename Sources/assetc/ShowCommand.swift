@@ -2,7 +2,7 @@ import ArgumentParser
 import AssetCore
 import AssetKit
 
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print one catalogued asset: its record, node tree, textures and warnings.")
 
@@ -11,11 +11,10 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var location: CatalogLocation
 
-    func run() throws {
-        let catalog = try location.open()
-        let entry = try ExitStatus.orExit { () throws(AssetError) in
-            guard let entry = try catalog.record(id: id) else {
-                throw AssetError(.unresolvedReference("no asset '\(id)' in the catalog"), at: SourceLocation(file: catalog.path))
+    func run() async throws {
+        let entry = try await location.with { catalog in
+            guard let entry = try await catalog.record(id: id) else {
+                throw AssetError(.unresolvedReference("no asset '\(id)' in the catalog"), at: SourceLocation(file: catalog.location))
             }
             return entry
         }

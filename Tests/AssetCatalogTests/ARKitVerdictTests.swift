@@ -1,6 +1,7 @@
 import AssetCatalog
 import AssetCore
 import AssetTestSupport
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import AssetKit
@@ -11,22 +12,22 @@ import Testing
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let temporary = TemporaryFolder("assetc-verdict")
 
-    func indexedFixtures() throws -> (Catalog, URL) {
+    func indexedFixtures(_ backend: CatalogBackend) async throws -> (any Catalog, URL) {
         let folder = temporary.appendingPathComponent("validate")
         try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: repository.appendingPathComponent("Tests/Fixtures/validate"), to: folder)
-        let catalog = try Catalog(path: temporary.appendingPathComponent("catalog.sqlite").path)
-        _ = try IndexUseCase().run(roots: [folder.path], catalog: catalog)
+        let catalog = try await TestCatalog.make(backend, folder: temporary.appendingPathComponent("catalog").path)
+        _ = try await IndexUseCase().run(roots: [folder.path], catalog: catalog)
         return (catalog, folder)
     }
 
-    @Test func everyUSDModelKeepsTheVerdictValidateGives() throws {
-        let (catalog, folder) = try indexedFixtures()
+    @Test(arguments: CatalogBackend.allCases) func everyUSDModelKeepsTheVerdictValidateGives(_ backend: CatalogBackend) async throws {
+        let (catalog, folder) = try await indexedFixtures(backend)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { ValidateUseCase.usdFormats.contains(($0 as NSString).pathExtension) }
         #expect(files.count >= 25)
         let validate = ValidateUseCase(options: ReadOptions().rooted(at: folder.path))
         for name in files.sorted() {
-            let entry = try #require(try catalog.record(id: "validate/" + name), "\(name)")
+            let entry = try #require(try await catalog.record(id: "validate/" + name), "\(name)")
             guard case .report(let report) = validate.run(files: [folder.appendingPathComponent(name).path])[0] else {
                 Issue.record("\(name) could not be validated")
                 continue
@@ -35,24 +36,24 @@ import Testing
             #expect(entry.arkitRules == report.failingRules, "\(name)")
         }
         // A package the reader refuses still has its verdict; a texture has none.
-        let compressed = try #require(try catalog.record(id: "validate/compressed.usdz"))
+        let compressed = try #require(try await catalog.record(id: "validate/compressed.usdz"))
         #expect(compressed.record.error != nil && compressed.arkitRules == ["CompressionChecker"])
-        #expect(try catalog.record(id: "validate/textures/albedo.png")?.record.arkitErrors == nil)
+        #expect(try await catalog.record(id: "validate/textures/albedo.png")?.record.arkitErrors == nil)
     }
 
-    @Test func queriesAskTheVerdict() throws {
-        let (catalog, _) = try indexedFixtures()
-        #expect(try catalog.query("rule = TextureChecker").map(\.id) == ["validate/texture_bmp.usda", "validate/texture_gif.usda"])
-        #expect(try catalog.query("rule = texturechecker").count == 2, "rule names compare without case, like other text")
-        #expect(try catalog.query("rule ~ Compression").map(\.id) == ["validate/compressed.usdz"])
-        let clean = try catalog.query("arkitErrors = 0 and arkitWarnings = 0").map(\.id)
+    @Test(arguments: CatalogBackend.allCases) func queriesAskTheVerdict(_ backend: CatalogBackend) async throws {
+        let (catalog, _) = try await indexedFixtures(backend)
+        #expect(try await catalog.query("rule = TextureChecker").map(\.id) == ["validate/texture_bmp.usda", "validate/texture_gif.usda"])
+        #expect(try await catalog.query("rule = texturechecker").count == 2, "rule names compare without case, like other text")
+        #expect(try await catalog.query("rule ~ Compression").map(\.id) == ["validate/compressed.usdz"])
+        let clean = try await catalog.query("arkitErrors = 0 and arkitWarnings = 0").map(\.id)
         #expect(clean == ["validate/clean.usda", "validate/geometry.usda"])
-        let failing = try catalog.query("arkitErrors > 0")
+        let failing = try await catalog.query("arkitErrors > 0")
         #expect(failing.allSatisfy { ($0.arkitErrors ?? 0) > 0 } && failing.count >= 20)
-        #expect(try catalog.query("arkitErrors = null and kind = model").isEmpty, "every model here is USD")
-        #expect(try catalog.query("not rule = TextureChecker and rule = StageMetadataChecker").map(\.id)
+        #expect(try await catalog.query("arkitErrors = null and kind = model").isEmpty, "every model here is USD")
+        #expect(try await catalog.query("not rule = TextureChecker and rule = StageMetadataChecker").map(\.id)
             == ["validate/stage_metadata_bad_default.usda", "validate/stage_metadata_missing.usda", "validate/stage_metadata_zup.usda"])
-        #expect(try catalog.query("format = usdz", sort: "-arkitErrors").first?.id == "validate/unaligned.usdz")
-        #expect(throws: AssetError.self) { try catalog.query("rule > TextureChecker") }
+        #expect(try await catalog.query("format = usdz", sort: "-arkitErrors").first?.id == "validate/unaligned.usdz")
+        await #expect(throws: AssetError.self) { try await catalog.query("rule > TextureChecker") }
     }
 }

@@ -1,4 +1,5 @@
 import AssetTestSupport
+import CatalogTestSupport
 import AssetCatalog
 import AssetCore
 import Foundation
@@ -20,20 +21,20 @@ import Testing
         return work
     }
 
-    @Test func rowsFollowTheFolder() throws {
+    @Test(arguments: CatalogBackend.allCases) func rowsFollowTheFolder(_ backend: CatalogBackend) async throws {
         let art = try copyOfSamples()
-        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
+        let catalog = try await TestCatalog.make(backend, folder: art.appendingPathComponent(".assetc").path)
         let useCase = IndexUseCase()
-        let first = try useCase.run(roots: [art.path], catalog: catalog)
+        let first = try await useCase.run(roots: [art.path], catalog: catalog)
         #expect(first.added == 6 && first.models == 3 && first.textures == 3 && first.failed == 0)
-        #expect(try catalog.record(id: "Art/Assets.xcassets/Planks.imageset/planks.png")?.record.kind == .texture, "image sets are catalogued")
-        let ship = try #require(try catalog.record(id: "Art/Art.scnassets/ship.dae"))
+        #expect(try await catalog.record(id: "Art/Assets.xcassets/Planks.imageset/planks.png")?.record.kind == .texture, "image sets are catalogued")
+        let ship = try #require(try await catalog.record(id: "Art/Art.scnassets/ship.dae"))
         #expect(ship.record.triangles == 148)
         #expect(ship.textureReferences.first?.resolvedID == "Art/Art.scnassets/textures/planks.png", "the reference links to the texture's row")
-        #expect(try catalog.linkedTextureCount() == 2)
+        #expect(try await catalog.linkedTextureCount() == 2)
 
         // Unchanged: nothing re-read.
-        let second = try useCase.run(roots: [art.path], catalog: catalog)
+        let second = try await useCase.run(roots: [art.path], catalog: catalog)
         #expect(second == IndexUseCase.Report(unchanged: 6, models: 3, textures: 3))
 
         // Modify one, delete one, add one, add a corrupt one.
@@ -45,52 +46,52 @@ import Testing
         try FileManager.default.copyItem(at: repository.appendingPathComponent("Tests/Fixtures/collada/minimal_triangles.dae"),
                                          to: art.appendingPathComponent("new.dae"))
         try Data("#usda 1.0\ndef \"Broken\" {\n".utf8).write(to: art.appendingPathComponent("broken.usda"))
-        let third = try useCase.run(roots: [art.path], catalog: catalog)
+        let third = try await useCase.run(roots: [art.path], catalog: catalog)
         #expect(third.added == 2 && third.updated == 1 && third.removed == 1 && third.failed == 1)
-        #expect(try catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz") == nil)
-        #expect(try catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")?.record.triangles == 960 + 358, "the guides are inactive now")
-        #expect(try catalog.record(id: "Art/new.dae")?.record.triangles == 2)
-        let broken = try #require(try catalog.record(id: "Art/broken.usda"))
+        #expect(try await catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz") == nil)
+        #expect(try await catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")?.record.triangles == 960 + 358, "the guides are inactive now")
+        #expect(try await catalog.record(id: "Art/new.dae")?.record.triangles == 2)
+        let broken = try #require(try await catalog.record(id: "Art/broken.usda"))
         #expect(broken.record.error?.contains("broken.usda:2:") == true, "recorded with its located error, not dropped")
-        #expect(try catalog.query("error != null").map(\.id) == ["Art/broken.usda"])
-        #expect(try catalog.integrityCheck() == "ok")
+        #expect(try await catalog.query("error != null").map(\.id) == ["Art/broken.usda"])
+        #expect(try await catalog.integrityCheck() == "ok")
     }
 
-    @Test func thumbnailsAreCachedByContentHash() throws {
+    @Test(arguments: CatalogBackend.allCases) func thumbnailsAreCachedByContentHash(_ backend: CatalogBackend) async throws {
         let art = try copyOfSamples()
-        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
+        let catalog = try await TestCatalog.make(backend, folder: art.appendingPathComponent(".assetc").path)
         var useCase = IndexUseCase(thumbnails: true)
         useCase.render.size = 32
-        let report = try useCase.run(roots: [art.path], catalog: catalog)
+        let report = try await useCase.run(roots: [art.path], catalog: catalog)
         #expect(report.thumbnailsFailed == 0)
-        let usda = try #require(try catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")?.record)
+        let usda = try #require(try await catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")?.record)
         let thumbnail = try #require(usda.thumbnail)
         // The service's naming: the same file answers GET .../thumbnail.png?size=32&view=iso.
         #expect(thumbnail == "thumbnails/\(usda.contentHash)-32-iso.png")
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: catalog.folder).appendingPathComponent(thumbnail)))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(try catalog.record(id: "Art/Art.scnassets/textures/planks.png")?.record.thumbnail == nil, "textures get none")
+        #expect(try await catalog.record(id: "Art/Art.scnassets/textures/planks.png")?.record.thumbnail == nil, "textures get none")
     }
 
-    @Test func aThumbnailThatCannotBeWrittenIsReportedNotDropped() throws {
+    @Test(arguments: CatalogBackend.allCases) func aThumbnailThatCannotBeWrittenIsReportedNotDropped(_ backend: CatalogBackend) async throws {
         let art = try copyOfSamples()
-        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
+        let catalog = try await TestCatalog.make(backend, folder: art.appendingPathComponent(".assetc").path)
         // A file where the thumbnails folder should be: every write under it fails.
         try Data("in the way".utf8).write(to: URL(fileURLWithPath: catalog.folder).appendingPathComponent("thumbnails"))
         var useCase = IndexUseCase(thumbnails: true)
         useCase.render.size = 16
-        let report = try useCase.run(roots: [art.path], catalog: catalog)
+        let report = try await useCase.run(roots: [art.path], catalog: catalog)
         #expect(report.models == 3)
         #expect(report.thumbnailsFailed == 3)
         #expect(report.failed == 0, "the models themselves were read")
-        let entry = try #require(try catalog.record(id: "Art/Art.scnassets/ship.dae"))
+        let entry = try #require(try await catalog.record(id: "Art/Art.scnassets/ship.dae"))
         #expect(entry.record.thumbnail == nil)
         #expect(entry.record.triangles == 148)
         #expect(entry.warnings.first?.hasPrefix("thumbnail not rendered: ") == true, "\(entry.warnings)")
         #expect(entry.record.warningCount == entry.warnings.count)
     }
 
-    @Test func hostileFilesAmongGoodOnesAreRecordedAndTheRestIndexed() throws {
+    @Test(arguments: CatalogBackend.allCases) func hostileFilesAmongGoodOnesAreRecordedAndTheRestIndexed(_ backend: CatalogBackend) async throws {
         let art = try copyOfSamples()
         let fixtures = repository.appendingPathComponent("Tests/Fixtures")
         let hostile = ["usd/fail-case/bad_crc.usdz", "usd/fail-case/malformed_nan.usda", "usd/fail-case/crate_huge_spec_count.usdc",
@@ -100,17 +101,17 @@ import Testing
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(path),
                                              to: art.appendingPathComponent("hostile/" + (path as NSString).lastPathComponent))
         }
-        let catalog = try Catalog(path: art.appendingPathComponent(".assetc/catalog.sqlite").path)
-        let report = try IndexUseCase(thumbnails: true).run(roots: [art.path], catalog: catalog)
+        let catalog = try await TestCatalog.make(backend, folder: art.appendingPathComponent(".assetc").path)
+        let report = try await IndexUseCase(thumbnails: true).run(roots: [art.path], catalog: catalog)
         #expect(report.models == 3 + hostile.count)
         #expect(report.failed == 3, "the CRC, number and crate files fail; the two Collada files read with warnings")
         for good in ["Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz", "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda", "Art/Art.scnassets/ship.dae"] {
-            let record = try #require(try catalog.record(id: good)?.record)
+            let record = try #require(try await catalog.record(id: good)?.record)
             #expect(record.error == nil && record.thumbnail != nil, "\(good)")
         }
-        #expect(try catalog.record(id: "Art/hostile/bad_crc.usdz")?.record.error?.contains("CRC-32") == true)
-        #expect(try catalog.record(id: "Art/hostile/malformed_nan.usda")?.record.error?.contains("malformed number 'nanx'") == true)
-        let stride = try #require(try catalog.record(id: "Art/hostile/accessor_huge_stride.dae"))
+        #expect(try await catalog.record(id: "Art/hostile/bad_crc.usdz")?.record.error?.contains("CRC-32") == true)
+        #expect(try await catalog.record(id: "Art/hostile/malformed_nan.usda")?.record.error?.contains("malformed number 'nanx'") == true)
+        let stride = try #require(try await catalog.record(id: "Art/hostile/accessor_huge_stride.dae"))
         #expect(stride.record.error == nil && stride.record.meshes == 0)
         #expect(stride.warnings.contains { $0.contains("stride 4611686018427387904") })
     }

@@ -1,6 +1,7 @@
 import AssetCatalog
 import AssetKit
 import AssetTestSupport
+import CatalogTestSupport
 import Foundation
 import Hummingbird
 import Testing
@@ -11,7 +12,7 @@ import Testing
 @Suite struct AnimatedPreviewTests {
     let temporary = TemporaryFolder("assetc-preview")
 
-    func server() throws -> AssetServer {
+    func server(_ backend: CatalogBackend) async throws -> AssetServer {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = temporary.appendingPathComponent("Moving")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -20,15 +21,15 @@ import Testing
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(file),
                                              to: folder.appendingPathComponent((file as NSString).lastPathComponent))
         }
-        let catalog = try Catalog(path: temporary.appendingPathComponent("catalog/catalog.sqlite").path)
-        _ = try IndexUseCase().run(roots: [folder.path], catalog: catalog)
+        let catalog = try await TestCatalog.make(backend, folder: temporary.appendingPathComponent("catalog").path)
+        _ = try await IndexUseCase().run(roots: [folder.path], catalog: catalog)
         var configuration = ServiceConfiguration()
         configuration.roots = [folder.path]
         return AssetServer(catalog: catalog, configuration: configuration)
     }
 
-    @Test func aMovingAssetHasALoopingWebPAndAStillOneHasNone() async throws {
-        try await withLiveServer(try server()) { client in
+    @Test(arguments: CatalogBackend.allCases) func aMovingAssetHasALoopingWebPAndAStillOneHasNone(_ backend: CatalogBackend) async throws {
+        try await withLiveServer(try await server(backend)) { client in
             try await client.execute(uri: "/api/assets/Moving/skinned_arm.usda/preview.webp?size=64", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/webp")

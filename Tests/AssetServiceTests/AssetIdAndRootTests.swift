@@ -1,6 +1,7 @@
 import AssetCatalog
 import AssetKit
 import AssetTestSupport
+import CatalogTestSupport
 import Foundation
 import Hummingbird
 import Testing
@@ -11,8 +12,8 @@ import Testing
 @Suite struct AssetIdAndRootTests {
     let temporary = TemporaryFolder("assetc-serve-ids")
 
-    @Test func aPercentEncodedIdWorksForEveryRouteAndAnEncodedDotDotIsRefused() async throws {
-        let (server, _) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func aPercentEncodedIdWorksForEveryRouteAndAnEncodedDotDotIsRefused(_ backend: CatalogBackend) async throws {
+        let (server, _) = try await makeServer(backend, in: temporary)
         let plain = "Art/Art.scnassets/ship.dae"
         let encoded = "Art%2FArt.scnassets%2Fship.dae"
         try await withLiveServer(server) { client in
@@ -44,7 +45,7 @@ import Testing
 
     /// A library whose prop references a layer above the served folder: the index, the thumbnail
     /// and every conversion leave it out, and the record says why.
-    @Test func theServiceNeverResolvesOutsideItsRoot() async throws {
+    @Test(arguments: CatalogBackend.allCases) func theServiceNeverResolvesOutsideItsRoot(_ backend: CatalogBackend) async throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let fixtures = repository.appendingPathComponent("Tests/Fixtures")
         let work = temporary.appendingPathComponent("rooted")
@@ -53,15 +54,15 @@ import Testing
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("library"), to: library)
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("outside_library.usda"),
                                          to: work.appendingPathComponent("outside_library.usda"))
-        let catalog = try Catalog(path: work.appendingPathComponent("catalog/catalog.sqlite").path)
-        _ = try IndexUseCase().run(roots: [library.path], catalog: catalog)
+        let catalog = try await TestCatalog.make(backend, folder: work.appendingPathComponent("catalog").path)
+        _ = try await IndexUseCase().run(roots: [library.path], catalog: catalog)
         var configuration = ServiceConfiguration()
         configuration.roots = [library.path]
         let server = AssetServer(catalog: catalog, configuration: configuration)
 
-        let room = try #require(try catalog.record(id: "library/scenes/room.usda"))
+        let room = try #require(try await catalog.record(id: "library/scenes/room.usda"))
         #expect(room.record.meshes == 3 && room.warnings.isEmpty, "shared layers two levels up resolve under the indexed folder")
-        let stray = try #require(try catalog.record(id: "library/props/stray/stray.usda"))
+        let stray = try #require(try await catalog.record(id: "library/props/stray/stray.usda"))
         #expect(stray.record.meshes == 1)
         #expect(stray.warnings.contains { $0.contains("is outside the asset root \(AssetRootPath.real(library.path))") })
 

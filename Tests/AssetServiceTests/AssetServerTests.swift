@@ -1,20 +1,21 @@
 import AssetCatalog
 import AssetKit
 import AssetTestSupport
+import CatalogTestSupport
 import Foundation
 import Hummingbird
 import Testing
 @testable import AssetService
 
 /// A copy of the sample assets in `folder`, indexed, served with a token.
-func makeServer(in folder: TemporaryFolder, token: String? = "test-token-123") throws -> (AssetServer, URL) {
+func makeServer(_ backend: CatalogBackend, in folder: TemporaryFolder, token: String? = "test-token-123") async throws -> (AssetServer, URL) {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let work = folder.appendingPathComponent(token == nil ? "read-only" : "with-token")
     let art = work.appendingPathComponent("Art")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: repository.appendingPathComponent("Assets"), to: art)
-    let catalog = try Catalog(path: work.appendingPathComponent("catalog/catalog.sqlite").path)
-    _ = try IndexUseCase().run(roots: [art.path], catalog: catalog)
+    let catalog = try await TestCatalog.make(backend, folder: work.appendingPathComponent("catalog").path)
+    _ = try await IndexUseCase().run(roots: [art.path], catalog: catalog)
     var configuration = ServiceConfiguration()
     configuration.token = token
     configuration.roots = [art.path]
@@ -28,8 +29,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
 @Suite struct AssetServerTests {
     let temporary = TemporaryFolder("assetc-serve")
 
-    @Test func listingFiltersAndPages() async throws {
-        let (server, _) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func listingFiltersAndPages(_ backend: CatalogBackend) async throws {
+        let (server, _) = try await makeServer(backend, in: temporary)
         try await withLiveServer(server) { client in
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/assets?limit=2", method: .get) { response in
@@ -59,8 +60,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         }
     }
 
-    @Test func assetEndpointsServeRecordFileThumbnailAndConversion() async throws {
-        let (server, art) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func assetEndpointsServeRecordFileThumbnailAndConversion(_ backend: CatalogBackend) async throws {
+        let (server, art) = try await makeServer(backend, in: temporary)
         try await withLiveServer(server) { client in
             try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae", method: .get) { response in
                 let detail = try json(response.body)
@@ -114,11 +115,11 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         }
     }
 
-    @Test func errorsHaveTheirStatusesAndJSONBodies() async throws {
-        let (server, art) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func errorsHaveTheirStatusesAndJSONBodies(_ backend: CatalogBackend) async throws {
+        let (server, art) = try await makeServer(backend, in: temporary)
         // A link pointing outside the folder is neither indexed nor served.
         try FileManager.default.createSymbolicLink(atPath: art.appendingPathComponent("escape.dae").path, withDestinationPath: "/etc/hostname")
-        _ = try IndexUseCase().run(roots: [art.path], catalog: server.catalog)
+        _ = try await IndexUseCase().run(roots: [art.path], catalog: server.catalog)
         // A file gone since indexing has no thumbnail to make: the render path looks for it.
         try FileManager.default.removeItem(at: art.appendingPathComponent("Art.scnassets/ship.dae"))
         let expectations: [(String, HTTPRequest.Method, HTTPFields, HTTPResponse.Status)] = [
@@ -143,7 +144,7 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
                 }
             }
         }
-        let (readOnly, _) = try makeServer(in: temporary, token: nil)
+        let (readOnly, _) = try await makeServer(backend, in: temporary, token: nil)
         try await withLiveServer(readOnly) { client in
             try await client.execute(uri: "/api/reindex", method: .post, headers: [.authorization: "Bearer anything-at-all"]) {
                 #expect($0.status == .forbidden, "mutations are off without --token")
@@ -151,8 +152,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         }
     }
 
-    @Test func thumbnailSizesSnapToAFewSteps() async throws {
-        let (server, _) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func thumbnailSizesSnapToAFewSteps(_ backend: CatalogBackend) async throws {
+        let (server, _) = try await makeServer(backend, in: temporary)
         try await withLiveServer(server) { client in
             for (asked, served) in [(16, 32), (100, 128), (129, 256), (256, 256), (1000, 1024)] {
                 try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?size=\(asked)", method: .get) { response in
@@ -169,8 +170,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         #expect(cached.count == 4, "one file per snapped size: \(cached.sorted())")
     }
 
-    @Test func deeplyNestedQueriesAreBadRequestsAndTheServerLivesOn() async throws {
-        let (server, _) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func deeplyNestedQueriesAreBadRequestsAndTheServerLivesOn(_ backend: CatalogBackend) async throws {
+        let (server, _) = try await makeServer(backend, in: temporary)
         let deep = String(repeating: "(", count: 15_000) + "triangles%3E1" + String(repeating: ")", count: 15_000)
         try await withLiveServer(server) { client in
             try await client.execute(uri: "/api/assets?where=" + deep, method: .get) { response in
@@ -188,8 +189,8 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         }
     }
 
-    @Test func liveServerAnswersWhileAReindexRuns() async throws {
-        let (server, art) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func liveServerAnswersWhileAReindexRuns(_ backend: CatalogBackend) async throws {
+        let (server, art) = try await makeServer(backend, in: temporary)
         // Something for the reindex to do.
         try FileManager.default.copyItem(at: art.appendingPathComponent("Art.scnassets/ship.dae"), to: art.appendingPathComponent("copy.dae"))
         try await withLiveServer(server) { client in

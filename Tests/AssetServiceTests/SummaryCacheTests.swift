@@ -1,6 +1,7 @@
 @testable import AssetCatalog
 import AssetKit
 import AssetTestSupport
+import CatalogTestSupport
 import Foundation
 import Testing
 @testable import AssetService
@@ -9,46 +10,46 @@ import Testing
     let temporary = TemporaryFolder("assetc-summaries")
     static let summary = CatalogSummary(id: "Art/a.dae", root: "/r", kind: .model, format: "dae", byteSize: 1, contentHash: "h", error: nil)
 
-    @Test func freshEntriesAreAnsweredFromMemoryAndOldOnesReloaded() throws {
+    @Test func freshEntriesAreAnsweredFromMemoryAndOldOnesReloaded() async throws {
         let cache = SummaryCache(maxAgeSeconds: 0.2)
         var loads = 0
         func load(_ id: String) -> CatalogSummary? { loads += 1; return id == Self.summary.id ? Self.summary : nil }
-        #expect(cache.summary("Art/a.dae", load: load) == Self.summary)
-        #expect(cache.summary("Art/a.dae", load: load) == Self.summary)
+        #expect(await cache.summary("Art/a.dae", load: load) == Self.summary)
+        #expect(await cache.summary("Art/a.dae", load: load) == Self.summary)
         #expect(loads == 1, "the second request is served from memory")
-        #expect(cache.summary("Art/none.dae", load: load) == nil)
-        #expect(cache.summary("Art/none.dae", load: load) == nil)
+        #expect(await cache.summary("Art/none.dae", load: load) == nil)
+        #expect(await cache.summary("Art/none.dae", load: load) == nil)
         #expect(loads == 2, "an unknown id is remembered as unknown too")
-        Thread.sleep(forTimeInterval: 0.3)
-        _ = cache.summary("Art/a.dae", load: load)
+        try await Task.sleep(for: .milliseconds(300))
+        _ = await cache.summary("Art/a.dae", load: load)
         #expect(loads == 3, "past its age an entry is loaded again")
         cache.removeAll()
-        _ = cache.summary("Art/a.dae", load: load)
+        _ = await cache.summary("Art/a.dae", load: load)
         #expect(loads == 4, "clearing forgets everything")
     }
 
-    @Test func aFullCacheStartsOverInsteadOfGrowing() throws {
+    @Test func aFullCacheStartsOverInsteadOfGrowing() async throws {
         let cache = SummaryCache(maxAgeSeconds: 60, capacity: 3)
         var loads = 0
         func load(_ id: String) -> CatalogSummary? { loads += 1; return nil }
-        for id in ["a", "b", "c", "d"] { _ = cache.summary(id, load: load) }
-        _ = cache.summary("a", load: load)
+        for id in ["a", "b", "c", "d"] { _ = await cache.summary(id, load: load) }
+        _ = await cache.summary("a", load: load)
         #expect(loads == 5, "'a' went when the fourth entry came")
-        _ = cache.summary("d", load: load)
+        _ = await cache.summary("d", load: load)
         #expect(loads == 5)
     }
 
     /// Another process (here: a second catalog connection) reindexes; the service answers with the
     /// new record once the old one has aged out.
-    @Test func anotherWritersChangeShowsWithinTheMaxAge() async throws {
-        let (server, art) = try makeServer(in: temporary)
+    @Test(arguments: CatalogBackend.allCases) func anotherWritersChangeShowsWithinTheMaxAge(_ backend: CatalogBackend) async throws {
+        let (server, art) = try await makeServer(backend, in: temporary)
         let plain = "/api/assets/Art/Art.scnassets/ship.dae"
         try await withLiveServer(server) { client in
             // Rendered and kept in memory: a stale summary would go on serving it.
             try await client.execute(uri: plain + "/thumbnail.png?size=32", method: .get) { #expect($0.status == .ok) }
             try FileManager.default.removeItem(at: art.appendingPathComponent("Art.scnassets/ship.dae"))
-            let other = try Catalog(path: server.catalog.path)
-            _ = try IndexUseCase().run(roots: [art.path], catalog: other)
+            let other = try await TestCatalog.reopen(server.catalog)
+            _ = try await IndexUseCase().run(roots: [art.path], catalog: other)
             try await Task.sleep(nanoseconds: 1_200_000_000)
             try await client.execute(uri: plain + "/thumbnail.png?size=32", method: .get) {
                 #expect($0.status == .notFound, "the record the other writer removed is gone from the service too")

@@ -2,7 +2,7 @@ import GRDB
 
 /// The catalog's schema as named migrations: the database says what is valid (NOT NULL, CHECK,
 /// foreign keys that cascade), so no code path can leave a half-described asset behind.
-enum CatalogSchema {
+enum SQLiteSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 assets, names, texture references, warnings, search") { db in
@@ -80,6 +80,21 @@ enum CatalogSchema {
             try db.create(index: "assetRule_rule", on: "assetRule", columns: ["rule"])
             // USD models indexed before the verdict existed have none: read them again next time.
             try db.execute(sql: "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model' AND format IN ('usda', 'usdc', 'usdz')")
+        }
+        migrator.registerMigration("v4 thumbnail jobs") { db in
+            try db.create(table: "thumbnailJob") { t in
+                t.primaryKey("assetId", .text).references("asset", onDelete: .cascade)
+                t.column("contentHash", .text).notNull()
+                t.column("size", .integer).notNull().check { $0 > 0 }
+                t.column("view", .text).notNull()
+                t.column("state", .text).notNull().check(sql: "state IN ('pending', 'running', 'done', 'failed')")
+                t.column("worker", .text)
+                t.column("claimedAt", .double)
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("error", .text)
+                t.column("updatedAt", .double).notNull()
+            }
+            try db.create(index: "thumbnailJob_state", on: "thumbnailJob", columns: ["state"])
         }
         return migrator
     }

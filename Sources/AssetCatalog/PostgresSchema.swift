@@ -1,0 +1,94 @@
+/// The catalog's schema on PostgreSQL: SQLite's migrations (`SQLiteSchema`) step for step, under
+/// the same names, so both engines hold the same tables, columns and constraints. The differences
+/// are the engines': text columns are `COLLATE "C"` (SQLite compares bytes), integers are bigint,
+/// child rows keep their order in an `ordinal` column (SQLite's rowid), and full-text search is a
+/// `tsvector` with a GIN index where SQLite has an FTS5 table.
+enum PostgresSchema {
+    struct Migration {
+        var identifier: String
+        var statements: [String]
+    }
+
+    static let countColumns = ["nodes", "meshes", "points", "faces", "triangles", "primitives", "materials", "textures"]
+    static let boundsColumns = ["minX", "minY", "minZ", "maxX", "maxY", "maxZ",
+                                "minXMeters", "minYMeters", "minZMeters", "maxXMeters", "maxYMeters", "maxZMeters"]
+
+    static func childTable(_ name: String, _ columns: String) -> [String] {
+        ["""
+        CREATE TABLE \(name) (
+            assetId text COLLATE "C" NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+            ordinal integer NOT NULL,
+            \(columns))
+        """, "CREATE INDEX \(name)_asset ON \(name) (assetId, ordinal)"]
+    }
+
+    static let migrations: [Migration] = [
+        Migration(identifier: "v1 assets, names, texture references, warnings, search", statements: [
+            """
+            CREATE TABLE asset (
+                id text COLLATE "C" PRIMARY KEY,
+                root text COLLATE "C" NOT NULL,
+                kind text COLLATE "C" NOT NULL CHECK (kind IN ('model', 'texture')),
+                format text COLLATE "C" NOT NULL,
+                byteSize bigint NOT NULL CHECK (byteSize >= 0),
+                contentHash text COLLATE "C" NOT NULL,
+                modifiedAt double precision NOT NULL,
+                \(countColumns.map { "\($0) bigint CHECK (\($0) IS NULL OR \($0) >= 0)" }.joined(separator: ",\n    "))
+                \(boundsColumns.map { ", \($0) double precision" }.joined()),
+                upAxis text COLLATE "C" CHECK (upAxis IS NULL OR upAxis IN ('X', 'Y', 'Z')),
+                metersPerUnit double precision,
+                missingTextures bigint NOT NULL DEFAULT 0,
+                warningCount bigint NOT NULL DEFAULT 0,
+                error text COLLATE "C",
+                thumbnail text COLLATE "C",
+                indexedAt double precision NOT NULL)
+            """,
+            "CREATE INDEX asset_root ON asset (root)",
+        ] + childTable("assetName", """
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('node', 'material')),
+                name text COLLATE "C" NOT NULL
+            """) + childTable("textureReference", """
+            path text COLLATE "C" NOT NULL,
+                resolves boolean NOT NULL,
+                resolvedID text COLLATE "C"
+            """) + childTable("assetWarning", #"message text COLLATE "C" NOT NULL"#) + [
+            """
+            CREATE TABLE assetSearch (
+                assetId text COLLATE "C" PRIMARY KEY REFERENCES asset (id) ON DELETE CASCADE,
+                words text NOT NULL,
+                document tsvector NOT NULL)
+            """,
+            "CREATE INDEX assetSearch_document ON assetSearch USING GIN (document)",
+        ]),
+        Migration(identifier: "v2 skeletons and animation", statements: [
+            "ALTER TABLE asset " + CatalogRecord.animationColumns.map { "ADD COLUMN \($0) bigint CHECK (\($0) IS NULL OR \($0) >= 0)" }
+                .joined(separator: ", ") + ", ADD COLUMN duration double precision CHECK (duration IS NULL OR duration >= 0)",
+            "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model'",
+        ]),
+        Migration(identifier: "v3 ARKit verdict", statements: [
+            """
+            ALTER TABLE asset ADD COLUMN arkitErrors bigint CHECK (arkitErrors IS NULL OR arkitErrors >= 0),
+                              ADD COLUMN arkitWarnings bigint CHECK (arkitWarnings IS NULL OR arkitWarnings >= 0)
+            """,
+        ] + childTable("assetRule", #"rule text COLLATE "C" NOT NULL"#) + [
+            "CREATE INDEX assetRule_rule ON assetRule (rule)",
+            "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model' AND format IN ('usda', 'usdc', 'usdz')",
+        ]),
+        Migration(identifier: "v4 thumbnail jobs", statements: [
+            """
+            CREATE TABLE thumbnailJob (
+                assetId text COLLATE "C" PRIMARY KEY REFERENCES asset (id) ON DELETE CASCADE,
+                contentHash text COLLATE "C" NOT NULL,
+                size bigint NOT NULL CHECK (size > 0),
+                view text COLLATE "C" NOT NULL,
+                state text COLLATE "C" NOT NULL CHECK (state IN ('pending', 'running', 'done', 'failed')),
+                worker text,
+                claimedAt double precision,
+                attempts bigint NOT NULL DEFAULT 0,
+                error text,
+                updatedAt double precision NOT NULL)
+            """,
+            "CREATE INDEX thumbnailJob_state ON thumbnailJob (state)",
+        ]),
+    ]
+}

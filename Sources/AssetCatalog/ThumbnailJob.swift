@@ -1,0 +1,52 @@
+/// A thumbnail to render for one asset, recorded by `index --defer-thumbnails` and claimed by
+/// `assetc worker` processes on any machine. One job per asset: recording it again for new content
+/// (or a new size or view) starts it over, so a worker never renders a picture of content the
+/// catalog no longer holds; recording it again for the same content keeps its state, so two
+/// indexers racing over one folder do not make the workers render everything twice.
+public struct ThumbnailJob: Sendable, Equatable, Codable {
+    public var assetId: String
+    /// The content the picture is of; a finished job whose asset changed since is not attached.
+    public var contentHash: String
+    public var size: Int
+    public var view: String
+    /// How many times a worker claimed it (a job whose worker died is claimed again).
+    public var attempts: Int
+
+    public init(assetId: String, contentHash: String, size: Int, view: String, attempts: Int = 0) {
+        self.assetId = assetId
+        self.contentHash = contentHash
+        self.size = size
+        self.view = view
+        self.attempts = attempts
+    }
+
+    /// States as stored; the schema's CHECK constraint names the same four.
+    public enum State: String, Sendable, CaseIterable { case pending, running, done, failed }
+}
+
+/// How many thumbnail jobs are in each state, for `assetc jobs` and `/health`.
+public struct ThumbnailJobCounts: Sendable, Equatable, Codable {
+    public var pending = 0
+    public var running = 0
+    public var done = 0
+    public var failed = 0
+
+    public init(pending: Int = 0, running: Int = 0, done: Int = 0, failed: Int = 0) {
+        (self.pending, self.running, self.done, self.failed) = (pending, running, done, failed)
+    }
+
+    public var total: Int { pending + running + done + failed }
+
+    mutating func add(_ state: String, _ n: Int) {
+        switch ThumbnailJob.State(rawValue: state) {
+        case .pending: pending += n
+        case .running: running += n
+        case .done: done += n
+        case .failed: failed += n
+        case nil: break
+        }
+    }
+}
+
+/// A failed job is retried by later claims until it has been tried this many times.
+public let thumbnailJobMaxAttempts = 3
