@@ -57,6 +57,21 @@ extension AssetServer {
         return Self.json(Page(items: Array(records.prefix(limit)), nextCursor: more ? String(offset + limit) : nil))
     }
 
+    struct SearchResults: Encodable {
+        var items: [CatalogRecord]
+    }
+
+    /// Full-text search over file, node and material names, best match first.
+    func search(_ request: Request) async throws -> Response {
+        let params = request.uri.queryParameters
+        guard let words = params.get("q"), !words.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw HTTPError(.badRequest, message: "search takes words: /api/search?q=...")
+        }
+        let limit = min(Int(params["limit"] ?? "") ?? 50, configuration.maxPageSize)
+        guard limit > 0 else { throw HTTPError(.badRequest, message: "limit takes a positive number") }
+        return Self.json(SearchResults(items: try await catalog.search(words, limit: limit)))
+    }
+
     struct Detail: Encodable {
         var record: CatalogRecord
         var nodes: [String]

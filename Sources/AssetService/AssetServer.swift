@@ -29,6 +29,7 @@ public struct AssetServer: Sendable {
         router.add(middleware: RequestSizeLimitMiddleware(maxBytes: configuration.maxRequestBytes))
         router.get("/health") { _, _ in try await self.health() }
         router.get("/api/assets") { request, _ in try await self.list(request) }
+        router.get("/api/search") { request, _ in try await self.search(request) }
         router.get("/api/assets/**") { request, context in try await self.asset(request, context.parameters.getCatchAll()) }
         router.post("/api/reindex") { request, _ in try await self.reindex(request) }
         router.get("/") { request, _ in try await self.galleryPage(request) }
