@@ -40,9 +40,12 @@ postgres_start() {
   postgres_as_owner "$bin/initdb" -D "$POSTGRES_DIR/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$POSTGRES_DIR/initdb.log" 2>&1 \
     || { cat "$POSTGRES_DIR/initdb.log" >&2; return 1; }
   POSTGRES_PORT="$(postgres_free_port)"
-  # Enough connections for two indexers, two workers and a service's pool at once.
+  # Enough connections for two indexers, two workers and a service's pool at once. Tests skip
+  # fsync (the cluster is thrown away); benchmarks set POSTGRES_DURABLE=1 to run as a real server.
+  local durability="-c fsync=off"
+  if [ "${POSTGRES_DURABLE:-0}" = 1 ]; then durability=""; fi
   postgres_as_owner "$bin/pg_ctl" -D "$POSTGRES_DIR/data" -l "$POSTGRES_DIR/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $POSTGRES_PORT -k $POSTGRES_DIR -c max_connections=200 -c fsync=off" start >/dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $POSTGRES_PORT -k $POSTGRES_DIR -c max_connections=300 $durability" start >/dev/null \
     || { cat "$POSTGRES_DIR/server.log" >&2; return 1; }
   POSTGRES_BIN="$bin"
   export ASSETC_TEST_POSTGRES="postgres://postgres@127.0.0.1:$POSTGRES_PORT/postgres?sslmode=disable"

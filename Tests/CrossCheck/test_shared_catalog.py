@@ -173,3 +173,21 @@ def test_a_wrong_connection_string_is_one_located_error(tmp_path):
     assert bad.returncode == 1 and "sslmode 'sometimes'" in bad.stderr, bad.stderr
     secret = run_assetc("query", "--db", "postgres://me:hunter2@127.0.0.1:1/db?sslmode=disable&connect_timeout=5")
     assert secret.returncode == 3 and "hunter2" not in secret.stderr, "the password is never printed"
+
+
+def test_assetc_db_names_the_catalog_and_the_store_goes_with_postgres(tmp_path, database):
+    library = tmp_path / "lib"
+    write_library(library, 3)
+    env = dict(os.environ, ASSETC_DB=database)
+    index = subprocess.run([assetc_binary(), "index", str(library), "--thumbnail-store", str(tmp_path / "store"), "--thumbnails",
+                            "--thumbnail-size", "32"], capture_output=True, text=True, env=env, timeout=120)
+    assert index.returncode == 0, index.stderr
+    assert "into postgres://" in index.stdout and "3 added" in index.stdout, index.stdout
+    assert len(list((tmp_path / "store" / "thumbnails").glob("*-32-iso.png"))) == 3
+    listed = subprocess.run([assetc_binary(), "query", "--json"], capture_output=True, text=True, env=env, timeout=60)
+    assert [r["id"] for r in json.loads(listed.stdout)] == ["lib/set0/box0000.obj", "lib/set1/box0001.obj", "lib/set2/box0002.obj"]
+    explicit = subprocess.run([assetc_binary(), "query", "--db", str(tmp_path / "none.sqlite")], capture_output=True, text=True,
+                              env=env, timeout=60)
+    assert explicit.returncode == 3 and "run assetc index first" in explicit.stderr, "--db wins over ASSETC_DB"
+    sqlite_store = run_assetc("index", str(library), "--db", str(tmp_path / "c.sqlite"), "--thumbnail-store", str(tmp_path / "s"))
+    assert sqlite_store.returncode == 1 and "--thumbnail-store is for a PostgreSQL catalog" in sqlite_store.stderr, sqlite_store.stderr
