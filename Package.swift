@@ -110,7 +110,10 @@ let package = Package(
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
-        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: [
+            "AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // Against a live server on loopback through Foundation's URLSession: HummingbirdTesting
         // would bring AsyncHTTPClient and a second BoringSSL into every test build.
         .testTarget(name: "AssetServiceTests", dependencies: [

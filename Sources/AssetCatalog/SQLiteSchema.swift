@@ -96,6 +96,15 @@ enum SQLiteSchema {
             }
             try db.create(index: "thumbnailJob_state", on: "thumbnailJob", columns: ["state"])
         }
+        migrator.registerMigration("v5 search rows keyed by their asset's rowid") { db in
+            try db.execute(sql: "CREATE TEMP TABLE searchCopy AS SELECT assetId, words FROM assetSearch")
+            try db.execute(sql: "DELETE FROM assetSearch")
+            try db.execute(sql: """
+                INSERT INTO assetSearch (rowid, assetId, words)
+                SELECT asset.rowid, searchCopy.assetId, searchCopy.words FROM searchCopy JOIN asset ON asset.id = searchCopy.assetId
+                """)
+            try db.execute(sql: "DROP TABLE searchCopy")
+        }
         return migrator
     }
 }

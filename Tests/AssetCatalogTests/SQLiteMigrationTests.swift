@@ -1,0 +1,44 @@
+import AssetTestSupport
+import Foundation
+import GRDB
+import Testing
+@testable import AssetCatalog
+
+/// A catalog written before search rows were keyed by their asset's rowid opens, is rekeyed, and
+/// then finds, replaces and removes assets as a new one does.
+@Suite struct SQLiteMigrationTests {
+    let temporary = TemporaryFolder("assetc-migration")
+
+    @Test func searchRowsFromBeforeVersion5AreRekeyed() async throws {
+        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
+        let path = temporary.appendingPathComponent("old.sqlite").path
+        do {
+            let pool = try DatabasePool(path: path)
+            try SQLiteSchema.migrator.migrate(pool, upTo: "v4 thumbnail jobs")
+            try await pool.write { db in
+                for (n, id) in ["r/a.usda", "r/b.usda", "r/c.usda"].enumerated() {
+                    try db.execute(sql: "INSERT INTO asset (id, root, kind, format, byteSize, contentHash, modifiedAt, indexedAt) VALUES (?, '/r', 'model', 'usda', 1, ?, 0, 0)",
+                                   arguments: [id, "h\(n)"])
+                }
+                // Search rows in another order, so their rowids differ from the assets'.
+                for (id, words) in [("r/c.usda", "r/c.usda Crate"), ("r/a.usda", "r/a.usda Anchor"), ("r/b.usda", "r/b.usda Barrel")] {
+                    try db.execute(sql: "INSERT INTO assetSearch (assetId, words) VALUES (?, ?)", arguments: [id, words])
+                }
+            }
+            try pool.close()
+        }
+        let catalog = try SQLiteCatalog(path: path)
+        #expect(try await catalog.integrityCheck() == "ok")
+        #expect(try await catalog.search("anchor").map(\.id) == ["r/a.usda"])
+        #expect(try await catalog.search("crate").map(\.id) == ["r/c.usda"])
+        // Replacing and removing now go through the rowid; nothing stale is left to find.
+        try await catalog.store([CatalogEntry(record: CatalogRecord(id: "r/a.usda", root: "/r", kind: .model, format: "usda", byteSize: 2,
+                                                                    contentHash: "h9", modifiedAt: 1, indexedAt: 1), nodeNames: ["/Buoy"])])
+        try await catalog.remove(["r/c.usda"])
+        #expect(try await catalog.search("anchor").isEmpty)
+        #expect(try await catalog.search("buoy").map(\.id) == ["r/a.usda"])
+        #expect(try await catalog.search("crate").isEmpty)
+        #expect(try await catalog.search("barrel").map(\.id) == ["r/b.usda"])
+        #expect(try await catalog.integrityCheck() == "ok")
+    }
+}
