@@ -38,8 +38,8 @@ public protocol Catalog: Sendable {
     /// Claims up to `limit` pending jobs for `worker`; no other worker gets them until they are
     /// finished, or `leaseSeconds` pass (a worker that died).
     func claimThumbnails(worker: String, limit: Int, leaseSeconds: Double) async throws(AssetError) -> [ThumbnailJob]
-    /// Records a claimed job's outcome: the thumbnail's path on success, the error otherwise.
-    func finishThumbnail(_ job: ThumbnailJob, thumbnail: String?, error: String?) async throws(AssetError)
+    /// Records claimed jobs' outcomes in one transaction: each thumbnail's path, or its error.
+    func finishThumbnails(_ outcomes: [ThumbnailOutcome]) async throws(AssetError)
     func jobCounts() async throws(AssetError) -> ThumbnailJobCounts
     /// Puts failed jobs back to pending (after the cause is fixed); returns how many.
     func retryFailedThumbnails() async throws(AssetError) -> Int

@@ -71,6 +71,8 @@ public enum CatalogQuery {
     public struct Compiled: Sendable {
         public var sql: String
         public var arguments: [Value]
+        /// The ORDER BY terms alone (over `asset.`), for a caller that wraps the query.
+        public var order: String = ""
     }
 
     /// The bound values and the placeholders that name them (`?` on SQLite, `$1`... on PostgreSQL).
@@ -97,7 +99,8 @@ public enum CatalogQuery {
             if let extra = parser.peek { throw error("unexpected \(extra.describe) after the expression", extra.column) }
             sql += " WHERE " + condition
         }
-        sql += " ORDER BY " + (try order(sort))
+        let orderBy = try order(sort)
+        sql += " ORDER BY " + orderBy
         if let limit {
             guard limit > 0 else { throw AssetError(.malformed("--limit takes a positive number")) }
             sql += " LIMIT " + arguments.bind(.integer(limit))
@@ -107,7 +110,7 @@ public enum CatalogQuery {
             if limit == nil && dialect == .sqlite { sql += " LIMIT -1" }
             sql += " OFFSET " + arguments.bind(.integer(offset))
         }
-        return Compiled(sql: sql, arguments: arguments.values)
+        return Compiled(sql: sql, arguments: arguments.values, order: orderBy)
     }
 
     static func order(_ sort: String?) throws(AssetError) -> String {

@@ -51,18 +51,28 @@ extension PostgresCatalog {
 
     /// The job's row is updated only while it still describes the same content: an asset indexed
     /// again meanwhile has a new job, and its record keeps no picture of the old content.
-    public func finishThumbnail(_ job: ThumbnailJob, thumbnail: String?, error: String?) async throws(AssetError) {
+    /// One transaction, two statements, for the whole batch: with durable commits, a commit per
+    /// job was half a worker's time. A job's row is updated only while it still describes the same
+    /// content, and so is the asset's picture (an asset indexed again meanwhile has a new job).
+    public func finishThumbnails(_ outcomes: [ThumbnailOutcome]) async throws(AssetError) {
+        guard !outcomes.isEmpty else { return }
+        let sorted = outcomes.sorted { $0.job.assetId < $1.job.assetId }
         let now = Date().timeIntervalSince1970
-        let state = thumbnail != nil ? "done" : "failed"
+        let ids = sorted.map(\.job.assetId), hashes = sorted.map(\.job.contentHash)
+        let states = sorted.map { $0.thumbnail != nil ? "done" : "failed" }, errors = sorted.map { $0.error ?? "" }
+        let rendered = sorted.filter { $0.thumbnail != nil }
         try await transaction { connection in
             try await connection.query("""
-                UPDATE thumbnailJob SET state = \(state), error = \(error), updatedAt = \(now)
-                WHERE assetId = \(job.assetId) AND contentHash = \(job.contentHash)
+                UPDATE thumbnailJob j SET state = t.state, error = NULLIF(t.error, ''), updatedAt = \(now)
+                FROM unnest(\(ids)::text[], \(hashes)::text[], \(states)::text[], \(errors)::text[]) AS t(assetId, contentHash, state, error)
+                WHERE j.assetId = t.assetId AND j.contentHash = t.contentHash
                 """, logger: self.logger)
-            if let thumbnail {
-                try await connection.query("UPDATE asset SET thumbnail = \(thumbnail) WHERE id = \(job.assetId) AND contentHash = \(job.contentHash)",
-                                           logger: self.logger)
-            }
+            try await connection.query("""
+                UPDATE asset SET thumbnail = t.thumbnail
+                FROM unnest(\(rendered.map(\.job.assetId))::text[], \(rendered.map(\.job.contentHash))::text[],
+                            \(rendered.map { $0.thumbnail ?? "" })::text[]) AS t(id, contentHash, thumbnail)
+                WHERE asset.id = t.id AND asset.contentHash = t.contentHash
+                """, logger: self.logger)
         }
     }
 

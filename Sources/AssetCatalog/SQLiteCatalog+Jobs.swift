@@ -42,14 +42,17 @@ extension SQLiteCatalog {
         }
     }
 
-    public func finishThumbnail(_ job: ThumbnailJob, thumbnail: String?, error: String?) async throws(AssetError) {
+    public func finishThumbnails(_ outcomes: [ThumbnailOutcome]) async throws(AssetError) {
         let now = Date().timeIntervalSince1970
         try write { db in
-            try db.execute(sql: "UPDATE thumbnailJob SET state = ?, error = ?, updatedAt = ? WHERE assetId = ? AND contentHash = ?",
-                           arguments: [thumbnail != nil ? "done" : "failed", error, now, job.assetId, job.contentHash])
-            if let thumbnail {
-                try db.execute(sql: "UPDATE asset SET thumbnail = ? WHERE id = ? AND contentHash = ?",
-                               arguments: [thumbnail, job.assetId, job.contentHash])
+            for outcome in outcomes {
+                let job = outcome.job
+                try db.execute(sql: "UPDATE thumbnailJob SET state = ?, error = ?, updatedAt = ? WHERE assetId = ? AND contentHash = ?",
+                               arguments: [outcome.thumbnail != nil ? "done" : "failed", outcome.error, now, job.assetId, job.contentHash])
+                if let thumbnail = outcome.thumbnail {
+                    try db.execute(sql: "UPDATE asset SET thumbnail = ? WHERE id = ? AND contentHash = ?",
+                                   arguments: [thumbnail, job.assetId, job.contentHash])
+                }
             }
         }
     }

@@ -24,6 +24,20 @@ public struct ThumbnailJob: Sendable, Equatable, Codable {
     public enum State: String, Sendable, CaseIterable { case pending, running, done, failed }
 }
 
+/// What became of a claimed job: the thumbnail's path (relative to the catalog's folder) when it
+/// was rendered, else why not.
+public struct ThumbnailOutcome: Sendable, Equatable {
+    public var job: ThumbnailJob
+    public var thumbnail: String?
+    public var error: String?
+
+    public init(job: ThumbnailJob, thumbnail: String?, error: String?) {
+        self.job = job
+        self.thumbnail = thumbnail
+        self.error = error
+    }
+}
+
 /// How many thumbnail jobs are in each state, for `assetc jobs` and `/health`.
 public struct ThumbnailJobCounts: Sendable, Equatable, Codable {
     public var pending = 0

@@ -53,12 +53,14 @@ public struct ThumbnailWorkerUseCase: Sendable {
                 let error = render(jobs[k], summary: summaries[k], folder: catalog.folder)
                 outcomes.withLock { $0[k] = error }
             }
-            for (job, error) in zip(jobs, outcomes.value) {
-                let thumbnail = error == nil ? ThumbnailCache.relativePath(contentHash: job.contentHash, size: job.size,
-                                                                           view: RenderView(rawValue: job.view) ?? .iso) : nil
-                try await catalog.finishThumbnail(job, thumbnail: thumbnail, error: error)
-                if error == nil { report.rendered += 1 } else { report.failed += 1 }
-                progress(job, error)
+            let finished = zip(jobs, outcomes.value).map { job, error in
+                ThumbnailOutcome(job: job, thumbnail: error == nil ? ThumbnailCache.relativePath(
+                    contentHash: job.contentHash, size: job.size, view: RenderView(rawValue: job.view) ?? .iso) : nil, error: error)
+            }
+            try await catalog.finishThumbnails(finished)
+            for outcome in finished {
+                if outcome.error == nil { report.rendered += 1 } else { report.failed += 1 }
+                progress(outcome.job, outcome.error)
             }
         }
         return report

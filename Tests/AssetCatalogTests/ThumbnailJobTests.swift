@@ -76,8 +76,8 @@ import Testing
         changed.triangles = 12
         try await catalog.store([CatalogEntry(record: changed)])
         try await catalog.enqueueThumbnails([ThumbnailJob(assetId: "r/m000.obj", contentHash: "new", size: 64, view: "iso")])
-        try await catalog.finishThumbnail(jobs[0], thumbnail: "thumbnails/hash0-64-iso.png", error: nil)
-        try await catalog.finishThumbnail(jobs[1], thumbnail: "thumbnails/hash1-64-iso.png", error: nil)
+        try await catalog.finishThumbnails([ThumbnailOutcome(job: jobs[0], thumbnail: "thumbnails/hash0-64-iso.png", error: nil),
+                                            ThumbnailOutcome(job: jobs[1], thumbnail: "thumbnails/hash1-64-iso.png", error: nil)])
         #expect(try await catalog.record(id: "r/m000.obj")?.record.thumbnail == nil, "no picture of the old content")
         #expect(try await catalog.record(id: "r/m001.obj")?.record.thumbnail == "thumbnails/hash1-64-iso.png")
         #expect(try await catalog.jobCounts() == ThumbnailJobCounts(pending: 1, done: 1))
