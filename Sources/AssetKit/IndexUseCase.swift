@@ -52,7 +52,7 @@ public struct IndexUseCase: Sendable {
         ((roots.first ?? ".") as NSString).appendingPathComponent(".assetc/catalog.sqlite")
     }
 
-    public func run(roots: [String], catalog: any Catalog, progress: @Sendable (String) -> Void = { _ in }) async throws(AssetError) -> Report {
+    public func run(roots: [String], catalog: any Catalog, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws(AssetError) -> Report {
         var report = Report()
         for root in roots {
             let absolute = URL(fileURLWithPath: root).standardizedFileURL.path
@@ -66,7 +66,7 @@ public struct IndexUseCase: Sendable {
         return report
     }
 
-    private func index(root: String, catalog: any Catalog, report: inout Report, progress: @Sendable (String) -> Void) async throws(AssetError) {
+    private func index(root: String, catalog: any Catalog, report: inout Report, progress: @escaping @Sendable (String) -> Void) async throws(AssetError) {
         // References resolve anywhere under the indexed folder (a library's shared `materials/`),
         // unless the caller fixed one root for every folder.
         let readOptions = readOptions.rooted(at: root)
@@ -89,6 +89,10 @@ public struct IndexUseCase: Sendable {
             }
         }
         if !touched.isEmpty { try await catalog.touch(touched) }
+        // Each batch is read while the one before it is stored: a PostgreSQL store is mostly
+        // waiting on round trips and a commit, during which the cores read on. One store at a
+        // time, in order, so batches still land one transaction after another.
+        var storing: Task<Report, any Error>?
         for start in stride(from: 0, to: changed.count, by: batchSize) {
             let batch = Array(changed[start..<min(start + batchSize, changed.count)])
             let entries = Locked([CatalogEntry?](repeating: nil, count: batch.count))
@@ -97,26 +101,50 @@ public struct IndexUseCase: Sendable {
                 entries.withLock { $0[k] = built }
             }
             let built = entries.value.map { $0! }
-            try await catalog.store(built)
-            if deferThumbnails {
-                // After the store: a job names an asset row that exists.
-                let jobs = built.filter { $0.record.kind == .model && $0.record.error == nil }.map {
-                    ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: render.size, view: render.view.rawValue)
-                }
-                try await catalog.enqueueThumbnails(jobs)
-                report.thumbnailJobs += jobs.count
-            }
-            for entry in built {
-                if known[entry.record.id] == nil { report.added += 1 } else { report.updated += 1 }
-                if entry.record.error != nil { report.failed += 1 }
-                if thumbnails && !deferThumbnails, entry.record.kind == .model, entry.record.error == nil, entry.record.thumbnail == nil { report.thumbnailsFailed += 1 }
-                progress(entry.record.id)
-            }
+            try await Self.merge(storing, into: &report)
+            storing = Task { try await record(built, known: known, catalog: catalog, progress: progress) }
         }
+        try await Self.merge(storing, into: &report)
         let seen = Set(candidates.map(\.id))
         let gone = known.keys.filter { !seen.contains($0) }.sorted()
         if !gone.isEmpty { try await catalog.remove(gone) }
         report.removed += gone.count
+    }
+
+    /// Stores one batch (and its thumbnail jobs); the counts it adds to the report.
+    private func record(_ built: [CatalogEntry], known: [String: CatalogFingerprint], catalog: any Catalog,
+                        progress: @Sendable (String) -> Void) async throws(AssetError) -> Report {
+        var report = Report()
+        try await catalog.store(built)
+        if deferThumbnails {
+            // After the store: a job names an asset row that exists.
+            let jobs = built.filter { $0.record.kind == .model && $0.record.error == nil }.map {
+                ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: render.size, view: render.view.rawValue)
+            }
+            try await catalog.enqueueThumbnails(jobs)
+            report.thumbnailJobs += jobs.count
+        }
+        for entry in built {
+            if known[entry.record.id] == nil { report.added += 1 } else { report.updated += 1 }
+            if entry.record.error != nil { report.failed += 1 }
+            if thumbnails && !deferThumbnails, entry.record.kind == .model, entry.record.error == nil, entry.record.thumbnail == nil { report.thumbnailsFailed += 1 }
+            progress(entry.record.id)
+        }
+        return report
+    }
+
+    /// Waits for a batch being stored and adds its counts; its failure is the run's.
+    private static func merge(_ storing: Task<Report, any Error>?, into report: inout Report) async throws(AssetError) {
+        guard let storing else { return }
+        let stored: Report
+        do { stored = try await storing.value } catch let error as AssetError { throw error } catch {
+            throw AssetError(.io("catalog write failed: \(error)"))
+        }
+        report.added += stored.added
+        report.updated += stored.updated
+        report.failed += stored.failed
+        report.thumbnailsFailed += stored.thumbnailsFailed
+        report.thumbnailJobs += stored.thumbnailJobs
     }
 
     /// Reads one file into its catalog entry; a failure becomes the entry's error.
