@@ -1,6 +1,9 @@
 import AssetCore
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The SQLite catalog of indexed assets, the default engine. A `DatabasePool` in WAL mode, so
 /// readers never block the indexer; every write is a transaction, so a process killed at any moment
@@ -20,6 +23,14 @@ public final class SQLiteCatalog: Catalog {
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
+            // Two processes creating one catalog at once both found no tables and both made them
+            // ("table asset already exists"): GRDB's migrator serialises writers of one process
+            // only. The folder's flock makes the others wait until the first has migrated. The
+            // folder, not the database file: closing any descriptor of the database would drop
+            // the POSIX locks SQLite holds on it.
+            let lock = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if lock >= 0 { _ = flock(lock, LOCK_EX) }
+            defer { if lock >= 0 { Glibc.close(lock) } }  // closing releases the flock
             pool = try DatabasePool(path: path, configuration: configuration)
             try SQLiteSchema.migrator.migrate(pool)
         } catch {

@@ -191,3 +191,18 @@ def test_assetc_db_names_the_catalog_and_the_store_goes_with_postgres(tmp_path, 
     assert explicit.returncode == 3 and "run assetc index first" in explicit.stderr, "--db wins over ASSETC_DB"
     sqlite_store = run_assetc("index", str(library), "--db", str(tmp_path / "c.sqlite"), "--thumbnail-store", str(tmp_path / "s"))
     assert sqlite_store.returncode == 1 and "--thumbnail-store is for a PostgreSQL catalog" in sqlite_store.stderr, sqlite_store.stderr
+
+
+def test_two_indexers_creating_one_sqlite_catalog_take_turns(tmp_path):
+    """Both find no tables; the second waits for the first's schema instead of making it again."""
+    library = tmp_path / "lib"
+    write_library(library, 40)
+    for attempt in range(6):
+        db = tmp_path / f"fresh{attempt}" / "catalog.sqlite"
+        runs = [subprocess.Popen([assetc_binary(), "index", str(library / f"set{k}"), "--db", str(db)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(2)]
+        for run in runs:
+            _, err = run.communicate(timeout=120)
+            assert run.returncode == 0, err
+        with sqlite3.connect(db) as connection:
+            assert connection.execute("SELECT COUNT(*) FROM asset").fetchone()[0] == 12
