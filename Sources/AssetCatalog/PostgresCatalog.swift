@@ -125,10 +125,13 @@ public final class PostgresCatalog: Catalog {
     public func query(_ expression: String, sort: String?, limit: Int?, offset: Int) async throws(AssetError) -> [CatalogRecord] {
         let compiled = try CatalogQuery.compile(expression, sort: sort, limit: limit, offset: offset, dialect: .postgres)
         // Whole rows as JSON, decoded by the record's own Codable conformance: one column list to
-        // keep. Made for the page only: in one SELECT, PostgreSQL computed row_to_json for every
-        // matching row before its top-N sort (0.22 s for a page of 50 out of 100,000). The outer
-        // query, its subquery named `asset` too, sorts the page again by the same terms.
-        let sql = "SELECT row_to_json(asset)::text FROM (\(compiled.sql)) AS asset ORDER BY \(compiled.order)"
+        // keep. For a page, made for the page only: in one SELECT, PostgreSQL computed row_to_json
+        // for every matching row before its top-N sort (0.22 s for a page of 50 out of 100,000);
+        // the outer query, its subquery named `asset` too, sorts the page again by the same terms.
+        // Without a limit every row is converted anyway, and one SELECT sorts once.
+        let sql = limit == nil
+            ? "SELECT row_to_json(asset)::text" + compiled.sql.dropFirst("SELECT asset.*".count)
+            : "SELECT row_to_json(asset)::text FROM (\(compiled.sql)) AS asset ORDER BY \(compiled.order)"
         var bindings = PostgresBindings(capacity: compiled.arguments.count)
         for argument in compiled.arguments {
             switch argument {

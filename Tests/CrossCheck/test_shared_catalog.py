@@ -123,8 +123,8 @@ def test_two_indexers_and_two_workers_record_every_asset_once(tmp_path, database
     for record in got.values():
         assert record["thumbnail"] == f"thumbnails/{record['contentHash']}-64-iso.png"
         assert (store / record["thumbnail"]).read_bytes()[:4] == b"\x89PNG"
-    health = run_assetc("search", "box0007", "--db", database, "--json")
-    assert [r["id"] for r in json.loads(health.stdout)] == ["lib/set0/box0007.obj"]
+    found = run_assetc("search", "box0007", "--db", database, "--json")
+    assert [r["id"] for r in json.loads(found.stdout)] == ["lib/set0/box0007.obj"]
 
 
 def test_a_killed_indexer_leaves_a_readable_catalog_and_the_next_run_completes(tmp_path, database):
