@@ -89,7 +89,14 @@ let package = Package(
             dependencies: [
                 "AssetKit", "AssetCore", "AssetRender", "AssetCatalog", "AssetValidate", "AssetService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Process start is a tenth of validating a folder of small packages. The Swift runtime's
+            // backtracer asks dladdr about itself at start, which walks every exported symbol (49,000
+            // with the default --export-dynamic; nothing loads plugins into assetc, so none need to
+            // be); packed relative relocations (lld) shrink the 168,000 the loader applies. Measured:
+            // `--version` 11-13.5 ms before, 10.4-11 ms after (100 runs each, alternating).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                           "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
         ),
 
         // Helpers every test target shares (temporary folders that clean up after themselves).

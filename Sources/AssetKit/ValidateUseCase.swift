@@ -91,7 +91,8 @@ public struct ValidateUseCase: Sendable {
                                                     supported: Self.usdFormats.sorted()),
                                  at: SourceLocation(file: file))
             }
-            return .report(try validator.validate(path: file, format: match.format.name))
+            // A small file the sniff read whole is not read a second time.
+            return .report(try validator.validate(path: file, format: match.format.name, contents: match.file.isWhole ? match.file.prefix : nil))
         } catch {
             return .failed(file: file, error)
         }

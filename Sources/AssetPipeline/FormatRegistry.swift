@@ -33,17 +33,17 @@ public struct FormatRegistry: Sendable {
     }
 
     public func reader(for url: URL) throws(AssetError) -> Match {
-        let prefix = try SniffedFile.prefix(of: url)
+        let (prefix, isWhole) = try SniffedFile.head(of: url)
         let ext = url.pathExtension.lowercased()
         for reader in readers {
             if let format = reader.sniff(prefix: prefix, pathExtension: ext) {
-                return Match(reader: reader, file: SniffedFile(url: url, format: format, prefix: prefix))
+                return Match(reader: reader, file: SniffedFile(url: url, format: format, prefix: prefix, isWhole: isWhole))
             }
         }
         // Content first; then the extension, so a damaged file gets its own reader's specific error.
         for reader in readers {
             if let format = reader.formats.first(where: { $0.fileExtensions.contains(ext) }) {
-                return Match(reader: reader, file: SniffedFile(url: url, format: format, prefix: prefix))
+                return Match(reader: reader, file: SniffedFile(url: url, format: format, prefix: prefix, isWhole: isWhole))
             }
         }
         let supported = supportedFormats.map(\.name)

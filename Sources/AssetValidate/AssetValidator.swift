@@ -36,8 +36,9 @@ public struct AssetValidator: Sendable {
     }
 
     /// Validates one USD file; a file that cannot be opened at all is an error, not a report.
-    public func validate(path: String, format: String) throws(AssetError) -> ValidationReport {
-        var findings = try USDStageValidator.validate(path: path, options: options, budget: budget)
+    /// `contents`: the whole file when the caller has already read it.
+    public func validate(path: String, format: String, contents: [UInt8]? = nil) throws(AssetError) -> ValidationReport {
+        var findings = try USDStageValidator.validate(path: path, options: options, budget: budget, contents: contents)
         findings.sort { ($0.rule, $0.location.file ?? "", $0.location.line ?? 0, $0.message) < ($1.rule, $1.location.file ?? "", $1.location.line ?? 0, $1.message) }
         return ValidationReport(file: path, format: format, findings: findings)
     }

@@ -13,4 +13,9 @@ struct Assetc: AsyncParsableCommand {
         version: AssetcVersion.current,
         subcommands: [InfoCommand.self, ConvertCommand.self, ValidateCommand.self, ThumbnailCommand.self, IndexCommand.self, QueryCommand.self, SearchCommand.self, ShowCommand.self, ServeCommand.self, WorkerCommand.self, JobsCommand.self]
     )
+
+    static func main() async {
+        LocalTimeZone.pin()
+        await main(nil)
+    }
 }

@@ -31,17 +31,26 @@ public struct SniffedFile: Sendable {
     public var format: FormatDescription
     /// Up to `prefixLength` leading bytes: enough for XML prologues, zip headers and BOMs.
     public var prefix: [UInt8]
+    /// The prefix is the whole file (a small one), so a reader need not read it again.
+    public var isWhole: Bool
 
     public static let prefixLength = 4096
 
-    public init(url: URL, format: FormatDescription, prefix: [UInt8]) {
+    public init(url: URL, format: FormatDescription, prefix: [UInt8], isWhole: Bool = false) {
         self.url = url
         self.format = format
         self.prefix = prefix
+        self.isWhole = isWhole
     }
 
     /// The first bytes of a file; "not found" only when it is absent, else an I/O error.
     public static func prefix(of url: URL) throws(AssetError) -> [UInt8] {
+        try head(of: url).prefix
+    }
+
+    /// The first bytes of a file, and whether they are all of it (a regular file that ended within
+    /// them); "not found" only when it is absent, else an I/O error.
+    public static func head(of url: URL) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
         let path = url.relativePath
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else { throw AssetError.openFailed(path: path, errno: errno) }
@@ -66,7 +75,7 @@ public struct SniffedFile: Sendable {
         if failure != 0 {
             throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: path))
         }
-        return bytes
+        return (bytes, status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) == bytes.count)
     }
 }
 

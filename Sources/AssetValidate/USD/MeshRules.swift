@@ -27,7 +27,7 @@ enum MeshRules {
 
     /// Checks points, counts and indices; the topology when the primvar and subset checks can rely on it.
     private static func checkTopology(_ mesh: USDComposedPrim, into findings: inout USDFindings) -> Topology? {
-        let here = USDRuleContext.location(of: mesh)
+        var here: SourceLocation { USDRuleContext.location(of: mesh) }
         let points = array(mesh, "points").flatMap(USDRuleContext.value)?.flatNumbers ?? []
         var counts: [Int32] = []
         var indices: [Int32] = []
@@ -149,7 +149,7 @@ enum MeshRules {
                 continue
             }
             let values = elementCount(value, typeName: property.typeName)
-            let here = USDRuleContext.location(of: mesh, property: property)
+            var here: SourceLocation { USDRuleContext.location(of: mesh, property: property) }
             if let indexProperty = mesh.properties[name + ":indices"], let indexValue = USDRuleContext.value(indexProperty),
                case .success(let indices)? = indexValue.int32Array {
                 if indices.count != expected * elementSize {

@@ -25,7 +25,7 @@ enum PackageRules {
                 layout = read
             }
             for entry in layout.entries {
-                let here = SourceLocation(file: "\(file)[\(entry.name)]")
+                var here: SourceLocation { SourceLocation(file: "\(file)[\(entry.name)]") }
                 if entry.dataOffset % 64 != 0 {
                     findings.append(ValidationFinding(
                         rule: .byteAlignment, message: "'\(entry.name)' starts at byte \(entry.dataOffset), not at a multiple of 64",

@@ -26,7 +26,7 @@ enum PrimRules {
         connectableSelfOrAncestor.reserveCapacity(context.prims.count)
         for (index, entry) in context.prims.enumerated() {
             let prim = entry.prim
-            let here = USDRuleContext.location(of: prim)
+            var here: SourceLocation { USDRuleContext.location(of: prim) }  // made only for a finding
             let parentUnderGprim = entry.parent.map { isOrUnderGprim[$0] } ?? false
             isOrUnderGprim.append(parentUnderGprim || USDSchemaKinds.gprims.contains(prim.typeName))
             let isConnectable = USDSchemaKinds.isConnectable(prim.typeName)
@@ -62,8 +62,8 @@ enum PrimRules {
     }
 
     private static func checkBindings(_ prim: USDComposedPrim, index: Int, _ context: USDRuleContext, into findings: inout USDFindings) {
-        let here = USDRuleContext.location(of: prim)
-        let bindings = prim.relationships.filter { $0.spec.name.hasPrefix("material:binding") }.sorted { $0.spec.name < $1.spec.name }
+        var here: SourceLocation { USDRuleContext.location(of: prim) }  // made only for a finding
+        let bindings = prim.properties.values.filter { $0.spec.isRelationship && $0.spec.name.hasPrefix("material:binding") }.sorted { $0.spec.name < $1.spec.name }
         if !bindings.isEmpty && !prim.hasAPI("MaterialBindingAPI") {
             findings.append(ValidationFinding(rule: .materialBindingAPIApplied,
                                               message: "<\(prim.path)> binds a material but does not apply MaterialBindingAPI",
@@ -71,7 +71,7 @@ enum PrimRules {
                             repair: .applySchema("MaterialBindingAPI", prim: prim, rule: .materialBindingAPIApplied))
         }
         for binding in bindings {
-            let bindingHere = USDRuleContext.location(of: prim, property: binding)
+            var bindingHere: SourceLocation { USDRuleContext.location(of: prim, property: binding) }
             switch binding.targets.count {
             case 1:
                 if !isMaterial(binding.targets[0], context) {

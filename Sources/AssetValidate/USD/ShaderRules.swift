@@ -19,10 +19,13 @@ enum ShaderRules {
             let inputs = prim.inputs  // sorted once for the three rules that walk them
             checkTextures(prim, inputs, into: &findings)
             guard prim.typeName == "Shader" else { continue }
-            checkShader(prim, inputs, context, into: &findings)
-            checkNormalMap(prim, context, into: &findings)
-            checkTextureCoordinates(prim, context, into: &findings)
-            checkInputTypes(prim, inputs, into: &findings)
+            // Asked by every rule below; each lookup is a dictionary probe and a string copy.
+            let source = implementationSource(prim)
+            let id = source == "id" ? prim.token("info:id") : nil
+            checkShader(prim, source: source, id: id, inputs, context, into: &findings)
+            if id == "UsdPreviewSurface" { checkNormalMap(prim, context, into: &findings) }
+            if id == "UsdUVTexture" { checkTextureCoordinates(prim, context, into: &findings) }
+            checkInputTypes(prim, source: source, id: id, inputs, into: &findings)
         }
     }
 
@@ -35,36 +38,34 @@ enum ShaderRules {
         implementationSource(shader) == "id" ? shader.token("info:id") : nil
     }
 
-    private static func checkShader(_ shader: USDComposedPrim, _ inputs: [USDComposedProperty], _ context: USDRuleContext, into findings: inout USDFindings) {
-        let here = USDRuleContext.location(of: shader)
-        let source = implementationSource(shader)
+    private static func checkShader(_ shader: USDComposedPrim, source: String, id: String?, _ inputs: [USDComposedProperty],
+                                    _ context: USDRuleContext, into findings: inout USDFindings) {
         if source != "id" {
             findings.append(ValidationFinding(rule: .arkitShader, message: "<\(shader.path)> is implemented by '\(source)'; ARKit reads only info:id shaders",
-                                              location: here))
+                                              location: USDRuleContext.location(of: shader)))
         }
-        let id = shaderId(shader) ?? ""
-        let known = ["UsdPreviewSurface", "UsdUVTexture", "UsdTransform2d"].contains(id) || id.hasPrefix("UsdPrimvarReader") || id.hasPrefix("ND_")
+        let id = id ?? ""
+        let known = id == "UsdPreviewSurface" || id == "UsdUVTexture" || id == "UsdTransform2d" || id.hasPrefix("UsdPrimvarReader") || id.hasPrefix("ND_")
         if !known {
             findings.append(ValidationFinding(rule: .arkitShader,
                                               message: id.isEmpty ? "<\(shader.path)> has no info:id" : "<\(shader.path)> has info:id '\(id)', which ARKit does not know",
-                                              location: here))
+                                              location: USDRuleContext.location(of: shader)))
         }
         for input in inputs where !input.targets.isEmpty {
-            let inputHere = USDRuleContext.location(of: shader, property: input)
             if input.targets.count > 1 {
                 findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) has \(input.targets.count) connections; one is allowed",
-                                                  location: inputHere))
+                                                  location: USDRuleContext.location(of: shader, property: input)))
             }
             let target = input.targets[0]
             guard let (sourcePrim, _) = connectedSource(target, context) else {
                 findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) connects to <\(target)>, which does not exist",
-                                                  location: inputHere))
+                                                  location: USDRuleContext.location(of: shader, property: input)))
                 continue
             }
             if sourcePrim.typeName != "Shader" && sourcePrim.typeName != "Material" {
                 findings.append(ValidationFinding(rule: .arkitShader,
                                                   message: "\(input.spec.name) connects to a \(sourcePrim.typeName) <\(sourcePrim.path)>; sources must be Shaders or Materials",
-                                                  location: inputHere))
+                                                  location: USDRuleContext.location(of: shader, property: input)))
             }
         }
     }
@@ -74,7 +75,7 @@ enum ShaderRules {
         guard let dot = target.lastIndex(of: "."), let prim = context.byPath[String(target[..<dot])],
               USDSchemaKinds.isConnectable(prim.typeName) else { return nil }
         let property = String(target[target.index(after: dot)...])
-        guard prim.properties[property] != nil || USDSchemaKinds.builtInOutputs(of: prim.typeName).contains(property) else { return nil }
+        guard prim.properties[property] != nil || USDSchemaKinds.isBuiltInOutput(property, of: prim.typeName) else { return nil }
         return (prim, property)
     }
 
@@ -105,20 +106,22 @@ enum ShaderRules {
         for input in inputs where input.typeName == "asset" || input.typeName == "asset[]" {
             for path in USDRuleContext.value(input)?.strings ?? [] where !path.isEmpty {
                 let format = PackageRules.fileExtension(path).lowercased()
+                guard !portableTextureFormats.contains(format) else { continue }
                 let here = USDRuleContext.location(of: prim, property: input)
                 let fixable = transcodableTextureFormats.contains(format)
                 if nonPortableTextureFormats.contains(format) {
                     findings.append(ValidationFinding(rule: .texture, message: "@\(path)@ is a \(format) image, which AR Quick Look does not read; use png, jpg or exr",
                                                       location: here, fixable: fixable))
-                } else if !portableTextureFormats.contains(format) {
+                } else {
                     findings.append(ValidationFinding(rule: .texture, message: "@\(path)@ is not a png, jpg or exr image", location: here, fixable: fixable))
                 }
             }
         }
     }
 
+    /// For a UsdPreviewSurface.
     private static func checkNormalMap(_ surface: USDComposedPrim, _ context: USDRuleContext, into findings: inout USDFindings) {
-        guard shaderId(surface) == "UsdPreviewSurface", surface.properties["inputs:normal"] != nil,
+        guard surface.properties["inputs:normal"] != nil,
               let (source, _) = valueProducer(surface, "inputs:normal", context), source.path != surface.path,
               source.typeName == "Shader", shaderId(source) == "UsdUVTexture" else { return }
         let here = USDRuleContext.location(of: source)
@@ -159,8 +162,8 @@ enum ShaderRules {
 
     /// AR Quick Look reads a texture's coordinates from a primvar reader only, directly or through
     /// one UsdTransform2d; anything else (a constant, nothing) samples one texel everywhere.
+    /// For a UsdUVTexture.
     private static func checkTextureCoordinates(_ shader: USDComposedPrim, _ context: USDRuleContext, into findings: inout USDFindings) {
-        guard shaderId(shader) == "UsdUVTexture" else { return }
         var source = valueProducer(shader, "inputs:st", context)?.prim
         if let transform = source, transform.path != shader.path, shaderId(transform) == "UsdTransform2d" {
             source = valueProducer(transform, "inputs:in", context)?.prim
@@ -177,10 +180,10 @@ enum ShaderRules {
     static let normalScale = USDPropertySpec.attribute("inputs:scale", "float4", .tuple([2, 2, 2, 1]))
     static let normalBias = USDPropertySpec.attribute("inputs:bias", "float4", .tuple([-1, -1, -1, 0]))
 
-    private static func checkInputTypes(_ shader: USDComposedPrim, _ inputs: [USDComposedProperty], into findings: inout USDFindings) {
-        let here = USDRuleContext.location(of: shader)
-        let source = implementationSource(shader)
-        guard ["id", "sourceAsset", "sourceCode"].contains(source) else {
+    private static func checkInputTypes(_ shader: USDComposedPrim, source: String, id: String?, _ inputs: [USDComposedProperty],
+                                        into findings: inout USDFindings) {
+        var here: SourceLocation { USDRuleContext.location(of: shader) }
+        guard source == "id" || source == "sourceAsset" || source == "sourceCode" else {
             findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance, message: "<\(shader.path)> has implementation source '\(source)'",
                                               location: here))
             return
@@ -195,7 +198,7 @@ enum ShaderRules {
             findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance, message: message, location: here))
             return
         }
-        guard let id = shaderId(shader) else { return }
+        guard let id else { return }
         guard let types = PreviewShaderDefinitions.inputTypes(of: id) else {
             findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance, message: "<\(shader.path)>: no shader definition for info:id '\(id)'",
                                               location: here))

@@ -27,7 +27,6 @@ struct USDRuleContext {
     private mutating func add(_ prim: USDComposedPrim, parent: Int?, traversed: Bool) {
         var flat = prim
         flat.children = []
-        byPath[prim.path] = flat
         let isActive = prim.metadata["active"]?.boolValue ?? true
         let visits = traversed && prim.isDefined && isActive
         var index: Int?
@@ -35,6 +34,7 @@ struct USDRuleContext {
             prims.append(Prim(prim: flat, parent: parent))
             index = prims.count - 1
         }
+        byPath[prim.path] = flat
         for child in prim.children { add(child, parent: index, traversed: visits) }
     }
 

@@ -28,8 +28,8 @@ enum USDSchemaKinds {
     static func isConnectable(_ typeName: String) -> Bool { connectables.contains(typeName) }
     static func isContainer(_ typeName: String) -> Bool { connectables.contains(typeName) && typeName != "Shader" }
 
-    /// Built-in outputs a connection may name without their being authored.
-    static func builtInOutputs(of typeName: String) -> Set<String> {
-        typeName == "Material" ? ["outputs:surface", "outputs:displacement", "outputs:volume"] : []
+    /// Whether a connection may name this output without its being authored (a Material's built-ins).
+    static func isBuiltInOutput(_ name: String, of typeName: String) -> Bool {
+        typeName == "Material" && (name == "outputs:surface" || name == "outputs:displacement" || name == "outputs:volume")
     }
 }

@@ -3,8 +3,9 @@ import FormatUSD
 
 /// Runs the ARKit rules over one USD stage (usda, usdc or usdz).
 enum USDStageValidator {
-    static func validate(path: String, options: ReadOptions, budget: ValidationBudget) throws(AssetError) -> [ValidationFinding] {
-        try USDStageInspector.inspect(path: path, options: options) { facts in
+    static func validate(path: String, options: ReadOptions, budget: ValidationBudget,
+                         contents: [UInt8]? = nil) throws(AssetError) -> [ValidationFinding] {
+        try USDStageInspector.inspect(path: path, options: options, contents: contents) { facts in
             check(USDRuleContext(facts: facts, budget: budget)).findings
         }
     }

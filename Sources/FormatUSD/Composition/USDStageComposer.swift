@@ -69,6 +69,9 @@ final class USDStageComposer {
 
     private func composeChildren(of parents: [USDContribution], parentPath: String, depth: Int,
                                  arcChain: Set<String>) throws(AssetError) -> [USDComposedPrim] {
+        if parents.count == 1, let only = try composeOnlyParentChildren(parents[0], parentPath: parentPath, depth: depth, arcChain: arcChain) {
+            return only
+        }
         // Names in USD's order: weakest opinion first, stronger ones adding names after.
         var order: [String] = []
         var seen: Set<String> = []
@@ -101,6 +104,26 @@ final class USDStageComposer {
         return result
     }
 
+    /// Most prims have one opinion, so their children are that spec's children in order, each its
+    /// own site: no per-name maps of specs to build. nil when two children share a name (the general
+    /// path keeps the first), which is checked before anything is composed.
+    private func composeOnlyParentChildren(_ parent: USDContribution, parentPath: String, depth: Int,
+                                           arcChain: Set<String>) throws(AssetError) -> [USDComposedPrim]? {
+        let children = parent.spec.children
+        if children.count > 1 {
+            var names = Set<String>(minimumCapacity: children.count)
+            for child in children where !names.insert(child.name).inserted { return nil }
+        }
+        var result: [USDComposedPrim] = []
+        result.reserveCapacity(children.count)
+        for child in children {
+            let site = USDContribution(spec: child, layer: parent.layer, stack: parent.stack,
+                                       sourcePath: parent.sourcePath + "/" + child.name, mapping: parent.mapping)
+            result.append(try compose(name: child.name, path: parentPath + "/" + child.name, sites: [site], depth: depth, arcChain: arcChain))
+        }
+        return result
+    }
+
     private func compose(name: String, path: String, sites: [USDContribution], depth: Int,
                          arcChain: Set<String>) throws(AssetError) -> USDComposedPrim {
         let first = sites[0]
@@ -119,10 +142,11 @@ final class USDStageComposer {
 
         var specifier: USDSpecifier = .over
         var typeName = ""
-        var metadata: [String: USDValue] = [:]
+        var metadata: [String: USDValue] = opinions.count == 1 ? opinions[0].spec.metadata : [:]
         for c in opinions {
             if specifier == .over && c.spec.specifier != .over { specifier = c.spec.specifier }
             if typeName.isEmpty { typeName = c.spec.typeName }
+            guard opinions.count > 1 else { break }  // one opinion's metadata is taken whole
             for (key, value) in c.spec.metadata where metadata[key] == nil { metadata[key] = value }
         }
         let children = try composeChildren(of: opinions, parentPath: path, depth: depth + 1, arcChain: chain)
@@ -133,6 +157,7 @@ final class USDStageComposer {
     // MARK: Properties
 
     private func composeProperties(_ opinions: [USDContribution]) -> [String: USDComposedProperty] {
+        if opinions.count == 1, let only = onlyOpinionProperties(opinions[0]) { return only }
         var result: [String: USDComposedProperty] = [:]
         var hasValue: Set<String> = []
         var hasTargets: Set<String> = []
@@ -156,6 +181,22 @@ final class USDStageComposer {
                 for (key, value) in property.metadata where composed.metadata[key] == nil { composed.metadata[key] = value }
                 result[property.name] = composed
             }
+        }
+        return result
+    }
+
+    /// One opinion's properties as they stand, the common case: no merging, so no sets of names
+    /// already given a value or targets. nil when the spec names a property twice (the general merge
+    /// combines those).
+    private func onlyOpinionProperties(_ c: USDContribution) -> [String: USDComposedProperty]? {
+        let layerLocation = cache.layer(c.layer).location
+        var result = [String: USDComposedProperty](minimumCapacity: c.spec.properties.count)
+        for property in c.spec.properties {
+            let targets = property.targets.map { targets in
+                targets.compactMap { USDPath.absolute($0, anchor: c.sourcePath).flatMap { c.mapping.map($0) } }
+            } ?? []
+            let composed = USDComposedProperty(spec: property, layer: layerLocation, targets: targets, metadata: property.metadata)
+            guard result.updateValue(composed, forKey: property.name) == nil else { return nil }
         }
         return result
     }

@@ -31,25 +31,64 @@ package enum USDCrateParser {
     }
 }
 
+/// What a crate field means to `CrateLayerBuilder`, by name. A role only some specs act on (a
+/// `specifier` on a property) is metadata on the others, as its name would be.
+enum CrateFieldRole {
+    case specifier, typeName, primChildren, properties, references, payload, inherits, variantSelection
+    case documentation, variability, defaultValue, timeSamples, targets, subLayers
+    /// Shapes the document (children lists, orders) rather than being metadata.
+    case structural
+    case metadata
+
+    init(name: String) {
+        switch name {
+        case "specifier": self = .specifier
+        case "typeName": self = .typeName
+        case "primChildren": self = .primChildren
+        case "properties": self = .properties
+        case "references": self = .references
+        case "payload": self = .payload
+        case "inheritPaths", "specializes": self = .inherits
+        case "variantSelection": self = .variantSelection
+        case "documentation": self = .documentation
+        case "variability": self = .variability
+        case "default": self = .defaultValue
+        case "timeSamples": self = .timeSamples
+        case "targetPaths", "connectionPaths": self = .targets
+        case "subLayers": self = .subLayers
+        default: self = USDCrateParser.structuralFields.contains(name) ? .structural : .metadata
+        }
+    }
+
+    /// Never metadata: `primChildren` and `properties` are in USDCrateParser.structuralFields too.
+    var isStructural: Bool { self == .structural || self == .primChildren || self == .properties }
+}
+
 /// Nests a crate file's flat specs into a `USDLayer`.
 struct CrateLayerBuilder {
     let structure: CrateStructure
     var values: CrateValueReader
     let limits: ReadLimits
-    /// Spec index by path index.
-    private var specAtPath: [Int: Int] = [:]
+    /// Each FIELDS entry's role, from its name: classified once per file rather than matched
+    /// against every name case for every spec that has the field.
+    private let roles: [CrateFieldRole]
+    /// Spec index by path index, -1 for none; arrays, since path indices are dense.
+    private var specAtPath: [Int32]
     /// Paths that have specs, by parent path.
-    private var childrenOf: [Int: [Int]] = [:]
+    private var childrenOf: [[Int]]
 
     init(structure: CrateStructure, values: CrateValueReader, limits: ReadLimits) {
         self.structure = structure
         self.values = values
         self.limits = limits
+        roles = structure.fieldNames.map { CrateFieldRole(name: structure.tokens[$0]) }
+        specAtPath = Array(repeating: -1, count: structure.paths.count)
+        childrenOf = Array(repeating: [], count: structure.paths.count)
         for (i, spec) in structure.specs.enumerated() {
-            guard specAtPath[spec.path] == nil else { continue }  // a repeated path: the first spec wins
-            specAtPath[spec.path] = i
+            guard specAtPath[spec.path] < 0 else { continue }  // a repeated path: the first spec wins
+            specAtPath[spec.path] = Int32(i)
             let parent = Int(structure.paths[spec.path].parent)
-            if parent >= 0 { childrenOf[parent, default: []].append(spec.path) }
+            if parent >= 0 { childrenOf[parent].append(spec.path) }
         }
     }
 
@@ -57,16 +96,21 @@ struct CrateLayerBuilder {
         AssetError(.malformed("usdc: \(why)"), at: SourceLocation(file: values.file.file, elementPath: structure.pathString(path)))
     }
 
-    /// Name and value representation of each field of the spec at `path`.
-    func fields(atPath path: Int) -> [(name: String, rep: ValueRep)] {
-        guard let specIndex = specAtPath[path] else { return [] }
-        return structure.fields(of: structure.specs[specIndex]).map { field in
-            (structure.tokens[structure.fieldNames[Int(field)]], structure.fieldValues[Int(field)])
-        }
+    /// The fields (indices into FIELDS) of the spec at `path`. Callers loop over them in place:
+    /// a closure that mutated the builder would make Swift copy it for every spec.
+    func fields(atPath path: Int) -> ArraySlice<Int32> {
+        guard let specIndex = spec(atPath: path) else { return [] }
+        return structure.fields(of: structure.specs[specIndex])
     }
 
+    func name(ofField index: Int) -> String { structure.tokens[structure.fieldNames[index]] }
+
     func specType(atPath path: Int) -> CrateSpecType? {
-        specAtPath[path].map { structure.specs[$0].type }
+        spec(atPath: path).map { structure.specs[$0].type }
+    }
+
+    func spec(atPath path: Int) -> Int? {
+        specAtPath[path] >= 0 ? Int(specAtPath[path]) : nil
     }
 
     mutating func build(location: AssetLocation, prefetch: Bool = true) throws(AssetError) -> USDLayer {
@@ -76,13 +120,14 @@ struct CrateLayerBuilder {
             throw AssetError(.malformed("usdc: the file has no root path"), at: SourceLocation(file: values.file.file, elementPath: "PATHS"))
         }
         var order: [String] = []
-        for (name, rep) in fields(atPath: root) {
-            switch name {
-            case "primChildren": order = try values.tokenVector(rep)
-            case "subLayers": layer.subLayers = try values.value(rep).strings ?? []
-            case "documentation": layer.metadata["doc"] = try values.value(rep)
+        for field in fields(atPath: root) {
+            let (index, rep) = (Int(field), structure.fieldValues[Int(field)])
+            switch roles[index] {
+            case .primChildren: order = try values.tokenVector(rep)
+            case .subLayers: layer.subLayers = try values.value(rep).strings ?? []
+            case .documentation: layer.metadata["doc"] = try values.value(rep)
             default:
-                if !USDCrateParser.structuralFields.contains(name) { layer.metadata[name] = try values.value(rep) }
+                if !roles[index].isStructural { layer.metadata[name(ofField: index)] = try values.value(rep) }
             }
         }
         for child in ordered(children(of: root, kind: .prim, spec: .prim), by: order) {
@@ -93,13 +138,19 @@ struct CrateLayerBuilder {
 
     /// Every field value of every spec the build may read, for `prefetchLargeArrays`.
     private mutating func prefetchArrays() {
-        values.prefetchLargeArrays(specAtPath.values.sorted().flatMap { spec in
-            structure.fields(of: structure.specs[spec]).map { structure.fieldValues[Int($0)] }
-        })
+        // In spec order, each path's first spec only (the one the build reads); only array values
+        // can be candidates, so nothing else is gathered.
+        var reps: [ValueRep] = []
+        for (i, spec) in structure.specs.enumerated() where specAtPath[spec.path] == Int32(i) {
+            for field in structure.fields(of: spec) where structure.fieldValues[Int(field)].isArray {
+                reps.append(structure.fieldValues[Int(field)])
+            }
+        }
+        values.prefetchLargeArrays(reps)
     }
 
     func children(of path: Int, kind: CratePathNode.Kind, spec: CrateSpecType...) -> [Int] {
-        (childrenOf[path] ?? []).filter { structure.paths[$0].kind == kind && spec.contains(specType(atPath: $0) ?? .expression) }
+        childrenOf[path].filter { structure.paths[$0].kind == kind && spec.contains(specType(atPath: $0) ?? .expression) }
     }
 
     /// Paths in the order a children list names them; any it leaves out follow in file order.
@@ -133,24 +184,25 @@ struct CrateLayerBuilder {
     /// A prim's or a variant's fields, properties, child prims and variant sets.
     mutating func fillBody(_ prim: inout USDPrimSpec, at path: Int, depth: Int) throws(AssetError) {
         var childOrder: [String] = [], propertyOrder: [String] = []
-        for (name, rep) in fields(atPath: path) {
-            switch name {
-            case "specifier":
+        for field in fields(atPath: path) {
+            let (index, rep) = (Int(field), structure.fieldValues[Int(field)])
+            switch roles[index] {
+            case .specifier:
                 switch CrateSpecifier(rawValue: rep.inlineBits) {
                 case .def: prim.specifier = .def
                 case .class: prim.specifier = .class
                 default: prim.specifier = .over
                 }
-            case "typeName": prim.typeName = try values.value(rep).stringValue ?? ""
-            case "primChildren": childOrder = try values.tokenVector(rep)
-            case "properties": propertyOrder = try values.tokenVector(rep)
-            case "references": prim.references = try values.references(rep)
-            case "payload": prim.payloads = try values.references(rep)
-            case "inheritPaths", "specializes": prim.inherits += try values.pathListOp(rep)
-            case "variantSelection": prim.variantSelections = try values.variantSelections(rep)
-            case "documentation": prim.metadata["doc"] = try values.value(rep)
+            case .typeName: prim.typeName = try values.value(rep).stringValue ?? ""
+            case .primChildren: childOrder = try values.tokenVector(rep)
+            case .properties: propertyOrder = try values.tokenVector(rep)
+            case .references: prim.references = try values.references(rep)
+            case .payload: prim.payloads = try values.references(rep)
+            case .inherits: prim.inherits += try values.pathListOp(rep)
+            case .variantSelection: prim.variantSelections = try values.variantSelections(rep)
+            case .documentation: prim.metadata["doc"] = try values.value(rep)
             default:
-                if !USDCrateParser.structuralFields.contains(name) { prim.metadata[name] = try values.value(rep) }
+                if !roles[index].isStructural { prim.metadata[name(ofField: index)] = try values.value(rep) }
             }
         }
         for child in ordered(children(of: path, kind: .property, spec: .attribute, .relationship), by: propertyOrder) {
@@ -171,16 +223,17 @@ struct CrateLayerBuilder {
         let isRelationship = specType(atPath: path) == .relationship
         var property = USDPropertySpec(name: structure.paths[path].name, typeName: isRelationship ? "rel" : "",
                                        isRelationship: isRelationship, isUniform: isRelationship, line: 0)
-        for (name, rep) in fields(atPath: path) {
-            switch name {
-            case "typeName": if !isRelationship { property.typeName = try values.value(rep).stringValue ?? "" }
-            case "variability": property.isUniform = isRelationship || rep.inlineBits != 0
-            case "default": property.defaultValue = try values.value(rep)
-            case "timeSamples": property.timeSamples = try values.timeSamples(rep)
-            case "targetPaths", "connectionPaths": property.targets = try values.targets(rep)
-            case "documentation": property.metadata["doc"] = try values.value(rep)
+        for field in fields(atPath: path) {
+            let (index, rep) = (Int(field), structure.fieldValues[Int(field)])
+            switch roles[index] {
+            case .typeName: if !isRelationship { property.typeName = try values.value(rep).stringValue ?? "" }
+            case .variability: property.isUniform = isRelationship || rep.inlineBits != 0
+            case .defaultValue: property.defaultValue = try values.value(rep)
+            case .timeSamples: property.timeSamples = try values.timeSamples(rep)
+            case .targets: property.targets = try values.targets(rep)
+            case .documentation: property.metadata["doc"] = try values.value(rep)
             default:
-                if !USDCrateParser.structuralFields.contains(name) { property.metadata[name] = try values.value(rep) }
+                if !roles[index].isStructural { property.metadata[name(ofField: index)] = try values.value(rep) }
             }
         }
         if !isRelationship, property.typeName.isEmpty {

@@ -5,11 +5,13 @@ import AssetCore
 /// compression can be reported as the rule breach it is.
 package enum USDStageInspector {
     /// Gathers the facts and hands them to `body`, on the large stack deep USD files need.
-    package static func inspect<T: Sendable>(path: String, options: ReadOptions,
+    /// `contents`: the file's bytes, when the caller has read all of them already.
+    package static func inspect<T: Sendable>(path: String, options: ReadOptions, contents: [UInt8]? = nil,
                                              _ body: @escaping @Sendable (USDStageFacts) -> T) throws(AssetError) -> T {
         try LargeStack.run { () throws(AssetError) -> T in
             let budget = ReadBudget(options.limits)
             let resolver = USDAssetResolver(rootFile: path, options: options, budget: budget)
+            if let contents { resolver.preload(path: path, contents) }
             resolver.allowsCompressedEntries = true
             resolver.allowsAbsolutePathsInPackages = true
             let cache = USDLayerCache(resolver: resolver)
@@ -76,11 +78,11 @@ private struct DependencyWalk {
         for subLayer in layer.subLayers {
             follow(subLayer, isLayer: true, from: layer, at: SourceLocation(file: file))
         }
-        for prim in layer.rootPrims { visit(prim: prim, path: "/" + prim.name, in: layer) }
+        for prim in layer.rootPrims { visit(prim: prim, path: "/" + prim.name, in: layer, file: file) }
     }
 
-    private mutating func visit(prim: USDPrimSpec, path: String, in layer: USDLayer) {
-        let file = layer.location.description
+    /// `file`: the layer's location as findings name it, made once per layer.
+    private mutating func visit(prim: USDPrimSpec, path: String, in layer: USDLayer, file: String) {
         for arc in prim.references + prim.payloads where !arc.assetPath.isEmpty {
             follow(arc.assetPath, isLayer: true, from: layer, at: SourceLocation(file: file, line: arc.line > 0 ? arc.line : nil, elementPath: path))
         }
@@ -94,9 +96,9 @@ private struct DependencyWalk {
                 }
             }
         }
-        for child in prim.children { visit(prim: child, path: path + "/" + child.name, in: layer) }
+        for child in prim.children { visit(prim: child, path: path + "/" + child.name, in: layer, file: file) }
         for (_, variants) in prim.variantSets {
-            for (_, body) in variants { visit(prim: body, path: path, in: layer) }
+            for (_, body) in variants { visit(prim: body, path: path, in: layer, file: file) }
         }
     }
 

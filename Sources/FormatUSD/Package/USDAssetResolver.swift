@@ -29,11 +29,19 @@ final class USDAssetResolver {
     private(set) var packageBytes: [AssetLocation: [UInt8]] = [:]
     /// Packages up to this size are read whole; larger ones are read by libzip from the file.
     static let wholeReadLimit = 1 << 20
+    /// A file's bytes its caller read already (`preload`), served instead of reading it again.
+    private var preloaded: (path: String, bytes: [UInt8])?
 
     init(rootFile: String, options: ReadOptions, budget: ReadBudget) {
         sandbox = options.assetRoot.folder(for: rootFile)
         allowsOutside = options.allowsPathsOutsideAsset
         self.budget = budget
+    }
+
+    /// Serves `bytes` as the whole of the file at `path` (a small file the caller sniffed whole).
+    /// The caps and the budget apply to them as to a read.
+    func preload(path: String, _ bytes: [UInt8]) {
+        preloaded = (path, bytes)
     }
 
     /// Resolves `assetPath` as written in the layer at `anchor`.
@@ -89,15 +97,10 @@ final class USDAssetResolver {
     func readBytes(_ location: AssetLocation, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
         switch location {
         case .file(let path):
-            let url = URL(fileURLWithPath: path)
+            if let preloaded, preloaded.path == path { return try readPreloaded(preloaded.bytes, path: path, upTo: limit) }
             var status = stat()
             guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: path, errno: errno) }
-            let size = min(Int(status.st_size), max(limit, 0))
-            guard size <= limits.maxFileBytes else {
-                throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
-            }
-            try budget.spend(bytes: size, for: "the layer's \(size) bytes", at: SourceLocation(file: path))
-            return try FileBytes.read(path: url.path, expectedSize: size)
+            return try readFile(path, size: Int(status.st_size), upTo: limit)
         case .packageEntry(let package, let entryName):
             let archive = try archive(at: package)
             guard let entry = archive.entry(named: entryName) else {
@@ -109,16 +112,43 @@ final class USDAssetResolver {
         }
     }
 
+    private func readPreloaded(_ bytes: [UInt8], path: String, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
+        let size = min(bytes.count, max(limit, 0))
+        try charge(size, path: path)
+        return size == bytes.count ? bytes : Array(bytes[..<size])
+    }
+
+    /// A file whose size a stat has just given, so it is not asked again.
+    private func readFile(_ path: String, size fileSize: Int, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
+        let size = min(fileSize, max(limit, 0))
+        try charge(size, path: path)
+        return try FileBytes.read(path: path, expectedSize: size)
+    }
+
+    /// The file cap and the read's budget, for `size` bytes of a file.
+    private func charge(_ size: Int, path: String) throws(AssetError) {
+        guard size <= limits.maxFileBytes else {
+            throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
+        }
+        try budget.spend(bytes: size, for: "the layer's \(size) bytes", at: SourceLocation(file: path))
+    }
+
     /// The package at a location, opened once.
     func archive(at location: AssetLocation) throws(AssetError) -> USDZArchive {
         if let open = archives[location] { return open }
         let archive: USDZArchive
         switch location {
         case .file(let path):
+            if let preloaded, preloaded.path == path {
+                let bytes = try readPreloaded(preloaded.bytes, path: path)
+                packageBytes[location] = bytes
+                archive = try USDZArchive(bytes: bytes, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
+                break
+            }
             var status = stat()
             guard stat(path, &status) == 0 else { throw AssetError(.fileNotFound, at: SourceLocation(file: path)) }
             if (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) <= Self.wholeReadLimit {
-                let bytes = try readBytes(location)
+                let bytes = try readFile(path, size: Int(status.st_size))
                 packageBytes[location] = bytes
                 archive = try USDZArchive(bytes: bytes, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
             } else {
