@@ -37,5 +37,10 @@ import Testing
         #expect(!USDZArchive.isSafeEntryName("/etc/passwd"))
         #expect(!USDZArchive.isSafeEntryName("C:/x.usda"))
         #expect(!USDZArchive.isSafeEntryName("a\\..\\b"))
+        #expect(!USDZArchive.isSafeEntryName(""))
+        #expect(!USDZArchive.isSafeEntryName("textures/../../a.png"))
+        #expect(!USDZArchive.isSafeEntryName("a/.."))
+        #expect(USDZArchive.isSafeEntryName("a/..b/c..d"))
+        #expect(USDZArchive.isSafeEntryName("ü/ß.usda"))
     }
 }

@@ -18,7 +18,7 @@ public enum AssetRoot: Sendable, Equatable {
     /// link inside the root that points outside it does not widen the fence.
     public func folder(for file: String) -> String {
         let asset = Self.real(file)
-        let assetFolder = (asset as NSString).deletingLastPathComponent
+        let assetFolder = Self.folder(ofResolved: asset)
         switch self {
         case .assetFolder:
             return assetFolder
@@ -28,6 +28,16 @@ public enum AssetRoot: Sendable, Equatable {
             let current = Self.realCurrentDirectory()
             return Self.contains(current, asset) ? current : assetFolder
         }
+    }
+
+    /// The folder part of a path `real` gave: absolute, no `.`, `..` or doubled slashes. NSString's
+    /// deletingLastPathComponent gives the same, at a percent of validating a folder of small
+    /// packages for its slash fixing.
+    static func folder(ofResolved path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.utf8.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     /// Whether `path` (absolute, symlink-free) is `root` or lies under it.

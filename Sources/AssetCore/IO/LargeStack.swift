@@ -10,17 +10,23 @@ package enum LargeStack {
 
     /// Marks the threads this starts, so work already on one runs in place: a batch (validating a
     /// thousand files) runs each worker on one large stack instead of mapping and unmapping 256 MiB
-    /// per file, whose TLB shootdowns cost more than the small files' reads.
-    private static let marker = "assetc.LargeStack"
+    /// per file, whose TLB shootdowns cost more than the small files' reads. A pthread key, not
+    /// Foundation's thread dictionary: every read asks, and the dictionary's lookup (a bridged
+    /// string key, hashing) was a percent of validating a folder of small packages.
+    private static let marker: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no pthread key left for LargeStack")
+        return key
+    }()
 
-    package static var isOnLargeStack: Bool { Thread.current.threadDictionary[marker] != nil }
+    package static var isOnLargeStack: Bool { pthread_getspecific(marker) != nil }
 
     package static func run<T: Sendable>(_ work: @escaping @Sendable () throws(AssetError) -> T) throws(AssetError) -> T {
         if isOnLargeStack { return try work() }
         let box = Locked<Result<T, AssetError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            Thread.current.threadDictionary[marker] = true
+            pthread_setspecific(marker, UnsafeRawPointer(bitPattern: 1))
             // The result goes straight into the box, never into a local of this closure, so the
             // thread holds nothing of it in the moment between the signal and its own exit.
             box.withLock { $0 = Self.result(of: work) }

@@ -50,7 +50,12 @@ package struct USDAParser {
         // The header is a comment as far as the grammar goes; check its version, then skip it.
         var end = Self.header.count
         while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
-        let version = String(decoding: UnsafeBufferPointer(rebasing: bytes[Self.header.count..<end]), as: UTF8.self)
+        var start = Self.header.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        // The usual `#usda 1.0` is judged on its bytes; Foundation's Unicode-aware trim (a
+        // percent of validating a folder of small packages) only for anything else.
+        let isVersionOne = end - start >= 2 && bytes[start] == UInt8(ascii: "1") && bytes[start + 1] == UInt8(ascii: ".")
+        let version = isVersionOne ? "1." : String(decoding: UnsafeBufferPointer(rebasing: bytes[Self.header.count..<end]), as: UTF8.self)
             .trimmingCharacters(in: .whitespaces)
         guard version.hasPrefix("1.") else {
             throw AssetError(.malformed("unsupported usda version '\(version)'; assetc reads 1.x"), at: tokens.location(line: 1, column: 7))
