@@ -18,15 +18,16 @@ measure() {
   mkdir -p .build/bench
   for ((run = 0; run < runs; run++)); do
     status=0
-    # Wall time from the nanosecond clock (GNU time's %e counts only hundredths, too coarse for
-    # the 30 ms rows); GNU time for the peak resident memory.
+    # Wall time from bash's own microsecond clock (GNU time's %e counts only hundredths, too
+    # coarse for the 30 ms rows; `date` would add its own start, a millisecond or two, to every
+    # row); GNU time for the peak resident memory.
     local t0 t1
-    t0=$(date +%s%N)
+    t0=${EPOCHREALTIME/./}
     /usr/bin/time -f "%M" -o .build/bench/time.txt "$@" >/dev/null 2>&1 || status=$?
-    t1=$(date +%s%N)
+    t1=${EPOCHREALTIME/./}
     if [ "$status" -ne 0 ]; then echo "$label: failed (exit $status)"; return 0; fi
     read -r k < .build/bench/time.txt
-    secs+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e9}')"); kibs+=("$k")
+    secs+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e6}')"); kibs+=("$k")
   done
   local median_s median_k
   median_s=$(printf '%s\n' "${secs[@]}" | sort -g | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}')

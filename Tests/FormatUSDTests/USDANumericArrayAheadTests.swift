@@ -34,6 +34,20 @@ import Testing
         }
     }
 
+    /// The `]` search splits long ranges between two cores; it must still find the first one,
+    /// wherever the halves fall, as a plain byte-by-byte search does.
+    @Test func firstCloseFindsTheFirstBracketInEitherHalf() {
+        let size = 3 << 20
+        for brackets in [[], [size - 2], [size / 2 + 1], [size / 2 - 1, size / 2 + 1], [17, size - 5], [size / 2]] {
+            var bytes = [UInt8](repeating: UInt8(ascii: "1"), count: size)
+            for at in brackets { bytes[at] = UInt8(ascii: "]") }
+            for start in [0, 5, size / 4] {
+                let found = bytes.withUnsafeBufferPointer { USDANumericArrayScanner.firstClose($0, start..<size) }
+                #expect(found == bytes[start...].firstIndex(of: UInt8(ascii: "]")), "brackets at \(brackets), from \(start)")
+            }
+        }
+    }
+
     /// The array closes inside the window; past its `]` come more properties, one of them another
     /// long array, which the pieces after the closing one must not leak into the result.
     @Test func theFirstPieceThatMeetsTheBracketEndsTheArray() throws {

@@ -5,9 +5,12 @@ extension Mesh {
         // Branch-free reductions first (they vectorize); the located messages are looked for only
         // when a reduction says something is wrong.
         let (expected, lowestCount) = faceVertexCounts.withUnsafeBufferPointer { counts in
-            var sum = 0, lowest = Int32.max
-            for c in counts { sum &+= Int(c); lowest = Swift.min(lowest, c) }
-            return (sum, lowest)
+            nonisolated(unsafe) let counts = counts
+            return SplitReduction.reduce(count: counts.count, { range in
+                var sum = 0, lowest = Int32.max
+                for c in counts[range] { sum &+= Int(c); lowest = Swift.min(lowest, c) }
+                return (sum, lowest)
+            }, { ($0.0 &+ $1.0, Swift.min($0.1, $1.1)) })
         }
         if lowestCount < 0, let face = faceVertexCounts.firstIndex(where: { $0 < 0 }) {
             return "faceVertexCounts[\(face)] is negative (\(faceVertexCounts[face]))"
@@ -55,9 +58,12 @@ extension Mesh {
     static func highest(_ indices: [Int32]) -> Int {
         guard !indices.isEmpty else { return -1 }
         return indices.withUnsafeBufferPointer { buffer in
-            var highest: UInt32 = 0
-            for v in buffer { highest = Swift.max(highest, UInt32(bitPattern: v)) }
-            return Int(highest)
+            nonisolated(unsafe) let buffer = buffer
+            return Int(SplitReduction.reduce(count: buffer.count, { range in
+                var highest: UInt32 = 0
+                for v in buffer[range] { highest = Swift.max(highest, UInt32(bitPattern: v)) }
+                return highest
+            }, Swift.max))
         }
     }
 }

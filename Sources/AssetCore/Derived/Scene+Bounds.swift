@@ -47,10 +47,15 @@ extension Bounds3 {
         points.withUnsafeBufferPointer { buffer in
             if transform.isIdentity {
                 // In Float, then widened: widening is exact and keeps order, so the box is the same.
-                var low = SIMD3<Float>(repeating: .infinity), high = SIMD3<Float>(repeating: -.infinity)
-                for p in buffer where p.x.isFinite && p.y.isFinite && p.z.isFinite {
-                    low = pointwiseMin(low, p); high = pointwiseMax(high, p)
-                }
+                nonisolated(unsafe) let buffer = buffer
+                let infinite = SIMD3<Float>(repeating: .infinity)
+                let (low, high) = SplitReduction.reduce(count: buffer.count, { range in
+                    var low = infinite, high = -infinite
+                    for p in buffer[range] where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+                        low = pointwiseMin(low, p); high = pointwiseMax(high, p)
+                    }
+                    return (low, high)
+                }, { (pointwiseMin($0.0, $1.0), pointwiseMax($0.1, $1.1)) })
                 if low.x <= high.x { lo = low.double; hi = high.double }
             } else {
                 for p in buffer {

@@ -47,7 +47,7 @@ extension USDANumericArrayScanner {
         let closing = Atomic<Int>(Int.max)
         nonisolated(unsafe) let bytes = p
         let (values, filled) = PiecewiseFill.fill(
-            capacities: pieces.map { estimatedElements(Kind.self, p, $0) },
+            capacities: PiecewiseFill.capacities(count: pieces.count) { estimatedElements(Kind.self, bytes, pieces[$0]) },
             keeping: { pieces in Self.kept(pieces.map(\.report.stop)) }
         ) { (k, stretch: UnsafeMutableBufferPointer<Kind.Element>) -> PiecewiseFill.Piece<(stop: ScanStop, state: ScanState)> in
             var state = ScanState(i: pieces[k].lowerBound)

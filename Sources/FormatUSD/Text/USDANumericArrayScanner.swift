@@ -62,16 +62,20 @@ enum USDANumericArrayScanner {
         // string hid one earlier, the range parse meets the comment's or string's characters and
         // declines, so this never mis-ends an array. Longer ones are scanned ahead in windows
         // (`scanAhead`) rather than searched for `]` first: that search touched every page of a
-        // 100 MB file for the first time on one core, 11-13 ms before any scanning began.
+        // 100 MB file for the first time on one core, 11-13 ms before any scanning began. Only the
+        // first window is probed: an array that outlasted a window is long, and its next window
+        // finds its `]` as well as a probe would (probing each was a serial first touch of 4 MB).
         var parts: [Chunk<Kind.Element>] = []
         var from = start
         while from < p.count {
-            let probeEnd = min(p.count, from + probeBytes)
-            if let close = firstClose(p, from..<probeEnd) {
-                guard let last = scanThrough(Kind.self, p, from: from, close: close, maxElements: maxElements) else { return nil }
-                return joined(parts + [last], maxElements: maxElements)
+            if parts.isEmpty {
+                let probeEnd = min(p.count, from + probeBytes)
+                if let close = firstClose(p, from..<probeEnd) {
+                    guard let last = scanThrough(Kind.self, p, from: from, close: close, maxElements: maxElements) else { return nil }
+                    return joined(parts + [last], maxElements: maxElements)
+                }
+                guard probeEnd < p.count else { return nil }
             }
-            guard probeEnd < p.count else { return nil }
             switch scanAhead(Kind.self, p, from: from, maxElements: maxElements, window: window) {
             case .closed(let chunk):
                 return joined(parts + [chunk], maxElements: maxElements)
@@ -94,10 +98,16 @@ enum USDANumericArrayScanner {
     /// Arrays whose `]` lies within this many bytes are scanned once it is found.
     static let probeBytes = 4 << 20
 
+    /// The first `]` in `range`. A long range is searched in halves on two cores: the search is
+    /// the first touch of a mapped file's pages, and faulting them in is most of its time.
     static func firstClose(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        guard !range.isEmpty, let base = p.baseAddress,
-              let found = memchr(base + range.lowerBound, Int32(UInt8(ascii: "]")), range.count) else { return nil }
-        return range.lowerBound + (UnsafeRawPointer(found) - UnsafeRawPointer(base + range.lowerBound))
+        guard !range.isEmpty, let base = p.baseAddress else { return nil }
+        nonisolated(unsafe) let start = base
+        return SplitReduction.reduce(count: range.count, { half in
+            let from = range.lowerBound + half.lowerBound
+            guard let found = memchr(start + from, Int32(UInt8(ascii: "]")), half.count) else { return nil }
+            return from + (UnsafeRawPointer(found) - UnsafeRawPointer(start + from))
+        }, { first, second in first ?? second })
     }
 
     /// The elements from `start` to the `]` at `close`: on every core when the stretch is long.
@@ -176,7 +186,8 @@ enum USDANumericArrayScanner {
     private static func scanPieces<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, _ pieces: [Range<Int>],
                                                      maxElements: Int) -> Chunk<Kind.Element>? {
         nonisolated(unsafe) let bytes = p
-        var (values, filled) = PiecewiseFill.fill(capacities: pieces.map { estimatedElements(Kind.self, p, $0) }) {
+        let capacities = PiecewiseFill.capacities(count: pieces.count) { estimatedElements(Kind.self, bytes, pieces[$0]) }
+        var (values, filled) = PiecewiseFill.fill(capacities: capacities) {
             (k, stretch: UnsafeMutableBufferPointer<Kind.Element>) -> PiecewiseFill.Piece<(stop: ScanStop, state: ScanState)> in
             var state = ScanState(i: pieces[k].lowerBound)
             var written = 0
