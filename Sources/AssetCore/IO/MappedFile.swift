@@ -42,7 +42,7 @@ package final class MappedFile: @unchecked Sendable {
     /// Drops the whole pages inside `range` from memory. Nothing is lost: a later read of them
     /// maps the page cache's copy again.
     package func release(_ range: Range<Int>) {
-        guard let base = bytes.baseAddress, range.count >= 1 << 20 else { return }
+        guard let base = bytes.baseAddress, range.count >= 1 << 18 else { return }  // a call per quarter megabyte at least
         let page = Int(getpagesize())
         let first = (Int(bitPattern: base) + range.lowerBound + page - 1) & ~(page - 1)
         let end = (Int(bitPattern: base) + min(range.upperBound, bytes.count)) & ~(page - 1)

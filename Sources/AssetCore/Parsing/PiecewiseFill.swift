@@ -58,26 +58,73 @@ package enum PiecewiseFill {
             initialized = 0
             guard let base = buffer.baseAddress else { return }
             HugePages.advise(UnsafeMutableRawPointer(base), byteCount: total * MemoryLayout<Element>.stride)
+            let compaction = InOrderCompaction(pieces: capacities.count)
             pieces.withUnsafeMutableBufferPointer { slots in
                 // Each iteration writes only its own stretch and its own slot.
-                nonisolated(unsafe) let out = buffer
+                nonisolated(unsafe) let out = base
                 nonisolated(unsafe) let slots = slots
                 DispatchQueue.concurrentPerform(iterations: capacities.count) { k in
-                    slots[k] = scan(k, UnsafeMutableBufferPointer(rebasing: out[offsets[k]..<(offsets[k] + capacities[k])]))
+                    let piece = scan(k, UnsafeMutableBufferPointer(start: out + offsets[k], count: capacities[k]))
+                    slots[k] = piece
+                    compaction.finished(k, written: piece.written) { piece, to, count in
+                        // Down onto a range that may overlap its own, which moveInitialize allows.
+                        if offsets[piece] != to { (out + to).moveInitialize(from: out + offsets[piece], count: count) }
+                    }
                 }
             }
             guard let kept = keeping(pieces.map { $0! }) else { return }
-            var count = 0
-            for k in 0..<kept {
-                let written = pieces[k]?.written ?? 0
-                // Moved down onto a range that may overlap its own, which moveInitialize allows.
-                if offsets[k] != count { (base + count).moveInitialize(from: base + offsets[k], count: written) }
-                count += written
-            }
-            initialized = count
+            // Every piece was moved into place as it finished; those past `kept` lie beyond the count.
+            initialized = pieces[..<kept].reduce(0) { $0 + $1!.written }
+            let count = initialized
             if kept < capacities.count { dropPages(from: UnsafeMutableRawPointer(base + count), to: UnsafeMutableRawPointer(base + total)) }
         }
         return (values, pieces.map { $0! })
+    }
+
+    /// Closes the gaps between the stretches while pieces are still being scanned: whichever core
+    /// finishes a piece moves every finished piece from the first unmoved one on, in order, so the
+    /// moving (a whole array's worth of memmove, on one core after the scan until this) overlaps
+    /// the other core's scanning. A piece's destination ends at or before its own stretch does
+    /// (earlier pieces wrote no more than their capacities), so it never reaches a later piece's
+    /// stretch, which may still be being written; earlier pieces' stretches were moved already.
+    private final class InOrderCompaction: Sendable {
+        private struct State {
+            var written: [Int?]
+            /// The first piece not yet moved, and where it goes.
+            var next = 0
+            var count = 0
+            /// One core moves at a time; a piece finished meanwhile is taken up by that core.
+            var moving = false
+        }
+        private let state: Locked<State>
+
+        init(pieces: Int) {
+            state = Locked(State(written: Array(repeating: nil, count: pieces)))
+        }
+
+        func finished(_ piece: Int, written: Int, move: (_ piece: Int, _ to: Int, _ count: Int) -> Void) {
+            let claimed = state.withLock { s -> Bool in
+                s.written[piece] = written
+                guard !s.moving else { return false }
+                s.moving = true
+                return true
+            }
+            guard claimed else { return }
+            while true {
+                let batch = state.withLock { s -> [(piece: Int, to: Int, count: Int)] in
+                    var moves: [(piece: Int, to: Int, count: Int)] = []
+                    while s.next < s.written.count, let count = s.written[s.next] {
+                        moves.append((s.next, s.count, count))
+                        s.count += count
+                        s.next += 1
+                    }
+                    if moves.isEmpty { s.moving = false }
+                    return moves
+                }
+                if batch.isEmpty { return }
+                for m in batch { move(m.piece, m.to, m.count) }
+            }
+        }
     }
 
     /// Gives back the memory of pieces scanned and not kept: it stays the array's unused capacity,

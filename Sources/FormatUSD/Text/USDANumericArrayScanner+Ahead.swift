@@ -28,7 +28,7 @@ extension USDANumericArrayScanner {
     static let aheadBytes = 32 << 20
 
     static func scanAhead<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, from start: Int,
-                                            maxElements: Int, window: Int = aheadBytes) -> Ahead<Kind.Element> {
+                                            maxElements: Int, window: Int = aheadBytes, release: Release? = nil) -> Ahead<Kind.Element> {
         let nominalEnd = min(p.count, start + window)
         let tuples = startsWithGroup(p, start: start, close: nominalEnd)
         // The window ends where an element starts, so that an array longer than it goes on
@@ -58,6 +58,8 @@ extension USDANumericArrayScanner {
             let stop = scanInto(Kind.self, UnsafeBufferPointer(rebasing: bytes[..<pieces[k].upperBound]), maxElements: maxElements,
                                 stretch, &written, &state)
             if stop == .closed { closing.min(k, ordering: .relaxed) }
+            // A piece that ran to its end without a `]` was all array, if it is kept at all.
+            if stop == .finished { release?(pieces[k]) }
             return PiecewiseFill.Piece(written: written, fitted: stop == .finished || stop == .closed, report: (stop, state))
         }
         let stops = filled.map(\.report.stop)

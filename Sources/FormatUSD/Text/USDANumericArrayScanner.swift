@@ -44,20 +44,24 @@ enum USDANumericArrayScanner {
     /// Arrays at least this long (in bytes) are parsed on two threads.
     static let parallelThreshold = 1 << 20
 
+    /// Told of text a core has scanned as array and will not read again, so a mapped file's pages
+    /// can be dropped there, on the core that finished them, not all at once after the array.
+    typealias Release = @Sendable (Range<Int>) -> Void
+
     /// `window` is how far `scanAhead` reads at a time; tests make it small.
     static func scanDoubles(_ p: UnsafeBufferPointer<UInt8>, from start: Int, maxElements: Int,
-                            window: Int = aheadBytes) -> Chunk<Double>? {
-        scan(Doubles.self, p, from: start, maxElements: maxElements, window: window)
+                            window: Int = aheadBytes, release: Release? = nil) -> Chunk<Double>? {
+        scan(Doubles.self, p, from: start, maxElements: maxElements, window: window, release: release)
     }
 
     static func scanInt32s(_ p: UnsafeBufferPointer<UInt8>, from start: Int, maxElements: Int,
-                           window: Int = aheadBytes) -> Chunk<Int32>? {
-        scan(Int32s.self, p, from: start, maxElements: maxElements, window: window)
+                           window: Int = aheadBytes, release: Release? = nil) -> Chunk<Int32>? {
+        scan(Int32s.self, p, from: start, maxElements: maxElements, window: window, release: release)
     }
 
     /// An array of any kind, in the layout the kind keeps (`NumberKind`).
     static func scan<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, from start: Int,
-                                       maxElements: Int, window: Int = aheadBytes) -> Chunk<Kind.Element>? {
+                                       maxElements: Int, window: Int = aheadBytes, release: Release? = nil) -> Chunk<Kind.Element>? {
         // Arrays that close within `probeBytes` are found by their first `]`: if a comment or
         // string hid one earlier, the range parse meets the comment's or string's characters and
         // declines, so this never mis-ends an array. Longer ones are scanned ahead in windows
@@ -71,12 +75,13 @@ enum USDANumericArrayScanner {
             if parts.isEmpty {
                 let probeEnd = min(p.count, from + probeBytes)
                 if let close = firstClose(p, from..<probeEnd) {
-                    guard let last = scanThrough(Kind.self, p, from: from, close: close, maxElements: maxElements) else { return nil }
+                    guard let last = scanThrough(Kind.self, p, from: from, close: close, maxElements: maxElements,
+                                                 release: release) else { return nil }
                     return joined(parts + [last], maxElements: maxElements)
                 }
                 guard probeEnd < p.count else { return nil }
             }
-            switch scanAhead(Kind.self, p, from: from, maxElements: maxElements, window: window) {
+            switch scanAhead(Kind.self, p, from: from, maxElements: maxElements, window: window, release: release) {
             case .closed(let chunk):
                 return joined(parts + [chunk], maxElements: maxElements)
             case .continues(let chunk, let next):
@@ -112,11 +117,11 @@ enum USDANumericArrayScanner {
 
     /// The elements from `start` to the `]` at `close`: on every core when the stretch is long.
     static func scanThrough<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, from start: Int, close: Int,
-                                                      maxElements: Int) -> Chunk<Kind.Element>? {
+                                              maxElements: Int, release: Release? = nil) -> Chunk<Kind.Element>? {
         if close - start >= parallelThreshold {
             let pieces = piecesOf(p, start: start, close: close)
             if pieces.count > 1 {
-                guard var chunk = scanPieces(Kind.self, p, pieces, maxElements: maxElements) else { return nil }
+                guard var chunk = scanPieces(Kind.self, p, pieces, maxElements: maxElements, release: release) else { return nil }
                 chunk.end = close + 1
                 return chunk
             }
@@ -140,15 +145,16 @@ enum USDANumericArrayScanner {
         estimatedNumbers(p, range) / max(Kind.groupSize, 1) + 16
     }
 
-    /// The array's bytes cut into pieces of about `pieceBytes` (at least two), each cut moved
+    /// The array's bytes cut into pieces of about `pieceBytes` (at least eight), each cut moved
     /// forward to the start of an element. Many more pieces than cores keep every core busy to
-    /// the end: with a few, one core was left with a whole extra piece, or with the denser half.
+    /// the end: with a few, one core was left with a whole extra piece, or with the denser half
+    /// (a 3 MB array in three pieces left one core idle for a third of it).
     /// A cut looks for its element start only `cutSearchBytes` far: in an array an element is
     /// never that long, and past an array's end (`scanAhead` cuts text it has not seen) the
     /// search must not read on through megabytes; where none is found the two pieces stay one.
     static func piecesOf(_ p: UnsafeBufferPointer<UInt8>, start: Int, close: Int) -> [Range<Int>] {
         let tuples = startsWithGroup(p, start: start, close: close)
-        let count = min(max((close - start) / pieceBytes, 2), 64)
+        let count = min(max((close - start) / pieceBytes, 8), 64)
         var cuts = [start]
         for k in 1..<count {
             let from = max(start + (close - start) * k / count, cuts[cuts.count - 1] + 1)
@@ -184,7 +190,7 @@ enum USDANumericArrayScanner {
     /// twice into fresh memory, as joining separately scanned pieces did. A piece that outgrows
     /// its stretch sends the array to `scanPiecesApart`.
     private static func scanPieces<Kind: NumberKind>(_ kind: Kind.Type, _ p: UnsafeBufferPointer<UInt8>, _ pieces: [Range<Int>],
-                                                     maxElements: Int) -> Chunk<Kind.Element>? {
+                                                     maxElements: Int, release: Release?) -> Chunk<Kind.Element>? {
         nonisolated(unsafe) let bytes = p
         let capacities = PiecewiseFill.capacities(count: pieces.count) { estimatedElements(Kind.self, bytes, pieces[$0]) }
         var (values, filled) = PiecewiseFill.fill(capacities: capacities) {
@@ -193,6 +199,7 @@ enum USDANumericArrayScanner {
             var written = 0
             let stop = scanInto(Kind.self, UnsafeBufferPointer(rebasing: bytes[..<pieces[k].upperBound]), maxElements: maxElements,
                                 stretch, &written, &state)
+            release?(pieces[k])  // inside the array: every piece ends before its `]`
             return PiecewiseFill.Piece(written: written, fitted: stop == .finished, report: (stop, state))
         }
         let results = filled.map(\.report)

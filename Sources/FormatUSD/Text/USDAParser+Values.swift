@@ -91,10 +91,17 @@ extension USDAParser {
         return flat
     }
 
+    /// For the scanners: drops the mapped pages of text scanned as array, on the core that scanned it.
+    private var releasePages: USDANumericArrayScanner.Release? {
+        guard let file = mapping else { return nil }
+        return { @Sendable range in file.release(range) }
+    }
+
     /// After `[`: a numeric array through the fast scanner, else through `scanNumericArraySlow`, else nil
     /// (with the position restored) for the general list parser.
     mutating func scanNumericArray() throws(AssetError) -> USDValue? {
-        if let chunk = USDANumericArrayScanner.scanDoubles(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) {
+        if let chunk = USDANumericArrayScanner.scanDoubles(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements,
+                                                                release: releasePages) {
             mapping?.release(tokens.position..<chunk.end)
             advance(past: chunk)
             try charge(chunk.values.count)
@@ -105,7 +112,8 @@ extension USDAParser {
 
     /// After `[` in an `int[]` value: 32-bit integers through the fast scanner, or nil.
     mutating func scanIntegerArray() throws(AssetError) -> USDValue? {
-        guard let chunk = USDANumericArrayScanner.scanInt32s(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements) else {
+        guard let chunk = USDANumericArrayScanner.scanInt32s(tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements,
+                                                                      release: releasePages) else {
             return nil
         }
         mapping?.release(tokens.position..<chunk.end)
@@ -127,7 +135,8 @@ extension USDAParser {
     }
 
     private mutating func scanned<Kind: USDANumericArrayScanner.NumberKind>(_ kind: Kind.Type) throws(AssetError) -> [Kind.Element]? {
-        guard let chunk = USDANumericArrayScanner.scan(Kind.self, tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements),
+        guard let chunk = USDANumericArrayScanner.scan(Kind.self, tokens.bytes, from: tokens.position, maxElements: limits.maxArrayElements,
+                                                                release: releasePages),
               chunk.elements > 0 else { return nil }
         mapping?.release(tokens.position..<chunk.end)
         advance(past: chunk)
