@@ -79,7 +79,7 @@ import Testing
         }
     }
 
-    /// Big arrays are cut into several pieces scanned into one buffer. Each quarter here starts and
+    /// Big arrays are cut into several pieces scanned into one buffer. Each piece here starts and
     /// ends with long numbers, where its density is sampled, and holds short ones between: the
     /// estimate falls short, and the pieces must be scanned again apart, to the same values.
     @Test func piecesWhoseDensityIsMisjudgedStillReadEveryNumber() throws {
@@ -89,21 +89,22 @@ import Testing
             text += text.isEmpty ? String(value) : ", \(value)"
             expected.append(value)
         }
-        let quarter = USDANumericArrayScanner.pieceBytes + (128 << 10)
-        for q in 0..<4 {
-            let quarterEnd = (q + 1) * quarter
-            while text.utf8.count < q * quarter + quarter / 20 { add(1_000_000_000 + Int32(expected.count % 1000)) }
-            while text.utf8.count < q * quarter + quarter * 9 / 20 { add(Int32(expected.count % 10)) }
-            while text.utf8.count < quarterEnd { add(-1_000_000_000 - Int32(expected.count % 1000)) }
+        // Short of `minimumPieces` whole pieces, so the array is cut into exactly that many.
+        let stretch = USDANumericArrayScanner.pieceBytes / 2
+        for q in 0..<USDANumericArrayScanner.minimumPieces {
+            let stretchEnd = (q + 1) * stretch
+            while text.utf8.count < q * stretch + stretch / 20 { add(1_000_000_000 + Int32(expected.count % 1000)) }
+            while text.utf8.count < q * stretch + stretch * 9 / 20 { add(Int32(expected.count % 10)) }
+            while text.utf8.count < stretchEnd { add(-1_000_000_000 - Int32(expected.count % 1000)) }
         }
         let content = Array(text.utf8)
         let pieces = content.withUnsafeBufferPointer { USDANumericArrayScanner.piecesOf($0, start: 0, close: $0.count) }
-        #expect(pieces.count == 4, "one piece per quarter")
+        #expect(pieces.count == USDANumericArrayScanner.minimumPieces, "one piece per stretch of long and short numbers")
         let short = pieces.filter { piece in
             let numbers = content[piece].reduce(1) { $0 + ($1 == UInt8(ascii: ",") ? 1 : 0) }
             return content.withUnsafeBufferPointer { USDANumericArrayScanner.estimatedNumbers($0, piece) } < numbers
         }
-        #expect(short.count == 4, "every piece's estimate must fall short, or the test misses the path it is for")
+        #expect(short.count == pieces.count, "every piece's estimate must fall short, or the test misses the path it is for")
         let layer = try USDAParser.parse(Array("#usda 1.0\ndef \"A\"\n{\n    int[] i = [\(text)]\n    int after = 7\n}\n".utf8),
                                          location: .file(path: "t.usda"))
         let properties = try #require(layer.rootPrims.first?.properties)

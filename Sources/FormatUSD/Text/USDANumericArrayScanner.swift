@@ -154,7 +154,7 @@ enum USDANumericArrayScanner {
     /// search must not read on through megabytes; where none is found the two pieces stay one.
     static func piecesOf(_ p: UnsafeBufferPointer<UInt8>, start: Int, close: Int) -> [Range<Int>] {
         let tuples = startsWithGroup(p, start: start, close: close)
-        let count = min(max((close - start) / pieceBytes, 8), 64)
+        let count = min(max((close - start) / pieceBytes, minimumPieces), 64)
         var cuts = [start]
         for k in 1..<count {
             let from = max(start + (close - start) * k / count, cuts[cuts.count - 1] + 1)
@@ -165,6 +165,9 @@ enum USDANumericArrayScanner {
     }
 
     static let cutSearchBytes = 4096
+
+    /// Pieces a parallel array is cut into at least, four per core here.
+    static let minimumPieces = 8
 
     /// Whether the first element after `start` is a parenthesised group.
     static func startsWithGroup(_ p: UnsafeBufferPointer<UInt8>, start: Int, close: Int) -> Bool {
