@@ -33,30 +33,22 @@ package enum USDCrateParser {
 
 /// What a crate field means to `CrateLayerBuilder`, by name. A role only some specs act on (a
 /// `specifier` on a property) is metadata on the others, as its name would be.
-enum CrateFieldRole {
-    case specifier, typeName, primChildren, properties, references, payload, inherits, variantSelection
-    case documentation, variability, defaultValue, timeSamples, targets, subLayers
+enum CrateFieldRole: String {
+    case specifier, typeName, primChildren, properties, references, payload, variantSelection
+    case documentation, variability, timeSamples, subLayers
+    case defaultValue = "default", inherits = "inheritPaths", targets = "targetPaths"
     /// Shapes the document (children lists, orders) rather than being metadata.
-    case structural
-    case metadata
+    case structural = " structural"
+    case metadata = " metadata"
 
     init(name: String) {
         switch name {
-        case "specifier": self = .specifier
-        case "typeName": self = .typeName
-        case "primChildren": self = .primChildren
-        case "properties": self = .properties
-        case "references": self = .references
-        case "payload": self = .payload
-        case "inheritPaths", "specializes": self = .inherits
-        case "variantSelection": self = .variantSelection
-        case "documentation": self = .documentation
-        case "variability": self = .variability
-        case "default": self = .defaultValue
-        case "timeSamples": self = .timeSamples
-        case "targetPaths", "connectionPaths": self = .targets
-        case "subLayers": self = .subLayers
-        default: self = USDCrateParser.structuralFields.contains(name) ? .structural : .metadata
+        case "specializes": self = .inherits
+        case "connectionPaths": self = .targets
+        // The two roles below are not names, whatever a file's tokens say.
+        case CrateFieldRole.structural.rawValue, CrateFieldRole.metadata.rawValue: self = .metadata
+        default:
+            self = Self(rawValue: name) ?? (USDCrateParser.structuralFields.contains(name) ? .structural : .metadata)
         }
     }
 
