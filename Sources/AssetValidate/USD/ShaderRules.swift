@@ -40,32 +40,34 @@ enum ShaderRules {
 
     private static func checkShader(_ shader: USDComposedPrim, source: String, id: String?, _ inputs: [USDComposedProperty],
                                     _ context: USDRuleContext, into findings: inout USDFindings) {
+        var here: SourceLocation { USDRuleContext.location(of: shader) }  // made only for a finding
         if source != "id" {
             findings.append(ValidationFinding(rule: .arkitShader, message: "<\(shader.path)> is implemented by '\(source)'; ARKit reads only info:id shaders",
-                                              location: USDRuleContext.location(of: shader)))
+                                              location: here))
         }
         let id = id ?? ""
         let known = id == "UsdPreviewSurface" || id == "UsdUVTexture" || id == "UsdTransform2d" || id.hasPrefix("UsdPrimvarReader") || id.hasPrefix("ND_")
         if !known {
             findings.append(ValidationFinding(rule: .arkitShader,
                                               message: id.isEmpty ? "<\(shader.path)> has no info:id" : "<\(shader.path)> has info:id '\(id)', which ARKit does not know",
-                                              location: USDRuleContext.location(of: shader)))
+                                              location: here))
         }
         for input in inputs where !input.targets.isEmpty {
+            var inputHere: SourceLocation { USDRuleContext.location(of: shader, property: input) }
             if input.targets.count > 1 {
                 findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) has \(input.targets.count) connections; one is allowed",
-                                                  location: USDRuleContext.location(of: shader, property: input)))
+                                                  location: inputHere))
             }
             let target = input.targets[0]
             guard let (sourcePrim, _) = connectedSource(target, context) else {
                 findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) connects to <\(target)>, which does not exist",
-                                                  location: USDRuleContext.location(of: shader, property: input)))
+                                                  location: inputHere))
                 continue
             }
             if sourcePrim.typeName != "Shader" && sourcePrim.typeName != "Material" {
                 findings.append(ValidationFinding(rule: .arkitShader,
                                                   message: "\(input.spec.name) connects to a \(sourcePrim.typeName) <\(sourcePrim.path)>; sources must be Shaders or Materials",
-                                                  location: USDRuleContext.location(of: shader, property: input)))
+                                                  location: inputHere))
             }
         }
     }
