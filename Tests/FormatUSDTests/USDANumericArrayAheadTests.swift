@@ -42,8 +42,10 @@ import Testing
             var bytes = [UInt8](repeating: UInt8(ascii: "1"), count: size)
             for at in brackets { bytes[at] = UInt8(ascii: "]") }
             for start in [0, 5, size / 4] {
-                let found = bytes.withUnsafeBufferPointer { USDANumericArrayScanner.firstClose($0, start..<size) }
-                #expect(found == bytes[start...].firstIndex(of: UInt8(ascii: "]")), "brackets at \(brackets), from \(start)")
+                for inHalves in [true, false] {
+                    let found = bytes.withUnsafeBufferPointer { USDANumericArrayScanner.firstClose($0, start..<size, inHalves: inHalves) }
+                    #expect(found == bytes[start...].firstIndex(of: UInt8(ascii: "]")), "brackets at \(brackets), from \(start), halves \(inHalves)")
+                }
             }
         }
     }

@@ -74,7 +74,7 @@ enum USDANumericArrayScanner {
         while from < p.count {
             if parts.isEmpty {
                 let probeEnd = min(p.count, from + probeBytes)
-                if let close = firstClose(p, from..<probeEnd) {
+                if let close = firstClose(p, from..<probeEnd, inHalves: true) {
                     guard let last = scanThrough(Kind.self, p, from: from, close: close, maxElements: maxElements,
                                                  release: release) else { return nil }
                     return joined(parts + [last], maxElements: maxElements)
@@ -103,16 +103,20 @@ enum USDANumericArrayScanner {
     /// Arrays whose `]` lies within this many bytes are scanned once it is found.
     static let probeBytes = 4 << 20
 
-    /// The first `]` in `range`. A long range is searched in halves on two cores: the search is
-    /// the first touch of a mapped file's pages, and faulting them in is most of its time.
-    static func firstClose(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    /// The first `]` in `range`. With `inHalves`, a long range is searched in halves on two cores:
+    /// the probe is the first touch of a mapped file's pages, and faulting them in is most of its
+    /// time. Only for bounded ranges: the second half is searched to its end even when the first
+    /// finds a `]`, which over the rest of a file would touch pages nothing else reads.
+    static func firstClose(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, inHalves: Bool = false) -> Int? {
         guard !range.isEmpty, let base = p.baseAddress else { return nil }
         nonisolated(unsafe) let start = base
-        return SplitReduction.reduce(count: range.count, { half in
-            let from = range.lowerBound + half.lowerBound
-            guard let found = memchr(start + from, Int32(UInt8(ascii: "]")), half.count) else { return nil }
+        let search = { @Sendable (part: Range<Int>) -> Int? in
+            let from = range.lowerBound + part.lowerBound
+            guard let found = memchr(start + from, Int32(UInt8(ascii: "]")), part.count) else { return nil }
             return from + (UnsafeRawPointer(found) - UnsafeRawPointer(start + from))
-        }, { first, second in first ?? second })
+        }
+        guard inHalves else { return search(0..<range.count) }
+        return SplitReduction.reduce(count: range.count, search, { first, second in first ?? second })
     }
 
     /// The elements from `start` to the `]` at `close`: on every core when the stretch is long.
