@@ -32,9 +32,10 @@ package enum AtomicOutput {
                 throw AssetError(.io("cannot create folder: \(error.localizedDescription)"), at: SourceLocation(file: directory))
             }
             let temporary = (directory.isEmpty ? "" : directory + "/") + ".\((target as NSString).lastPathComponent).assetc-\(UUID().uuidString.prefix(8)).tmp"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(file.bytes)) else {
+            if let failure = writeNewFile(temporary, file.bytes) {
+                if failure.created { temporaries.append(temporary) }
                 cleanUp()
-                throw AssetError(.io("cannot write (no space or no permission?)"), at: SourceLocation(file: target))
+                throw AssetError(.io("cannot write: \(String(cString: strerror(failure.code)))"), at: SourceLocation(file: target))
             }
             temporaries.append(temporary)
         }
@@ -48,4 +49,32 @@ package enum AtomicOutput {
         return targets
     }
 
+    /// Writes `bytes` to `path`, which must not exist yet, straight from the array. Foundation's
+    /// `createFile` took a `Data`, one more copy of an output that can be hundreds of megabytes,
+    /// and wrote it through a temporary file and rename of its own, inside ours. Nil when written;
+    /// otherwise the errno, and whether the file was created (and so must be removed).
+    private static func writeNewFile(_ path: String, _ bytes: [UInt8]) -> (code: Int32, created: Bool)? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { return (errno, false) }
+        var written = 0
+        let failure: Int32? = bytes.withUnsafeBytes { raw in
+            while written < raw.count {
+                let n = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += n
+            }
+            return nil
+        }
+        // close reports a delayed write error (a full disk on some file systems) that write did not.
+        if close(descriptor) != 0, failure == nil { return (errno, true) }
+        return failure.map { ($0, true) }
+    }
+}
+
+/// POSIX `write`, out of reach by name inside `AtomicOutput`, whose own `write` shadows it.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -123,24 +123,35 @@ struct GLTFBuilder {
         mesh.transform(by: geomBind)
         var corners = mesh.orientation == .leftHanded ? mesh.reversingWinding() : mesh
         if mesh.orientation == .leftHanded { corners.orientation = .rightHanded }
-        let unwelded = corners.unwelded(corners: (0..<UInt32(corners.faceVertexIndices.count)).map { $0 })
+        let unwelded = corners.unwelded(corners: nil)
+        let vertexCount = unwelded.positions.count
+        // Every stream below and the indices after them, so the buffer grows once, not by doubling
+        // copies; and room for a .glb's header and JSON, which the writer moves in front of it all.
+        let floats = vertexCount * (3 + (unwelded.normals == nil ? 0 : 3) + 2 * unwelded.texcoords.count + (unwelded.colors == nil ? 0 : 4))
+        buffer.reserve(additional: 4 * (floats + unwelded.indices.count) + Self.headroom)
         var attributes: [String: Int] = [:]
-        attributes["POSITION"] = addFloats(Self.flat(unwelded.positions, width: 3) { p, out in out[0] = p.x; out[1] = p.y; out[2] = p.z },
-                                           type: "VEC3", count: unwelded.positions.count, bounds: true)
+        attributes["POSITION"] = addFloats(type: "VEC3", count: vertexCount, width: 3, bounds: true) { out in
+            for (i, p) in unwelded.positions.enumerated() { out[3 * i] = p.x; out[3 * i + 1] = p.y; out[3 * i + 2] = p.z }
+        }
         if let normals = unwelded.normals {
-            attributes["NORMAL"] = addFloats(Self.flat(normals, width: 3) { n, out in
-                let l = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
-                // glTF requires unit normals.
-                if l > 0 { out[0] = n.x / l; out[1] = n.y / l; out[2] = n.z / l } else { out[0] = 0; out[1] = 1; out[2] = 0 }
-            }, type: "VEC3", count: normals.count)
+            attributes["NORMAL"] = addFloats(type: "VEC3", count: vertexCount, width: 3) { out in
+                for (i, n) in normals.enumerated() {
+                    let l = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
+                    // glTF requires unit normals.
+                    if l > 0 { out[3 * i] = n.x / l; out[3 * i + 1] = n.y / l; out[3 * i + 2] = n.z / l }
+                    else { out[3 * i] = 0; out[3 * i + 1] = 1; out[3 * i + 2] = 0 }
+                }
+            }
         }
         for (set, uv) in unwelded.texcoords.enumerated() {
-            attributes["TEXCOORD_\(set)"] = addFloats(Self.flat(uv, width: 2) { t, out in out[0] = t.x; out[1] = 1 - t.y },
-                                                     type: "VEC2", count: uv.count)
+            attributes["TEXCOORD_\(set)"] = addFloats(type: "VEC2", count: uv.count, width: 2) { out in
+                for (i, t) in uv.enumerated() { out[2 * i] = t.x; out[2 * i + 1] = 1 - t.y }
+            }
         }
         if let colors = unwelded.colors {
-            attributes["COLOR_0"] = addFloats(Self.flat(colors, width: 4) { c, out in out[0] = c.x; out[1] = c.y; out[2] = c.z; out[3] = c.w },
-                                              type: "VEC4", count: colors.count)
+            attributes["COLOR_0"] = addFloats(type: "VEC4", count: colors.count, width: 4) { out in
+                for (i, c) in colors.enumerated() { out[4 * i] = c.x; out[4 * i + 1] = c.y; out[4 * i + 2] = c.z; out[4 * i + 3] = c.w }
+            }
         }
         if geomBind.isIdentity { attributeCache[meshIndex] = (attributes, unwelded) }
         return (attributes, unwelded)
@@ -153,33 +164,40 @@ struct GLTFBuilder {
         return document.bufferViews.count - 1
     }
 
-    /// `width` floats per element, written by `write` straight into one buffer: no array per vertex.
-    private static func flat<T>(_ elements: [T], width: Int, _ write: (T, UnsafeMutableBufferPointer<Float>) -> Void) -> [Float] {
-        [Float](unsafeUninitializedCapacity: elements.count * width) { out, initialized in
-            for (i, element) in elements.enumerated() {
-                write(element, UnsafeMutableBufferPointer(rebasing: out[(i * width)..<(i * width + width)]))
-            }
-            initialized = elements.count * width
-        }
+    mutating func addFloats(_ values: [Float], type: String, count: Int, bounds: Bool = false) -> Int {
+        addFloats(type: type, count: count, floats: values.count, bounds: bounds) { out in _ = out.update(fromContentsOf: values) }
     }
 
-    mutating func addFloats(_ values: [Float], type: String, count: Int, bounds: Bool = false) -> Int {
+    /// An accessor of `count` elements of `type` whose `floats` floats (`width` per element) `fill`
+    /// writes straight into the buffer.
+    mutating func addFloats(type: String, count: Int, width: Int, bounds: Bool = false,
+                            _ fill: (UnsafeMutableBufferPointer<Float>) -> Void) -> Int {
+        addFloats(type: type, count: count, floats: count * width, bounds: bounds, fill)
+    }
+
+    private mutating func addFloats(type: String, count: Int, floats: Int, bounds: Bool,
+                                    _ fill: (UnsafeMutableBufferPointer<Float>) -> Void) -> Int {
+        let width = count > 0 ? floats / count : 0
         buffer.pad(to: 4)
         let start = buffer.count
-        buffer.f32s(values)
+        buffer.f32s(count: floats, fill)
         let view = addView(buffer.count - start, target: 34962)
         var accessor = GLTFDocument.Accessor(bufferView: view, componentType: 5126, count: count, type: type)
         if bounds, count > 0 {
             // Per component, compared as Sequence.min()/max() compare (a NaN never replaces a value).
-            let width = values.count / count
-            var low = Array(values[0..<width]), high = low
-            values.withUnsafeBufferPointer { v in
-                for e in 1..<count {
-                    for k in 0..<width {
-                        let x = v[e * width + k]
-                        if x < low[k] { low[k] = x }
-                        if high[k] < x { high[k] = x }
+            var low = [Float](repeating: 0, count: width), high = low
+            buffer.bytes.withUnsafeBytes { raw in
+                for k in 0..<width {
+                    var lo = raw.loadUnaligned(fromByteOffset: start + 4 * k, as: UInt32.self)
+                    var (l, h) = (Float(bitPattern: UInt32(littleEndian: lo)), Float(bitPattern: UInt32(littleEndian: lo)))
+                    for e in 1..<count {
+                        lo = raw.loadUnaligned(fromByteOffset: start + 4 * (e * width + k), as: UInt32.self)
+                        let x = Float(bitPattern: UInt32(littleEndian: lo))
+                        if x < l { l = x }
+                        if h < x { h = x }
                     }
+                    low[k] = l
+                    high[k] = h
                 }
             }
             accessor.min = low
@@ -188,6 +206,9 @@ struct GLTFBuilder {
         document.accessors.append(accessor)
         return document.accessors.count - 1
     }
+
+    /// Capacity kept past a mesh's data for what the writer puts in front of the buffer at the end.
+    static let headroom = 64 << 10
 
     mutating func addIndices(_ indices: [UInt32]) -> Int {
         buffer.pad(to: 4)

@@ -35,20 +35,23 @@ public struct GLTFWriter: SceneWriter {
             throw AssetError(.malformed("cannot encode glTF JSON: \(error)"))  // only non-finite numbers can fail, and none are written
         }
         if binary {
-            var out = ByteWriter(capacity: 28 + json.count + builder.buffer.count + 8)
             var jsonChunk = ByteWriter()
             jsonChunk.append(json)
             jsonChunk.pad(to: 4, with: 0x20)  // the JSON chunk pads with spaces
+            // The binary chunk stays where the builder wrote it, and the header and JSON go in front:
+            // copying a mesh's buffer into a new file-sized array would be one more pass over fresh memory.
             var binChunk = builder.buffer
+            builder.buffer = ByteWriter()
             binChunk.pad(to: 4)
-            out.u32(0x4654_6C67)  // "glTF"
-            out.u32(2)
-            out.u32(UInt32(12 + 8 + jsonChunk.count + 8 + binChunk.count))
-            out.u32(UInt32(jsonChunk.count)); out.u32(0x4E4F_534A)  // "JSON"
-            out.append(jsonChunk.bytes)
-            out.u32(UInt32(binChunk.count)); out.u32(0x004E_4942)  // "BIN\0"
-            out.append(binChunk.bytes)
-            files.append(OutputFile(relativePath: context.outputName, bytes: out.bytes))
+            var head = ByteWriter(capacity: 28 + jsonChunk.count)
+            head.u32(0x4654_6C67)  // "glTF"
+            head.u32(2)
+            head.u32(UInt32(12 + 8 + jsonChunk.count + 8 + binChunk.count))
+            head.u32(UInt32(jsonChunk.count)); head.u32(0x4E4F_534A)  // "JSON"
+            head.append(jsonChunk.bytes)
+            head.u32(UInt32(binChunk.count)); head.u32(0x004E_4942)  // "BIN\0"
+            binChunk.prepend(head.bytes)
+            files.append(OutputFile(relativePath: context.outputName, bytes: binChunk.bytes))
         } else {
             files.append(OutputFile(relativePath: context.outputName, bytes: json))
             files.append(OutputFile(relativePath: binName, bytes: builder.buffer.bytes))

@@ -51,6 +51,44 @@ import Testing
         }
     }
 
+    /// Past `SplitReduction.threshold` corners the weld runs in two halves, whose numbering must
+    /// join as if one pass had made it; nil corners mean every corner in order.
+    @Test func aMeshWeldedInTwoHalvesIsNumberedLikeOnePass() {
+        let mesh = Self.exportShaped(points: 40_000, triangles: 120_000, seed: 5)
+        #expect(mesh.faceVertexIndices.count >= SplitReduction.threshold)
+        let unwelded = mesh.unwelded(corners: nil)
+        let normalIndices = mesh.normals!.indices!, uvIndices = mesh.texcoordSets[0].indices!
+        var numbering: [SIMD3<Int32>: UInt32] = [:]
+        var expectedIndices: [UInt32] = []
+        expectedIndices.reserveCapacity(mesh.faceVertexIndices.count)
+        for c in mesh.faceVertexIndices.indices {
+            let key = SIMD3(mesh.faceVertexIndices[c], normalIndices[c], uvIndices[c])
+            if let known = numbering[key] { expectedIndices.append(known); continue }
+            numbering[key] = UInt32(numbering.count)
+            expectedIndices.append(numbering[key]!)
+        }
+        // The first corner numbered differently, not the whole arrays, when it fails.
+        func firstDifference(_ a: [UInt32], _ b: [UInt32]) -> Int? {
+            a.count != b.count ? -1 : a.indices.first { a[$0] != b[$0] }
+        }
+        #expect(firstDifference(unwelded.indices, expectedIndices) == nil)
+        #expect(unwelded.positions.count == numbering.count)
+        #expect(unwelded.sourcePoints?.count == numbering.count)
+        let identity = mesh.unwelded(corners: (0..<UInt32(mesh.faceVertexIndices.count)).map { $0 })
+        #expect(firstDifference(identity.indices, unwelded.indices) == nil)
+        #expect(identity.normals == unwelded.normals)
+        #expect(identity.texcoords == unwelded.texcoords)
+    }
+
+    /// A point index past the mesh's points (which a valid mesh never has) still welds by its whole
+    /// key, in the one chain such points share.
+    @Test func pointsPastTheCountStillWeldByTheirWholeKey() {
+        let keys: [UInt32] = [7, 1, 9, 1, 7, 1, 9, 2, 2, 1, 7, 2]
+        let welded = keys.withUnsafeBufferPointer { VertexWelder.weld(keys: $0, width: 2, pointCount: 3) }
+        #expect(welded.vertexOfCorner == [0, 1, 0, 2, 3, 4])
+        #expect(welded.firstCorners == [0, 1, 3, 4, 5])
+    }
+
     @Test func perPointAttributesKeepThePointsAsTheyAre() {
         var mesh = Self.exportShaped(points: 50, triangles: 60, seed: 4)
         mesh.primvars = [Primvar(name: Primvar.normalsName, interpolation: .vertex,

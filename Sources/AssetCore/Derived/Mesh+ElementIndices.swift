@@ -10,27 +10,47 @@ extension Mesh {
     /// the point indices themselves.
     public func valueIndices(of primvar: Primvar, corners: [UInt32]?) -> [UInt32] {
         let count = corners?.count ?? faceVertexIndices.count
-        // The element each corner names, before the primvar's own indices apply.
-        let elements: [UInt32]
-        switch primvar.interpolation {
-        case .constant:
-            elements = [UInt32](repeating: 0, count: count)
-        case .uniform:
-            let faces = cornerFaces()
-            elements = Self.gather(faces, at: corners)
-        case .vertex, .varying:
-            elements = Self.gather(faceVertexIndices, at: corners)
-        case .faceVarying:
-            elements = corners ?? (0..<UInt32(count)).map { $0 }
+        let faces = primvar.interpolation == .uniform ? cornerFaces() : []
+        return [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            if let base = out.baseAddress {
+                writeValueIndices(of: primvar, corners: corners, faces: faces, range: 0..<count, into: base, stride: 1)
+            }
+            initialized = count
         }
-        guard let indices = primvar.indices else { return elements }
-        return indices.withUnsafeBufferPointer { indices in elements.map { UInt32(bitPattern: indices[Int($0)]) } }
     }
 
-    private static func gather(_ values: [Int32], at corners: [UInt32]?) -> [UInt32] {
-        values.withUnsafeBufferPointer { values in
-            guard let corners else { return values.map { UInt32(bitPattern: $0) } }
-            return corners.map { UInt32(bitPattern: values[Int($0)]) }
+    /// `valueIndices` for the corners in `range` of `corners`, written to `out[(i - range.lowerBound) * stride]`
+    /// for each `i`: one column of an interleaved table. `primvar` nil stands for the point itself.
+    /// `faces` is `cornerFaces()` when the primvar is uniform (it is computed once for all ranges).
+    func writeValueIndices(of primvar: Primvar?, corners: [UInt32]?, faces: [Int32], range: Range<Int>,
+                           into out: UnsafeMutablePointer<UInt32>, stride: Int) {
+        let indices = primvar?.indices ?? []
+        let indexed = primvar?.indices != nil
+        indices.withUnsafeBufferPointer { indices in
+            faceVertexIndices.withUnsafeBufferPointer { points in
+                faces.withUnsafeBufferPointer { faces in
+                    // Each case below is its own loop: nothing is decided per corner but the value.
+                    @inline(__always) func fill(_ value: (Int) -> UInt32) {
+                        var slot = out
+                        if let corners {
+                            corners.withUnsafeBufferPointer { corners in
+                                for i in range { slot.pointee = value(Int(corners[i])); slot += stride }
+                            }
+                        } else {
+                            for i in range { slot.pointee = value(i); slot += stride }
+                        }
+                    }
+                    @inline(__always) func column(elements element: (Int) -> UInt32) {
+                        if indexed { fill { UInt32(bitPattern: indices[Int(element($0))]) } } else { fill(element) }
+                    }
+                    switch primvar?.interpolation ?? .vertex {
+                    case .constant: column(elements: { _ in 0 })
+                    case .uniform: column(elements: { UInt32(bitPattern: faces[$0]) })
+                    case .vertex, .varying: column(elements: { UInt32(bitPattern: points[$0]) })
+                    case .faceVarying: column(elements: { UInt32(truncatingIfNeeded: $0) })
+                    }
+                }
+            }
         }
     }
 }

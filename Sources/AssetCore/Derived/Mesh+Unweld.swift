@@ -14,18 +14,20 @@ public struct UnweldedMesh: Sendable {
 }
 
 extension Mesh {
-    /// Vertex buffers for `corners` (positions in `faceVertexIndices`, e.g. a triangulation's).
-    /// When every attribute is per point (vertex interpolation or none), points are kept as they are
-    /// and the indices are the face-vertex indices; otherwise each distinct combination of
-    /// attribute indices becomes one vertex.
-    public func unwelded(corners: [UInt32], texcoordSets: [Primvar]? = nil) -> UnweldedMesh {
+    /// Vertex buffers for `corners` (positions in `faceVertexIndices`, e.g. a triangulation's; nil:
+    /// every corner in order). When every attribute is per point (vertex interpolation or none),
+    /// points are kept as they are and the indices are the face-vertex indices; otherwise each
+    /// distinct combination of attribute indices becomes one vertex.
+    public func unwelded(corners: [UInt32]?, texcoordSets: [Primvar]? = nil) -> UnweldedMesh {
         let sets = texcoordSets ?? self.texcoordSets
         let normalsPrimvar = normals
         let colorPrimvar = primvar(named: Primvar.displayColorName)
         let attributes = [normalsPrimvar, colorPrimvar].compactMap { $0 } + sets
         // Nothing to weld when every attribute already shares the point index.
         if attributes.allSatisfy(\.followsPoints) {
-            let indices = faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(fvi[Int($0)]) } }
+            let indices = faceVertexIndices.withUnsafeBufferPointer { fvi in
+                corners.map { $0.map { UInt32(fvi[Int($0)]) } } ?? fvi.map { UInt32($0) }
+            }
             return UnweldedMesh(
                 positions: points,
                 normals: normalsPrimvar.flatMap { Self.float3Values($0, count: points.count) },
@@ -34,32 +36,77 @@ extension Mesh {
                 indices: indices)
         }
         // One key per corner: the point and each attribute's value index.
-        let pointIndices = faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(bitPattern: fvi[Int($0)]) } }
-        let streams = [pointIndices] + attributes.map { valueIndices(of: $0, corners: corners) }
-        let welded = VertexWelder.weld(streams, expectedVertices: points.count)
+        let width = 1 + attributes.count
+        let keys = cornerKeys(attributes, corners: corners)
+        let welded = keys.withUnsafeBufferPointer { VertexWelder.weld(keys: $0, width: width, pointCount: points.count) }
         let first = welded.firstCorners
-        func gathered<T>(_ values: [T], stream: Int) -> [T] {
-            streams[stream].withUnsafeBufferPointer { s in values.withUnsafeBufferPointer { v in first.map { v[Int(s[Int($0)])] } } }
+        /// Column `column` of each vertex's first corner's key, mapped through `value`; the vertices'
+        /// halves on two cores when there are many (four or five such gathers follow every weld).
+        func gathered<T>(column: Int, _ value: @escaping @Sendable (Int) -> T) -> [T] {
+            [T](unsafeUninitializedCapacity: first.count) { out, initialized in
+                keys.withUnsafeBufferPointer { k in
+                    first.withUnsafeBufferPointer { first in
+                        nonisolated(unsafe) let (out, k, first) = (out, k, first)  // halves write apart
+                        SplitReduction.reduce(count: first.count, { half in
+                            for v in half { (out.baseAddress! + v).initialize(to: value(Int(k[Int(first[v]) * width + column]))) }
+                        }, { _, _ in })
+                    }
+                }
+                initialized = first.count
+            }
         }
-        var result = UnweldedMesh(positions: gathered(points, stream: 0), normals: nil, texcoords: [], colors: nil,
+        func gathered<T>(_ values: [T], column: Int) -> [T] {
+            values.withUnsafeBufferPointer { v in
+                nonisolated(unsafe) let v = v
+                return gathered(column: column) { v[$0] }
+            }
+        }
+        var result = UnweldedMesh(positions: gathered(points, column: 0), normals: nil, texcoords: [], colors: nil,
                                   indices: welded.vertexOfCorner)
-        result.sourcePoints = streams[0].withUnsafeBufferPointer { s in first.map { s[Int($0)] } }
-        var slot = 1
+        result.sourcePoints = gathered(column: 0) { UInt32(truncatingIfNeeded: $0) }
+        var column = 1
         if let normalsPrimvar {
-            if case .float3(let v) = normalsPrimvar.values { result.normals = gathered(v, stream: slot) }
-            slot += 1
+            if case .float3(let v) = normalsPrimvar.values { result.normals = gathered(v, column: column) }
+            column += 1
         }
         if let colorPrimvar {
             let values = colorPrimvar.values
-            result.colors = streams[slot].withUnsafeBufferPointer { s in first.map { Self.color(values, Int(s[Int($0)])) } }
-            slot += 1
+            result.colors = gathered(column: column) { Self.color(values, $0) }
+            column += 1
         }
         for set in sets {
-            if case .float2(let v) = set.values { result.texcoords.append(gathered(v, stream: slot)) }
+            if case .float2(let v) = set.values { result.texcoords.append(gathered(v, column: column)) }
             else { result.texcoords.append(Array(repeating: .zero, count: first.count)) }
-            slot += 1
+            column += 1
         }
         return result
+    }
+
+    /// Every corner's point index and then each attribute's value index, interleaved so that a
+    /// corner's key is contiguous for the welder. Written without per-attribute arrays (each was
+    /// one more pass over fresh memory), in blocks that stay in cache while every column is
+    /// filled, and on two cores for large meshes: the kernel zeroes fresh pages for whichever
+    /// thread touches them first, and on a 1M-triangle export that zeroing was as slow as the weld.
+    private func cornerKeys(_ attributes: [Primvar], corners: [UInt32]?) -> [UInt32] {
+        let count = corners?.count ?? faceVertexIndices.count
+        let width = 1 + attributes.count
+        let faces = attributes.contains { $0.interpolation == .uniform } ? cornerFaces() : []
+        return [UInt32](unsafeUninitializedCapacity: count * width) { buffer, initialized in
+            guard let base = buffer.baseAddress else { initialized = 0; return }
+            HugePages.advise(UnsafeMutableRawPointer(base), byteCount: count * width * 4)
+            nonisolated(unsafe) let keys = base  // each half writes only its own corners' keys
+            SplitReduction.reduce(count: count, { half in
+                for start in stride(from: half.lowerBound, to: half.upperBound, by: 4096) {
+                    let block = start..<min(start + 4096, half.upperBound)
+                    let out = keys + start * width
+                    writeValueIndices(of: nil, corners: corners, faces: faces, range: block, into: out, stride: width)
+                    for (k, attribute) in attributes.enumerated() {
+                        writeValueIndices(of: attribute, corners: corners, faces: faces, range: block, into: out + k + 1, stride: width)
+                    }
+                }
+            }, { _, _ in })
+            initialized = count * width
+        }
     }
 
     /// The face each corner of `faceVertexIndices` belongs to.

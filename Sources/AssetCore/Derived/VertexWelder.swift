@@ -1,10 +1,18 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds the distinct combinations of attribute indices among a mesh's corners: the vertices a GPU
 /// format needs when positions, normals and texture coordinates are indexed separately.
 ///
 /// Written by hand because the standard library's `Dictionary` would need one array per key and
-/// its seeded SipHash per corner; this table hashes a corner's indices in place with a
-/// multiply-mix, stores only vertex numbers, and compares a candidate against the first corner
-/// that made each vertex, so nothing is allocated per corner.
+/// its seeded SipHash per corner, and any hash spreads consecutive corners over random memory;
+/// `PointChains` below finds a corner's vertex among those of its own point instead.
+///
+/// Large meshes are welded in two halves on two cores, each into its own chains; the second half's
+/// vertices are then looked up in the first's, which keeps the numbering in order of first
+/// appearance, exactly as one pass would give it.
 enum VertexWelder {
     struct Result {
         /// The vertex of every corner, vertices numbered in order of first appearance.
@@ -13,92 +21,126 @@ enum VertexWelder {
         var firstCorners: [UInt32]
     }
 
-    /// `streams`: one index stream per attribute, each with one entry per corner.
-    static func weld(_ streams: [[UInt32]], expectedVertices: Int) -> Result {
-        let width = streams.count
-        let cornerCount = streams.first?.count ?? 0
-        guard width > 0, cornerCount > 0 else { return Result(vertexOfCorner: [], firstCorners: []) }
-        // Interleaved, so one corner's key is contiguous. Every buffer here is written through
-        // pointers into uninitialised storage: with array subscripts, each corner paid bounds,
-        // uniqueness and exclusivity checks on four arrays, most of the weld's time on a 1M-
-        // triangle export; and a zero fill first would have been a second pass over fresh memory.
-        let keys = [UInt32](unsafeUninitializedCapacity: cornerCount * width) { buffer, initialized in
-            HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: cornerCount * width * 4)
-            for (k, stream) in streams.enumerated() {
-                stream.withUnsafeBufferPointer { stream in
-                    for corner in 0..<cornerCount { buffer[corner * width + k] = stream[corner] }
+    /// `keys`: each corner's attribute indices, `width` per corner, one corner after another.
+    /// `keys`' first column is the corner's point, below `pointCount` in any valid mesh (a point
+    /// past it is still welded correctly, only slower).
+    static func weld(keys: UnsafeBufferPointer<UInt32>, width: Int, pointCount: Int) -> Result {
+        let cornerCount = width > 0 ? keys.count / width : 0
+        guard cornerCount > 0, let keyBase = keys.baseAddress else { return Result(vertexOfCorner: [], firstCorners: []) }
+        nonisolated(unsafe) let base = keyBase
+        var firstCorners: [UInt32] = []
+        let vertexOfCorner = [UInt32](unsafeUninitializedCapacity: cornerCount) { vertexOf, initialized in
+            HugePages.advise(UnsafeMutableRawPointer(vertexOf.baseAddress), byteCount: cornerCount * 4)
+            nonisolated(unsafe) let vertexOf = vertexOf  // each half writes only its own corners
+            // Each half numbers its own vertices from 0; the second's are renumbered below.
+            let halves = SplitReduction.reduce(count: cornerCount, { corners in
+                [PointChains.weld(base, width: width, corners: corners, pointCount: pointCount, vertexOf: vertexOf)]
+            }, +)
+            guard halves.count == 2 else {
+                firstCorners = halves[0].firstCorners
+                initialized = cornerCount
+                return
+            }
+            // A vertex of the second half is the first half's when its key is there; otherwise it is new,
+            // and numbered after every vertex seen before it.
+            let (early, late) = (halves[0], halves[1])
+            firstCorners = early.firstCorners
+            var renumbered = [UInt32](repeating: 0, count: late.firstCorners.count)
+            for (local, corner) in late.firstCorners.enumerated() {
+                let key = base + Int(corner) * width
+                if let known = early.find(key) {
+                    renumbered[local] = known
+                } else {
+                    renumbered[local] = UInt32(firstCorners.count)
+                    firstCorners.append(corner)
                 }
             }
-            initialized = cornerCount * width
-        }
-        var capacity = 16
-        while capacity < min(expectedVertices, cornerCount) * 2 { capacity <<= 1 }
-        var vertexCount = 0
-        var vertexOfCorner: [UInt32] = []
-        let firstCorners = [UInt32](unsafeUninitializedCapacity: cornerCount) { first, firstCount in
-            vertexOfCorner = [UInt32](unsafeUninitializedCapacity: cornerCount) { vertexOf, vertexOfCount in
-                HugePages.advise(UnsafeMutableRawPointer(vertexOf.baseAddress), byteCount: cornerCount * 4)
-                keys.withUnsafeBufferPointer { keys in
-                    weld(keys, width: width, cornerCount: cornerCount, capacity: capacity,
-                         first: first, vertexOf: vertexOf, vertexCount: &vertexCount)
-                }
-                vertexOfCount = cornerCount
+            let start = cornerCount / 2
+            renumbered.withUnsafeBufferPointer { renumbered in
+                nonisolated(unsafe) let renumbered = renumbered
+                SplitReduction.reduce(count: cornerCount - start, { part in
+                    for corner in (start + part.lowerBound)..<(start + part.upperBound) {
+                        vertexOf[corner] = renumbered[Int(vertexOf[corner])]
+                    }
+                }, { _, _ in })
             }
-            firstCount = vertexCount
+            initialized = cornerCount
         }
         return Result(vertexOfCorner: vertexOfCorner, firstCorners: firstCorners)
     }
+}
 
-    /// The table loop over raw buffers: `first` gets each new vertex's first corner, `vertexOf`
-    /// every corner's vertex. The table holds vertex numbers and grows by rehashing from `first`.
-    private static func weld(_ keys: UnsafeBufferPointer<UInt32>, width: Int, cornerCount: Int, capacity: Int,
-                             first: UnsafeMutableBufferPointer<UInt32>, vertexOf: UnsafeMutableBufferPointer<UInt32>,
-                             vertexCount: inout Int) {
-        @inline(__always) func hash(_ corner: Int) -> Int {
-            var h: UInt64 = 0x243F_6A88_85A3_08D3
-            for k in 0..<width { h = (h ^ UInt64(keys[corner * width + k])) &* 0x9E37_79B9_7F4A_7C15 }
-            return Int(truncatingIfNeeded: h ^ (h >> 29))
+/// Each point's vertices, chained: a corner's key starts with its point index, so the point picks
+/// the chain and the rest of the key is compared only against vertices made from that point
+/// (one or a few). The chains' heads are indexed by point and vertices are numbered as they
+/// appear, so consecutive corners, which name nearby points in any real mesh, touch nearby
+/// memory; a hash table touched a random slot per corner, a cache miss each.
+final class PointChains: @unchecked Sendable {
+    private let keys: UnsafePointer<UInt32>
+    private let width: Int
+    /// Per point, its newest vertex plus one (0: none yet). The last slot gathers out-of-range points.
+    private let heads: UnsafeMutablePointer<UInt32>
+    private let pointCount: Int
+    /// Per vertex, the previous vertex of its point plus one.
+    private var next: [UInt32] = []
+    /// For each vertex, the first corner that produced it; its key is where that corner's is.
+    private(set) var firstCorners: [UInt32] = []
+
+    private init(keys: UnsafePointer<UInt32>, width: Int, pointCount: Int, expectedVertices: Int) {
+        self.keys = keys
+        self.width = width
+        self.pointCount = pointCount
+        // calloc: large blocks come from the kernel already zeroed, so the empty heads cost no fill.
+        guard let memory = calloc(pointCount + 1, MemoryLayout<UInt32>.stride) else {
+            fatalError("out of memory for \(pointCount) weld chains")
         }
-        @inline(__always) func same(_ a: Int, _ b: Int) -> Bool {
-            for k in 0..<width where keys[a * width + k] != keys[b * width + k] { return false }
-            return true
-        }
-        var table = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
-        table.initialize(repeating: -1)
-        defer { table.deallocate() }
-        var mask = capacity - 1
-        var vertices = 0
-        for corner in 0..<cornerCount {
-            var slot = hash(corner) & mask
-            var found: Int32 = -1
-            while true {
-                let entry = table[slot]
-                if entry < 0 { break }
-                if same(Int(first[Int(entry)]), corner) { found = entry; break }
-                slot = (slot + 1) & mask
-            }
-            if found >= 0 {
-                vertexOf[corner] = UInt32(found)
-                continue
-            }
-            first[vertices] = UInt32(corner)
-            table[slot] = Int32(vertices)
-            vertexOf[corner] = UInt32(vertices)
-            vertices += 1
-            if vertices * 4 > table.count * 3 {
-                // Rehash from the first corners: the keys themselves are never copied.
-                let grown = UnsafeMutableBufferPointer<Int32>.allocate(capacity: table.count * 2)
-                grown.initialize(repeating: -1)
-                table.deallocate()
-                table = grown
-                mask = table.count - 1
-                for v in 0..<vertices {
-                    var s = hash(Int(first[v])) & mask
-                    while table[s] >= 0 { s = (s + 1) & mask }
-                    table[s] = Int32(v)
-                }
+        heads = memory.assumingMemoryBound(to: UInt32.self)
+        next.reserveCapacity(expectedVertices)
+        firstCorners.reserveCapacity(expectedVertices)
+    }
+
+    deinit { free(heads) }
+
+    /// Welds `corners`, writing each one's vertex (numbered from 0 in these chains) to `vertexOf`.
+    static func weld(_ keys: UnsafePointer<UInt32>, width: Int, corners: Range<Int>, pointCount: Int,
+                     vertexOf: UnsafeMutableBufferPointer<UInt32>) -> PointChains {
+        let chains = PointChains(keys: keys, width: width, pointCount: pointCount,
+                                 expectedVertices: min(pointCount, corners.count))
+        for corner in corners {
+            let key = keys + corner * width
+            let head = chains.head(of: key)
+            if let vertex = chains.find(key, from: chains.heads[head]) {
+                vertexOf[corner] = vertex
+            } else {
+                let vertex = UInt32(chains.firstCorners.count)
+                chains.next.append(chains.heads[head])
+                chains.heads[head] = vertex + 1
+                chains.firstCorners.append(UInt32(corner))
+                vertexOf[corner] = vertex
             }
         }
-        vertexCount = vertices
+        return chains
+    }
+
+    /// The vertex whose key is `key`, when there is one.
+    func find(_ key: UnsafePointer<UInt32>) -> UInt32? {
+        find(key, from: heads[head(of: key)])
+    }
+
+    @inline(__always) private func head(of key: UnsafePointer<UInt32>) -> Int {
+        Int(key[0]) < pointCount ? Int(key[0]) : pointCount
+    }
+
+    @inline(__always) private func find(_ key: UnsafePointer<UInt32>, from head: UInt32) -> UInt32? {
+        var link = head
+        while link != 0 {
+            let vertex = Int(link - 1)
+            let known = keys + Int(firstCorners[vertex]) * width
+            var same = true
+            for k in 0..<width where known[k] != key[k] { same = false; break }
+            if same { return UInt32(vertex) }
+            link = next[vertex]
+        }
+        return nil
     }
 }

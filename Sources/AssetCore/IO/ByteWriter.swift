@@ -42,6 +42,36 @@ public struct ByteWriter: Sendable {
         #endif
     }
 
+    /// Room for `additional` more bytes, so that appends up to it never copy the buffer to grow it.
+    /// Grows at least twofold when it must grow: a reserve per mesh of a thousand-mesh scene would
+    /// otherwise copy the whole buffer each time.
+    public mutating func reserve(additional: Int) {
+        let needed = bytes.count + additional
+        guard needed > bytes.capacity else { return }
+        bytes.reserveCapacity(max(needed, 2 * bytes.capacity))
+    }
+
+    /// `count` 32-bit floats that `fill` writes in place at the end of the buffer (native order;
+    /// the bytes are swapped to little-endian after on other machines). A writer's vertex streams
+    /// go straight into the file's bytes this way, not through arrays of their own first.
+    public mutating func f32s(count: Int, _ fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count * 4))
+        bytes.withUnsafeMutableBytes { raw in
+            let tail = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
+            tail.withMemoryRebound(to: Float.self) { fill($0) }
+            #if !_endian(little)
+            tail.withMemoryRebound(to: UInt32.self) { for k in $0.indices { $0[k] = $0[k].littleEndian } }
+            #endif
+        }
+    }
+
+    /// Puts `prefix` before everything written so far: a move within the buffer when its capacity
+    /// has room, so a file's header can follow its large body without copying the body out.
+    public mutating func prepend(_ prefix: [UInt8]) {
+        bytes.insert(contentsOf: prefix, at: 0)
+    }
+
     /// Appends `value` until the length is a multiple of `alignment`.
     public mutating func pad(to alignment: Int, with value: UInt8 = 0) {
         while bytes.count % alignment != 0 { bytes.append(value) }
