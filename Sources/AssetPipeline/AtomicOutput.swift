@@ -31,7 +31,11 @@ package enum AtomicOutput {
                 cleanUp()
                 throw AssetError(.io("cannot create folder: \(error.localizedDescription)"), at: SourceLocation(file: directory))
             }
-            let temporary = (directory.isEmpty ? "" : directory + "/") + ".\((target as NSString).lastPathComponent).assetc-\(UUID().uuidString.prefix(8)).tmp"
+            // The target's own name, shortened so that the temporary one stays within the 255 bytes a
+            // file name may have: a target named near that limit is still writable.
+            var stem = Substring((target as NSString).lastPathComponent)
+            while stem.utf8.count > 200 { stem = stem.dropLast() }
+            let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(stem).assetc-\(UUID().uuidString.prefix(8)).tmp"
             if let failure = writeNewFile(temporary, file.bytes) {
                 if failure.created { temporaries.append(temporary) }
                 cleanUp()

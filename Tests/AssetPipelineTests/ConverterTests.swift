@@ -92,6 +92,23 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    /// A name near the file system's 255-byte limit is written (its temporary name is shortened),
+    /// and a name past it is one located error with nothing left behind.
+    @Test func outputNamesNearTheLimitAreWrittenAndPastItFailCleanly() throws {
+        let longest = String(repeating: "n", count: 251) + ".glb"
+        _ = try convert(longest)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(longest).path))
+        let tooLong = String(repeating: "n", count: 252) + ".glb"
+        do {
+            _ = try convert(tooLong)
+            Issue.record("a 256-byte file name was written")
+        } catch {
+            #expect(error.message.contains("File name too long"), "\(error.message)")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test(arguments: [false, true])
     func usdzEntriesAreStoredAnd64ByteAligned(textRootLayer: Bool) throws {
         _ = try convert("p.usdz", force: true, textRootLayer: textRootLayer)
