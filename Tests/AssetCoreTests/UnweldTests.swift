@@ -89,6 +89,17 @@ import Testing
         #expect(welded.firstCorners == [0, 1, 3, 4, 5])
     }
 
+    /// One point with a vertex per corner (hostile, no real mesh has it) must not walk a chain per
+    /// corner: past `PointChains.longestChain` the table takes over, numbering alike.
+    @Test(.timeLimit(.minutes(1)), arguments: [1_000, 300_000])
+    func onePointWithThousandsOfVerticesIsHashedNotChained(corners: Int) {
+        let keys = (0..<corners).flatMap { c -> [UInt32] in [0, UInt32(c / 2), 7] }
+        let welded = keys.withUnsafeBufferPointer { VertexWelder.weld(keys: $0, width: 3, pointCount: 1) }
+        #expect(welded.vertexOfCorner.count == corners)
+        #expect(welded.vertexOfCorner.indices.first { welded.vertexOfCorner[$0] != UInt32($0 / 2) } == nil)
+        #expect(welded.firstCorners == (0..<UInt32((corners + 1) / 2)).map { $0 * 2 })
+    }
+
     @Test func perPointAttributesKeepThePointsAsTheyAre() {
         var mesh = Self.exportShaped(points: 50, triangles: 60, seed: 4)
         mesh.primvars = [Primvar(name: Primvar.normalsName, interpolation: .vertex,
