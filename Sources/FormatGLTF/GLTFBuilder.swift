@@ -134,7 +134,7 @@ struct GLTFBuilder {
             for (i, p) in unwelded.positions.enumerated() { out[3 * i] = p.x; out[3 * i + 1] = p.y; out[3 * i + 2] = p.z }
         }
         if let normals = unwelded.normals {
-            attributes["NORMAL"] = addFloats(type: "VEC3", count: vertexCount, width: 3) { out in
+            attributes["NORMAL"] = addFloats(type: "VEC3", count: normals.count, width: 3) { out in
                 for (i, n) in normals.enumerated() {
                     let l = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
                     // glTF requires unit normals.
@@ -187,12 +187,14 @@ struct GLTFBuilder {
             // Per component, compared as Sequence.min()/max() compare (a NaN never replaces a value).
             var low = [Float](repeating: 0, count: width), high = low
             buffer.bytes.withUnsafeBytes { raw in
+                // The floats as written: little-endian bit patterns.
+                func float(_ index: Int) -> Float {
+                    Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * index, as: UInt32.self)))
+                }
                 for k in 0..<width {
-                    var lo = raw.loadUnaligned(fromByteOffset: start + 4 * k, as: UInt32.self)
-                    var (l, h) = (Float(bitPattern: UInt32(littleEndian: lo)), Float(bitPattern: UInt32(littleEndian: lo)))
+                    var (l, h) = (float(k), float(k))
                     for e in 1..<count {
-                        lo = raw.loadUnaligned(fromByteOffset: start + 4 * (e * width + k), as: UInt32.self)
-                        let x = Float(bitPattern: UInt32(littleEndian: lo))
+                        let x = float(e * width + k)
                         if x < l { l = x }
                         if h < x { h = x }
                     }
