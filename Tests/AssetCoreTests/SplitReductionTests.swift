@@ -19,6 +19,20 @@ import Testing
         }
     }
 
+    /// Each index is visited exactly once, split or not.
+    @Test func eachHalfCoversEveryIndexOnce() {
+        for count in [0, 5, SplitReduction.threshold, SplitReduction.threshold + 1] {
+            var visits = [UInt8](repeating: 0, count: count)
+            visits.withUnsafeMutableBufferPointer { slots in
+                nonisolated(unsafe) let slots = slots  // the halves write apart
+                SplitReduction.forEachHalf(count: count) { half in
+                    for i in half { slots[i] &+= 1 }
+                }
+            }
+            #expect(visits.allSatisfy { $0 == 1 }, "\(count) elements")
+        }
+    }
+
     /// A mesh's index check finds the same highest index whether or not it splits the array.
     @Test func highestIndexOfALongArray() {
         var indices = [Int32](repeating: 5, count: SplitReduction.threshold * 2)

@@ -47,9 +47,9 @@ extension Mesh {
                 keys.withUnsafeBufferPointer { k in
                     first.withUnsafeBufferPointer { first in
                         nonisolated(unsafe) let (out, k, first) = (out, k, first)  // halves write apart
-                        SplitReduction.reduce(count: first.count, { half in
+                        SplitReduction.forEachHalf(count: first.count) { half in
                             for v in half { (out.baseAddress! + v).initialize(to: value(Int(k[Int(first[v]) * width + column]))) }
-                        }, { _, _ in })
+                        }
                     }
                 }
                 initialized = first.count
@@ -95,7 +95,7 @@ extension Mesh {
             guard let base = buffer.baseAddress else { initialized = 0; return }
             HugePages.advise(UnsafeMutableRawPointer(base), byteCount: count * width * 4)
             nonisolated(unsafe) let keys = base  // each half writes only its own corners' keys
-            SplitReduction.reduce(count: count, { half in
+            SplitReduction.forEachHalf(count: count) { half in
                 for start in stride(from: half.lowerBound, to: half.upperBound, by: 4096) {
                     let block = start..<min(start + 4096, half.upperBound)
                     let out = keys + start * width
@@ -104,7 +104,7 @@ extension Mesh {
                         writeValueIndices(of: attribute, corners: corners, faces: faces, range: block, into: out + k + 1, stride: width)
                     }
                 }
-            }, { _, _ in })
+            }
             initialized = count * width
         }
     }

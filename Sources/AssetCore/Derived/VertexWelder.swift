@@ -67,11 +67,11 @@ enum VertexWelder {
             let start = late.corners.lowerBound
             renumbered.withUnsafeBufferPointer { renumbered in
                 nonisolated(unsafe) let renumbered = renumbered
-                SplitReduction.reduce(count: late.corners.count, { part in
+                SplitReduction.forEachHalf(count: late.corners.count) { part in
                     for corner in (start + part.lowerBound)..<(start + part.upperBound) {
                         vertexOf[corner] = renumbered[Int(vertexOf[corner])]
                     }
-                }, { _, _ in })
+                }
             }
             initialized = cornerCount
         }

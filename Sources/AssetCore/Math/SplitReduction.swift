@@ -23,4 +23,10 @@ package enum SplitReduction {
         }
         return combine(halves[0]!, halves[1]!)
     }
+
+    /// `part` over the halves of `0..<count` for its effects alone (each half writing only its own
+    /// share of a buffer), on two threads when `count` reaches `threshold`.
+    package static func forEachHalf(count: Int, _ part: @Sendable (Range<Int>) -> Void) {
+        reduce(count: count, part, { _, _ in })
+    }
 }
