@@ -27,8 +27,9 @@ let package = Package(
         // of their own (PNG, WebP, TurboJPEG, stb, LZ4, and draco below) are linked from that
         // archive: their module maps name it (`link ":libpng16.a"`) and they have no pkgConfig,
         // whose `-lpng16` would add the shared library back. Every shared library costs process
-        // start its loading and symbol binding: measured, these six took 0.8-1.5 ms of the 10-12 ms
-        // an `assetc info` of a tiny file takes. libxml2 (its include path comes from pkg-config),
+        // start its loading and symbol binding: measured on the release binary, these six took
+        // 1.5-2.3 ms of the 10-11.5 ms an `assetc info` of a tiny file took (`perf stat -r 30`,
+        // three alternating rounds). libxml2 (its include path comes from pkg-config),
         // libzip and libmeshoptimizer (no archive), libcrypto and zlib (libzip loads them anyway)
         // and GRDB's SQLite stay shared.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
