@@ -74,30 +74,39 @@ let package = Package(
         // The CPU renderer: imports AssetCore only (and the image codecs).
         .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage"]),
 
-        // The catalog: records and queries on SQLite through GRDB. Imports AssetCore only.
-        .target(name: "AssetCatalog", dependencies: [
-            "AssetCore",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+        // The catalog as the use cases see it: the `Catalog` protocol, plain Codable records, the
+        // query language and thumbnail jobs, in pure Swift. Imports AssetCore only.
+        .target(name: "AssetCatalog", dependencies: ["AssetCore"]),
+        // The two engines behind it, each a target of its own so that only the executables link them.
+        .target(name: "CatalogSQLite", dependencies: [
+            "AssetCatalog", "AssetCore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .target(name: "CatalogPostgres", dependencies: [
+            "AssetCatalog", "AssetCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
+        // The one factory that turns a `--db` value into an engine; only executables (and the test
+        // support that opens catalogs on both engines) depend on it.
+        .target(name: "CatalogEngines", dependencies: ["AssetCatalog", "AssetCore", "CatalogSQLite", "CatalogPostgres"]),
 
-        // Use cases shared by the CLI and the service: the only way either reaches the pipeline.
+        // Use cases shared by the CLI and the service: the only way either reaches the pipeline,
+        // the renderer and validation. It depends on the catalog protocol, never on an engine, so
+        // a package using AssetKit links neither GRDB nor SwiftNIO (Scripts/check-imports checks).
         .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog", "AssetValidate", "CLibCrypto"]),
 
-        // The HTTP catalog: JSON API and HTML gallery on Hummingbird.
-        // AssetRender only for RenderView, the named views a thumbnail request takes.
+        // The HTTP catalog: JSON API and HTML gallery on Hummingbird. It reaches assetc's work
+        // through AssetKit (which re-exports AssetCore's value types) and the catalog protocol only.
         .target(name: "AssetService", dependencies: [
-            "AssetKit", "AssetCatalog", "AssetCore", "AssetRender",
+            "AssetKit", "AssetCatalog",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // The CLI: use cases through AssetKit; AssetCore, AssetRender and AssetCatalog only for the
-        // value types its options and results are made of.
+        // The CLI: use cases through AssetKit; the engines through CatalogEngines' factory;
+        // AssetCore, AssetRender, AssetCatalog and AssetValidate only for the value types its options and results are made of.
         .executableTarget(
             name: "assetc",
             dependencies: [
-                "AssetKit", "AssetCore", "AssetRender", "AssetCatalog", "AssetValidate", "AssetService",
+                "AssetKit", "AssetCore", "AssetRender", "AssetCatalog", "AssetValidate", "AssetService", "CatalogEngines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Process start is a tenth of validating a folder of small packages. The Swift runtime's
@@ -113,7 +122,7 @@ let package = Package(
         .target(name: "AssetTestSupport", path: "Tests/TestSupport"),
 
         // Empty catalogs on either engine, for the catalog and service suites that run on both.
-        .target(name: "CatalogTestSupport", dependencies: ["AssetCatalog"], path: "Tests/CatalogTestSupport"),
+        .target(name: "CatalogTestSupport", dependencies: ["AssetCatalog", "CatalogSQLite", "CatalogEngines"], path: "Tests/CatalogTestSupport"),
 
         .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore", "AssetTestSupport"]),
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.
@@ -129,8 +138,13 @@ let package = Package(
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
         .testTarget(name: "AssetCatalogTests", dependencies: [
             "AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport",
-            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .testTarget(name: "CatalogSQLiteTests", dependencies: [
+            "CatalogSQLite", "AssetCatalog", "AssetCore", "AssetTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // What a package that depends on the AssetKit library alone gets: convert and validate with
+        // no catalog engine in the build (it names AssetKit and nothing else).
+        .testTarget(name: "AssetKitLibraryTests", dependencies: ["AssetKit"]),
         // Against a live server on loopback through Foundation's URLSession: HummingbirdTesting
         // would bring AsyncHTTPClient and a second BoringSSL into every test build.
         .testTarget(name: "AssetServiceTests", dependencies: [

@@ -2,15 +2,18 @@ import AssetCore
 import Foundation
 
 /// The catalog of indexed assets as the use cases and the service see it. Two engines stand behind
-/// it: `SQLiteCatalog`, one file beside the indexed folder (the default), and `PostgresCatalog`, one
-/// database a team's indexers, workers and servers share. Every method is one transaction, so a
-/// process killed at any moment leaves each asset with all its rows or none.
+/// it, each a target of its own: `SQLiteCatalog` (CatalogSQLite), one file beside the indexed folder
+/// (the default), and `PostgresCatalog` (CatalogPostgres), one database a team's indexers, workers
+/// and servers share; `CatalogDatabase.open` (CatalogEngines) picks one from a `--db` value. This
+/// module links neither, so a package using AssetKit gets no database engine. Every method is one
+/// transaction, so a process killed at any moment leaves each asset with all its rows or none.
 public protocol Catalog: Sendable {
     /// Where the catalog is, for messages: a file path, or a connection string without its password.
     var location: String { get }
     /// The folder where rendered thumbnails and converted files are cached: beside the SQLite file,
     /// or the shared `--thumbnail-store` of a PostgreSQL catalog.
     var folder: String { get }
+    var engine: CatalogEngine { get }
 
     /// What the catalog knows of the files under a root, to decide what changed.
     func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint]
@@ -71,23 +74,7 @@ public struct CatalogFingerprint: Sendable, Equatable {
     }
 }
 
-/// Opens the catalog a `--db` value (or `ASSETC_DB`) names.
-public enum CatalogDatabase {
-    /// True for `postgres://...` and `postgresql://...`.
-    public static func isPostgres(_ location: String) -> Bool {
-        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
-    }
-
-    /// A PostgreSQL connection string opens the shared catalog (its thumbnails in `thumbnailStore`,
-    /// else `.assetc` in the current folder); anything else is a SQLite file path.
-    public static func open(_ location: String, thumbnailStore: String? = nil) async throws(AssetError) -> any Catalog {
-        if isPostgres(location) {
-            return try await PostgresCatalog(url: location, thumbnailStore: thumbnailStore ?? ".assetc")
-        }
-        if let thumbnailStore {
-            throw AssetError(.malformed("--thumbnail-store is for a PostgreSQL catalog; a SQLite catalog keeps thumbnails beside its file"),
-                             at: SourceLocation(file: thumbnailStore))
-        }
-        return try SQLiteCatalog(path: location)
-    }
+/// The database engine behind a catalog, as `/health` and messages name it.
+public enum CatalogEngine: String, Sendable {
+    case sqlite, postgresql
 }

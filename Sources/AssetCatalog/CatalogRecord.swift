@@ -1,18 +1,19 @@
 import AssetCore
-import GRDB
 
-/// One row of the `asset` table: a model or a texture under an indexed root.
-public struct CatalogRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "asset"
+/// One row of the `asset` table: a model or a texture under an indexed root. Plain `Codable`: each
+/// engine maps it to its own rows (CatalogSQLite through GRDB, CatalogPostgres through JSON).
+public struct CatalogRecord: Codable, Sendable, Equatable {
+    /// The table both engines keep records in.
+    public static let tableName = "asset"
 
-    public enum Kind: String, Codable, Sendable { case model, texture }
+    public typealias Kind = AssetFormat.Kind
 
     /// Stable id: the path relative to the indexed root's parent (`Art.scnassets/ship.dae`).
     public var id: String
     /// Absolute path of the indexed root the asset was found under.
     public var root: String
     public var kind: Kind
-    public var format: String
+    public var format: AssetFormat
     public var byteSize: Int64
     public var contentHash: String
     /// Modification time, seconds since 1970.
@@ -52,7 +53,7 @@ public struct CatalogRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var thumbnail: String?
     public var indexedAt: Double
 
-    public init(id: String, root: String, kind: Kind, format: String, byteSize: Int64, contentHash: String,
+    public init(id: String, root: String, kind: Kind, format: AssetFormat, byteSize: Int64, contentHash: String,
                 modifiedAt: Double, indexedAt: Double) {
         self.id = id
         self.root = root
@@ -123,8 +124,23 @@ public struct CatalogSummary: Sendable, Equatable {
     public var id: String
     public var root: String
     public var kind: CatalogRecord.Kind
-    public var format: String
+    public var format: AssetFormat
     public var byteSize: Int64
     public var contentHash: String
     public var error: String?
+
+    public init(id: String, root: String, kind: CatalogRecord.Kind, format: AssetFormat, byteSize: Int64, contentHash: String, error: String? = nil) {
+        (self.id, self.root, self.kind, self.format) = (id, root, kind, format)
+        (self.byteSize, self.contentHash, self.error) = (byteSize, contentHash, error)
+    }
+
+    /// A summary as an engine reads its columns back: a kind or format no assetc writes (a row
+    /// changed by hand, or by a newer version) is an error naming the asset, not a guess.
+    package init(id: String, root: String, kindName: String, formatName: String, byteSize: Int64, contentHash: String,
+                 error: String?) throws(AssetError) {
+        guard let kind = CatalogRecord.Kind(rawValue: kindName), let format = AssetFormat(rawValue: formatName) else {
+            throw AssetError(.malformed("the catalog's row for '\(id)' has kind '\(kindName)' and format '\(formatName)', which assetc does not know"))
+        }
+        self.init(id: id, root: root, kind: kind, format: format, byteSize: byteSize, contentHash: contentHash, error: error)
+    }
 }

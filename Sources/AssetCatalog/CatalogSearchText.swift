@@ -1,14 +1,14 @@
 /// The words full-text search finds an asset by, the same for both engines.
 extension CatalogEntry {
     /// The file's id, node paths and material names, each also split into its parts.
-    var searchText: String {
+    package var searchText: String {
         ([record.id] + nodeNames + materialNames).map(CatalogSearchText.words).joined(separator: " ")
     }
 }
 
-enum CatalogSearchText {
+package enum CatalogSearchText {
     /// Splits names so `LoomisHead/Skull/Jaw` and `brow_line` are found by their parts.
-    static func words(_ name: String) -> String {
+    package static func words(_ name: String) -> String {
         var out = ""
         var previous: Character = " "
         for ch in name {
@@ -26,7 +26,7 @@ enum CatalogSearchText {
     /// Lowercased runs of letters and digits: the tokens SQLite's unicode61 tokenizer makes of a
     /// text, given to PostgreSQL in the same shape so that its parser cannot read
     /// `Art.scnassets/ship.dae` as one file-path token.
-    static func tokens(_ text: String) -> [String] {
+    package static func tokens(_ text: String) -> [String] {
         var tokens: [String] = []
         var current = ""
         for ch in text {

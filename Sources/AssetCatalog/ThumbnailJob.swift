@@ -1,3 +1,5 @@
+import AssetCore
+
 /// A thumbnail to render for one asset, recorded by `index --defer-thumbnails` and claimed by
 /// `assetc worker` processes on any machine. One job per asset: recording it again for new content
 /// (or a new size or view) starts it over, so a worker never renders a picture of content the
@@ -7,18 +9,35 @@ public struct ThumbnailJob: Sendable, Equatable, Codable {
     public var assetId: String
     /// The content the picture is of; a finished job whose asset changed since is not attached.
     public var contentHash: String
+    /// One of `ThumbnailSize.served`.
     public var size: Int
-    public var view: String
+    public var view: RenderView
     /// How many times a worker claimed it (a job whose worker died is claimed again).
     public var attempts: Int
 
-    public init(assetId: String, contentHash: String, size: Int, view: String, attempts: Int = 0) {
+    public init(assetId: String, contentHash: String, size: Int, view: RenderView, attempts: Int = 0) {
         self.assetId = assetId
         self.contentHash = contentHash
         self.size = size
         self.view = view
         self.attempts = attempts
     }
+
+    /// A job as an engine reads it back. The claim fails jobs whose view is not one of
+    /// `RenderView`'s first (`unknownViewCondition`), so a name that is still unknown here means
+    /// the row changed under the claim: an error, never a silent `iso`.
+    package init(assetId: String, contentHash: String, size: Int, viewName: String, attempts: Int) throws(AssetError) {
+        guard let view = RenderView(rawValue: viewName) else {
+            throw AssetError(.malformed("the thumbnail job of '\(assetId)' names an unknown view '\(viewName)'"))
+        }
+        self.init(assetId: assetId, contentHash: contentHash, size: size, view: view, attempts: attempts)
+    }
+
+    /// SQL that is true for a job row whose view or size no assetc renders (written by hand, or
+    /// by another version): claims fail such jobs with this reason instead of handing them out.
+    package static let unknownViewCondition =
+        "(view NOT IN (\(RenderView.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))) OR size NOT IN (\(ThumbnailSize.served.map(String.init).joined(separator: ", "))))"
+    package static let unknownViewError = "the job names a view or size assetc does not render (views: \(RenderView.names); sizes: \(ThumbnailSize.names))"
 
     /// States as stored; the schema's CHECK constraint names the same four.
     public enum State: String, Sendable, CaseIterable { case pending, running, done, failed }
@@ -51,7 +70,7 @@ public struct ThumbnailJobCounts: Sendable, Equatable, Codable {
 
     public var total: Int { pending + running + done + failed }
 
-    mutating func add(_ state: String, _ n: Int) {
+    package mutating func add(_ state: String, _ n: Int) {
         switch ThumbnailJob.State(rawValue: state) {
         case .pending: pending += n
         case .running: running += n

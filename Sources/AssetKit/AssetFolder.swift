@@ -15,11 +15,11 @@ struct AssetFolder {
         var relativePath: String
         var path: String
         var kind: CatalogRecord.Kind
+        /// By extension (a texture) or as a reader claims it; the read may still find it damaged.
+        var format: AssetFormat
         var byteSize: Int64
         var modifiedAt: Double
     }
-
-    static let textureExtensions: Set<String> = ["png", "jpg", "jpeg"]
 
     /// Files sorted by relative path. Entries that vanish or cannot be inspected are not assets.
     static func files(under root: String, registry: FormatRegistry, skipping: String?, includeTextures: Bool) -> [File] {
@@ -32,17 +32,17 @@ struct AssetFolder {
             let path = url.standardizedFileURL.path
             if path == skip { walker?.skipDescendants(); continue }
             guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
-            let kind: CatalogRecord.Kind
-            if textureExtensions.contains(url.pathExtension.lowercased()) {
+            let format: AssetFormat
+            if let texture = AssetFormat.texture(byExtension: url.pathExtension) {
                 guard includeTextures else { continue }
-                kind = .texture
-            } else if registry.recognises(url) {
-                kind = .model
+                format = texture
+            } else if let model = registry.recognisedFormat(url) {
+                format = model
             } else {
                 continue
             }
             let relative = String(path.dropFirst(rootURL.path.count + 1))
-            found.append(File(id: rootURL.lastPathComponent + "/" + relative, relativePath: relative, path: path, kind: kind,
+            found.append(File(id: rootURL.lastPathComponent + "/" + relative, relativePath: relative, path: path, kind: format.kind, format: format,
                               byteSize: Int64(values.fileSize ?? 0),
                               modifiedAt: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
         }

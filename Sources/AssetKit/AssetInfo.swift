@@ -4,7 +4,8 @@ import AssetCore
 /// `SceneStats`, bounds are world space in the file's own units and axes.
 public struct AssetInfo: Sendable, Equatable, Encodable {
     public var file: String
-    public var format: String
+    /// What the file was read as; nil only for a scene made in memory.
+    public var format: AssetFormat?
     public var upAxis: UpAxis
     /// nil (JSON null) when the format carries no unit and none was given (`--source-meters-per-unit`).
     public var metersPerUnit: Double?

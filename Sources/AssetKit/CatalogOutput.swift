@@ -6,7 +6,7 @@ public enum CatalogOutput {
     static let columns = ["id", "format", "triangles", "meshes", "materials", "upAxis", "size", "missingTextures", "error"]
 
     static func cells(_ r: CatalogRecord) -> [String] {
-        [r.id, r.format, r.triangles.map(String.init) ?? "-", r.meshes.map(String.init) ?? "-", r.materials.map(String.init) ?? "-",
+        [r.id, r.format.name, r.triangles.map(String.init) ?? "-", r.meshes.map(String.init) ?? "-", r.materials.map(String.init) ?? "-",
          r.upAxis ?? "-", String(r.byteSize), String(r.missingTextures), r.error ?? ""]
     }
 

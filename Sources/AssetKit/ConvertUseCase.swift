@@ -16,7 +16,9 @@ public struct ConvertUseCase: Sendable {
     }
 
     public struct Report: Sendable {
-        public var format: FormatDescription
+        public var format: AssetFormat
+        /// What the input was read as.
+        public var sourceFormat: AssetFormat
         public var writtenFiles: [String]
         public var diagnostics: [Diagnostic]
         /// The source's metadata as read (its own up axis and units).
@@ -25,18 +27,18 @@ public struct ConvertUseCase: Sendable {
         public var textures: [Texture]
     }
 
-    /// The names of the formats assetc writes, as `--to` and the service's `to=` take them.
-    public static var outputFormats: [String] { FormatRegistry.standard.writers.map(\.format.name) }
+    /// The formats assetc writes, as `--to` and the service's `to=` take them.
+    public static var outputFormats: [AssetFormat] { FormatRegistry.standard.writers.map(\.format) }
 
     public func run(input: String, output: String, options: ConvertOptions) throws(AssetError) -> Report {
         let report = try converter.convert(input: input, output: output, options: options)
-        return Report(format: report.format, writtenFiles: report.writtenFiles, diagnostics: report.diagnostics,
+        return Report(format: report.format, sourceFormat: report.sourceFormat, writtenFiles: report.writtenFiles, diagnostics: report.diagnostics,
                       sourceMetadata: report.sourceMetadata, textures: report.scene.textures)
     }
 
     /// The bytes of `input` converted to `format` (the main file; sidecars stay beside it), kept
     /// under `folder/<contentHash>/` so an unchanged asset is converted once.
-    public func convertedBytes(of input: String, contentHash: String, format: String, fileName: String,
+    public func convertedBytes(of input: String, contentHash: String, format: AssetFormat, fileName: String,
                                cacheFolder folder: String, readOptions: ReadOptions = ReadOptions()) throws(AssetError) -> [UInt8] {
         let output = ((folder as NSString).appendingPathComponent(contentHash) as NSString).appendingPathComponent(fileName)
         if let data = FileManager.default.contents(atPath: output) { return Array(data) }

@@ -119,7 +119,7 @@ public struct IndexUseCase: Sendable {
         if deferThumbnails {
             // After the store: a job names an asset row that exists.
             let jobs = built.filter { $0.record.kind == .model && $0.record.error == nil }.map {
-                ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: render.size, view: render.view.rawValue)
+                ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: render.size, view: render.view)
             }
             try await catalog.enqueueThumbnails(jobs)
             report.thumbnailJobs += jobs.count
@@ -150,8 +150,7 @@ public struct IndexUseCase: Sendable {
     /// Reads one file into its catalog entry; a failure becomes the entry's error.
     func entry(for candidate: Candidate, root: String, catalogFolder: String, readOptions: ReadOptions) -> CatalogEntry {
         let now = Date().timeIntervalSince1970
-        let ext = (candidate.path as NSString).pathExtension.lowercased()
-        var record = CatalogRecord(id: candidate.id, root: root, kind: candidate.kind, format: ext == "jpg" ? "jpeg" : ext,
+        var record = CatalogRecord(id: candidate.id, root: root, kind: candidate.kind, format: candidate.format,
                                    byteSize: candidate.byteSize, contentHash: "", modifiedAt: candidate.modifiedAt, indexedAt: now)
         let hash: String
         do throws(AssetError) { hash = try ContentHash.file(candidate.path) } catch {
@@ -172,7 +171,7 @@ public struct IndexUseCase: Sendable {
         }
         let scene = result.scene
         let stats = scene.stats
-        record.format = scene.metadata.sourceFormat
+        record.format = scene.metadata.sourceFormat ?? candidate.format  // the content's word over the extension's
         (record.nodes, record.meshes, record.points, record.faces) = (stats.nodes, stats.meshes, stats.points, stats.faces)
         (record.triangles, record.primitives, record.materials, record.textures) = (stats.triangles, stats.primitives, stats.materials, stats.textures)
         (record.skeletons, record.joints, record.skinnedMeshes) = (stats.skeletons, stats.joints, stats.skinnedMeshes)
@@ -214,7 +213,7 @@ public struct IndexUseCase: Sendable {
     /// The verdict `assetc validate` gives a USD model, kept in its record; the failing rules are
     /// returned for the entry. A stage that cannot be inspected keeps no verdict, and says why.
     private func verdict(of candidate: Candidate, options: ReadOptions, into record: inout CatalogRecord, warnings: inout [String]) -> [String] {
-        guard ValidateUseCase.usdFormats.contains(record.format) else { return [] }
+        guard record.format.isUSD else { return [] }
         do throws(AssetError) {
             let report = try AssetValidator(options: options).validate(path: candidate.path, format: record.format)
             (record.arkitErrors, record.arkitWarnings) = (report.errorCount, report.warningCount)

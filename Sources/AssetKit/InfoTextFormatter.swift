@@ -3,7 +3,7 @@ import AssetCore
 /// The human-readable form of `assetc info` (the JSON form is `AssetInfo` itself).
 public enum InfoTextFormatter {
     public static func format(_ info: AssetInfo) -> String {
-        var lines = ["\(TerminalText.safe(info.file))  (\(TerminalText.safe(info.format)))"]
+        var lines = ["\(TerminalText.safe(info.file))  (\(info.format?.name ?? "in memory"))"]
         func row(_ label: String, _ value: String) {
             lines.append("  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
         }

@@ -27,19 +27,19 @@ public struct RepairUseCase: Sendable {
     public func run(file: String, output: String, force: Bool) throws(AssetError) -> Outcome {
         guard output.lowercased().hasSuffix(".usdz") else {
             throw AssetError(.unsupportedFormat("--fix writes a usdz package, the form AR Quick Look takes; name the output .usdz",
-                                                supported: ["usdz"]), at: SourceLocation(file: output))
+                                                supported: [AssetFormat.usdz.name]), at: SourceLocation(file: output))
         }
         if AssetRoot.real(file) == AssetRoot.real(output) {
             throw AssetError(.io("--fix never writes over its input; name another output"), at: SourceLocation(file: output))
         }
         let match = try registry.reader(for: URL(fileURLWithPath: file))
-        guard ValidateUseCase.usdFormats.contains(match.format.name) else {
+        guard match.format.isUSD else {
             throw AssetError(.unsupportedFormat("--fix repairs USD files (usda, usdc, usdz); this is \(match.format.name), convert it to usdz first",
-                                                supported: ValidateUseCase.usdFormats.sorted()),
+                                                supported: AssetFormat.allCases.filter(\.isUSD).map(\.name)),
                              at: SourceLocation(file: file))
         }
         let validator = AssetValidator(options: options, budget: budget)
-        let before = try validator.validate(path: file, format: match.format.name)
+        let before = try validator.validate(path: file, format: match.format)
         let repaired = try validator.repair(path: file, transcode: Self.pngFromLegacyImage)
         let name = (output as NSString).lastPathComponent
         _ = try AtomicOutput.write([OutputFile(relativePath: name, bytes: repaired.bytes)], mainPath: output, force: force)
@@ -47,7 +47,7 @@ public struct RepairUseCase: Sendable {
         var copyOptions = options
         copyOptions.assetRoot = .assetFolder
         copyOptions.allowsPathsOutsideAsset = false
-        let after = try AssetValidator(options: copyOptions, budget: budget).validate(path: output, format: "usdz")
+        let after = try AssetValidator(options: copyOptions, budget: budget).validate(path: output, format: .usdz)
         return Outcome(output: output, before: before, changes: repaired.changes, skipped: repaired.skipped, after: after)
     }
 

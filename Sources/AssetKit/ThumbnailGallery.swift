@@ -12,7 +12,7 @@ public enum ThumbnailGallery {
             let warnings = outcome.warnings.isEmpty ? "" : " · \(outcome.warnings.count) warning\(outcome.warnings.count == 1 ? "" : "s")"
             cards += """
                 <figure><img class="thumbnail" src="\(escape(outcome.preview ?? outcome.job.output))" alt="\(escape(outcome.job.input))" width="256" height="256">
-                <figcaption><b>\(escape(outcome.job.input))</b><br>\(escape(info.format)) · \(info.triangles) triangles · \(info.meshes) meshes · \(info.upAxis.rawValue)-up\(warnings)</figcaption></figure>
+                <figcaption><b>\(escape(outcome.job.input))</b><br>\(info.format?.name ?? "") · \(info.triangles) triangles · \(info.meshes) meshes · \(info.upAxis.rawValue)-up\(warnings)</figcaption></figure>
 
                 """
         }

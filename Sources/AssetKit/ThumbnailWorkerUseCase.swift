@@ -55,7 +55,7 @@ public struct ThumbnailWorkerUseCase: Sendable {
             }
             let finished = zip(jobs, outcomes.value).map { job, error in
                 ThumbnailOutcome(job: job, thumbnail: error == nil ? ThumbnailCache.relativePath(
-                    contentHash: job.contentHash, size: job.size, view: RenderView(rawValue: job.view) ?? .iso) : nil, error: error)
+                    contentHash: job.contentHash, size: job.size, view: job.view) : nil, error: error)
             }
             try await catalog.finishThumbnails(finished)
             for outcome in finished {
@@ -77,7 +77,7 @@ public struct ThumbnailWorkerUseCase: Sendable {
     private func render(_ job: ThumbnailJob, summary: CatalogSummary?, folder: String) -> String? {
         guard let summary else { return "the asset is no longer in the catalog" }
         guard summary.contentHash == job.contentHash else { return "the asset changed after the job was recorded" }
-        guard let view = RenderView(rawValue: job.view) else { return "unknown view '\(job.view)'" }
+        let view = job.view
         let relative = summary.id.split(separator: "/").dropFirst().joined(separator: "/")
         let path = (summary.root as NSString).appendingPathComponent(relative)
         let readOptions = ReadOptions(assetRoot: .folder(summary.root), allowsPathsOutsideAsset: false)

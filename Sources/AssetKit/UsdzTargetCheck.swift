@@ -24,7 +24,7 @@ public struct UsdzTargetCheck: Sendable {
         let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let output = (folder as NSString).appendingPathComponent((stem.isEmpty ? "asset" : stem) + ".usdz")
         var convert = ConvertOptions()
-        convert.format = "usdz"
+        convert.format = .usdz
         convert.readOptions = options
         // One read: the conversion's report carries the source's own metadata and textures.
         let converted = try ConvertUseCase(registry: registry).run(input: file, output: output, options: convert)
@@ -49,7 +49,7 @@ public struct UsdzTargetCheck: Sendable {
         var packageOptions = options
         packageOptions.assetRoot = .assetFolder
         packageOptions.allowsPathsOutsideAsset = false
-        let verdict = try AssetValidator(options: packageOptions, budget: budget).validate(path: output, format: "usdz")
+        let verdict = try AssetValidator(options: packageOptions, budget: budget).validate(path: output, format: .usdz)
         for var finding in verdict.findings {
             // Prim paths are the converted stage's; the file named is the source the user has.
             finding.message = "in the usdz: " + finding.message
@@ -57,6 +57,6 @@ public struct UsdzTargetCheck: Sendable {
             finding.fixable = false
             findings.append(finding)
         }
-        return ValidationReport(file: file, format: source.sourceFormat, findings: findings)
+        return ValidationReport(file: file, format: converted.sourceFormat, findings: findings)
     }
 }

@@ -29,8 +29,6 @@ public struct ValidateUseCase: Sendable {
         }
     }
 
-    public static let usdFormats: Set<String> = ["usda", "usdc", "usdz"]
-
     /// The files `paths` stand for: a file as given; a folder's files with a USD extension,
     /// hidden entries skipped, in path order. Unlike `AssetFolder` (index, thumbnail), this walk
     /// asks the file system for names only: no sizes, dates or sniffing, which cost more than
@@ -80,19 +78,19 @@ public struct ValidateUseCase: Sendable {
         do throws(AssetError) {
             // Said to be no folder, the URL does not stat the file to find out (the sniff does).
             let match = try registry.reader(for: URL(fileURLWithPath: file, isDirectory: false))
-            if targetsUsdz && !Self.usdFormats.contains(match.format.name) {
+            if targetsUsdz && !match.format.isUSD {
                 var check = UsdzTargetCheck(options: options)
                 check.registry = registry
                 check.budget = validator.budget
                 return .report(try check.run(file: file))
             }
-            guard Self.usdFormats.contains(match.format.name) else {
+            guard match.format.isUSD else {
                 throw AssetError(.unsupportedFormat("validate checks USD files (usda, usdc, usdz); this is \(match.format.name), convert it to usdz first, or pass --target usdz to see what that conversion would change",
-                                                    supported: Self.usdFormats.sorted()),
+                                                    supported: AssetFormat.allCases.filter(\.isUSD).map(\.name)),
                                  at: SourceLocation(file: file))
             }
             // A small file the sniff read whole is not read a second time.
-            return .report(try validator.validate(path: file, format: match.format.name, contents: match.file.isWhole ? match.file.prefix : nil))
+            return .report(try validator.validate(path: file, format: match.format, contents: match.file.isWhole ? match.file.prefix : nil))
         } catch {
             return .failed(file: file, error)
         }

@@ -5,7 +5,7 @@ import AssetValidate
 public struct ValidationJSON: Encodable {
     struct File: Encodable {
         var file: String
-        var format: String?
+        var format: AssetFormat?
         var errors: Int
         var warnings: Int
         var failingRules: [String]

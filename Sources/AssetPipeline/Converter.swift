@@ -2,7 +2,9 @@ import AssetCore
 import Foundation
 
 public struct ConvertReport: Sendable {
-    public var format: FormatDescription
+    public var format: AssetFormat
+    /// What the input was read as.
+    public var sourceFormat: AssetFormat
     public var writtenFiles: [String]
     public var diagnostics: [Diagnostic]
     public var scene: Scene
@@ -23,16 +25,16 @@ public struct Converter: Sendable {
         self.leadingPasses = leadingPasses
     }
 
-    public func writer(for outputPath: String, format: String?) throws(AssetError) -> any SceneWriter {
+    public func writer(for outputPath: String, format: AssetFormat?) throws(AssetError) -> any SceneWriter {
         let names = registry.writers.map(\.format.name)
         if let format {
-            guard let writer = registry.writers.first(where: { $0.format.name == format.lowercased() }) else {
+            guard let writer = registry.writers.first(where: { $0.format == format }) else {
                 throw AssetError(.unsupportedFormat("'\(format)' is not a format assetc writes", supported: names))
             }
             return writer
         }
         let ext = (outputPath as NSString).pathExtension.lowercased()
-        guard let writer = registry.writers.first(where: { $0.format.fileExtensions.contains(ext) }) else {
+        guard let writer = registry.writers.first(where: { $0.format.fileExtension == ext }) else {
             throw AssetError(.unsupportedFormat(ext.isEmpty ? "the output has no extension; pass --to" : "'.\(ext)' is not a format assetc writes",
                                                 supported: names), at: SourceLocation(file: outputPath))
         }
@@ -41,7 +43,8 @@ public struct Converter: Sendable {
 
     public func convert(input: String, output: String, options: ConvertOptions) throws(AssetError) -> ConvertReport {
         let writer = try writer(for: output, format: options.format)
-        var result = try registry.read(URL(fileURLWithPath: input), options: options.readOptions)
+        let match = try registry.reader(for: URL(fileURLWithPath: input))
+        var result = try registry.read(match, options: options.readOptions)
         // Writers and the flatten pass copy each placed mesh, so their work is the scene's after instancing.
         try ReadBudget(options.readOptions.limits).spendInstancedTriangles(of: result.scene, for: "converting the scene",
                                                                          at: SourceLocation(file: input))
@@ -60,11 +63,11 @@ public struct Converter: Sendable {
             throw AssetError(.strict(first.message), at: first.location)
         }
         let files = try AtomicOutput.write(written.files, mainPath: output, force: options.force)
-        return ConvertReport(format: writer.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene,
+        return ConvertReport(format: writer.format, sourceFormat: match.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene,
                              sourceMetadata: sourceMetadata)
     }
 
-    func passes(for requirements: WriterRequirements, format: FormatDescription, options: ConvertOptions) -> [any ScenePass] {
+    func passes(for requirements: WriterRequirements, format: AssetFormat, options: ConvertOptions) -> [any ScenePass] {
         var passes: [any ScenePass] = leadingPasses
         // Posing comes first: the passes after it move and scale geometry, which a skin's bind
         // matrices would not follow.

@@ -23,13 +23,13 @@ public struct FormatRegistry: Sendable {
         readers: [USDReader(), ColladaReader(), GLTFReader(), OBJReader(), PLYReader(), STLReader()],
         writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
 
-    public var supportedFormats: [FormatDescription] { readers.flatMap(\.formats) }
+    public var supportedFormats: [AssetFormat] { readers.flatMap(\.formats) }
 
     /// The reader for a file and the format it is in.
     public struct Match: Sendable {
         public var reader: any SceneReader
         public var file: SniffedFile
-        public var format: FormatDescription { file.format }
+        public var format: AssetFormat { file.format }
     }
 
     public func reader(for url: URL) throws(AssetError) -> Match {
@@ -55,17 +55,33 @@ public struct FormatRegistry: Sendable {
         throw AssetError(.unsupportedFormat(what, supported: supported), at: SourceLocation(file: url.relativePath))
     }
 
-    /// Whether a reader claims the file, by content or by extension, without reading it.
-    public func recognises(_ url: URL) -> Bool {
+    /// The format a reader claims the file in, by extension or else by content, without reading
+    /// it; nil when no reader claims it. Judging by extension first keeps a folder walk from
+    /// opening every file; `reader(for:)` sniffs content first when the file is really read.
+    public func recognisedFormat(_ url: URL) -> AssetFormat? {
         let ext = url.pathExtension.lowercased()
-        if readers.contains(where: { $0.formats.contains { $0.fileExtensions.contains(ext) } }) { return true }
-        guard let prefix = try? SniffedFile.prefix(of: url) else { return false }  // unreadable: judged by extension only
-        return readers.contains { $0.sniff(prefix: prefix, pathExtension: ext) != nil }
+        for reader in readers {
+            if let format = reader.formats.first(where: { $0.fileExtensions.contains(ext) }) { return format }
+        }
+        guard let prefix = try? SniffedFile.prefix(of: url) else { return nil }  // unreadable: judged by extension only
+        for reader in readers {
+            if let format = reader.sniff(prefix: prefix, pathExtension: ext) { return format }
+        }
+        return nil
     }
+
+    /// Whether a reader claims the file, by content or by extension, without reading it.
+    public func recognises(_ url: URL) -> Bool { recognisedFormat(url) != nil }
 
     /// Reads a scene; with `options.isStrict` the first warning fails the read.
     public func read(_ url: URL, options: ReadOptions = ReadOptions()) throws(AssetError) -> ReadResult {
-        let match = try reader(for: url)
+        try read(try reader(for: url), options: options)
+    }
+
+    /// Reads a file `reader(for:)` already matched, so a caller that needs the format first
+    /// (the converter's report) sniffs once.
+    public func read(_ match: Match, options: ReadOptions = ReadOptions()) throws(AssetError) -> ReadResult {
+        let url = match.file.url
         var result = try match.reader.read(match.file, options: options)
         result.scene.countedPurposes = options.purposes
         if !result.scene.metadata.declaresUnits, let meters = options.sourceMetersPerUnit {

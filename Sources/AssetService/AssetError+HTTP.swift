@@ -1,4 +1,4 @@
-import AssetCore
+import AssetKit
 import Hummingbird
 
 /// assetc's errors answer for themselves: a status by kind, and `{"error":{"message":...}}` with

@@ -1,5 +1,5 @@
 import AssetCatalog
-import AssetCore
+import AssetKit
 import Foundation
 import Hummingbird
 
@@ -60,18 +60,5 @@ enum AssetPath {
     /// folder and nowhere else, whatever the request or the command line said.
     static func readOptions(for record: CatalogSummary) -> ReadOptions {
         ReadOptions(assetRoot: .folder(record.root), allowsPathsOutsideAsset: false)
-    }
-
-    static func contentType(_ format: String) -> String {
-        switch format {
-        case "png": return "image/png"
-        case "jpeg", "jpg": return "image/jpeg"
-        case "glb": return "model/gltf-binary"
-        case "gltf": return "model/gltf+json"
-        case "usdz": return "model/vnd.usdz+zip"
-        case "usda", "obj", "ply", "stl": return format == "usda" || format == "obj" ? "text/plain; charset=utf-8" : "application/octet-stream"
-        case "dae": return "model/vnd.collada+xml"
-        default: return "application/octet-stream"
-        }
     }
 }

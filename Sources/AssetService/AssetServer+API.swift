@@ -1,7 +1,5 @@
 import AssetCatalog
-import AssetCore
 import AssetKit
-import AssetRender
 import Foundation
 import Hummingbird
 
@@ -46,15 +44,20 @@ extension AssetServer {
         let params = request.uri.queryParameters
         let limit = min(Int(params["limit"] ?? "") ?? 50, configuration.maxPageSize)
         guard limit > 0 else { throw HTTPError(.badRequest, message: "limit takes a positive number") }
-        var offset = 0
+        let offset: Int
         if let cursor = params["cursor"], !cursor.isEmpty {
             guard let n = Int(cursor), n >= 0 else { throw HTTPError(.badRequest, message: "unknown cursor '\(cursor)'") }
             offset = n
+        } else {
+            offset = 0
         }
         let condition = try expression(request)
-        let records = try await catalog.query(condition, sort: params.get("sort"), limit: limit + 1, offset: offset)
-        let more = records.count > limit
-        return Self.json(Page(items: Array(records.prefix(limit)), nextCursor: more ? String(offset + limit) : nil))
+        let sort = params.get("sort")
+        return try await cachedJSON(request) {
+            let records = try await catalog.query(condition, sort: sort, limit: limit + 1, offset: offset)
+            let more = records.count > limit
+            return Self.jsonBytes(Page(items: Array(records.prefix(limit)), nextCursor: more ? String(offset + limit) : nil))
+        }
     }
 
     struct SearchResults: Encodable {
@@ -69,7 +72,7 @@ extension AssetServer {
         }
         let limit = min(Int(params["limit"] ?? "") ?? 50, configuration.maxPageSize)
         guard limit > 0 else { throw HTTPError(.badRequest, message: "limit takes a positive number") }
-        return Self.json(SearchResults(items: try await catalog.search(words, limit: limit)))
+        return try await cachedJSON(request) { Self.jsonBytes(SearchResults(items: try await catalog.search(words, limit: limit))) }
     }
 
     struct Detail: Encodable {
@@ -87,23 +90,25 @@ extension AssetServer {
         let (id, action) = try AssetPath.parse(segments)
         switch action {
         case nil:
-            let entry = try await record(id)
-            let base = "/api/assets/" + AssetPath.encode(id)
-            var links = ["self": base, "file": base + "/file"]
-            if entry.record.kind == .model {
-                links["thumbnail"] = base + "/thumbnail.png"
-                links["convert"] = base + "/convert?to=glb"
-                if (entry.record.animations ?? 0) > 0 { links["preview"] = base + "/preview.webp" }
+            return try await cachedJSON(request) {
+                let entry = try await record(id)
+                let base = "/api/assets/" + AssetPath.encode(id)
+                var links = ["self": base, "file": base + "/file"]
+                if entry.record.kind == .model {
+                    links["thumbnail"] = base + "/thumbnail.png"
+                    links["convert"] = base + "/convert?to=glb"
+                    if (entry.record.animations ?? 0) > 0 { links["preview"] = base + "/preview.webp" }
+                }
+                return Self.jsonBytes(Detail(record: entry.record, nodes: entry.nodeNames, materials: entry.materialNames,
+                                             textures: entry.textureReferences, warnings: entry.warnings, arkitRules: entry.arkitRules,
+                                             links: links))
             }
-            return Self.json(Detail(record: entry.record, nodes: entry.nodeNames, materials: entry.materialNames,
-                                    textures: entry.textureReferences, warnings: entry.warnings, arkitRules: entry.arkitRules,
-                                    links: links))
         case "file":
             let record = try await row(id)
             let path = try AssetPath.file(of: record)
             let bytes = try await Blocking.run { try Data(contentsOf: URL(fileURLWithPath: path)) }
             return Response(status: .ok, headers: [
-                .contentType: AssetPath.contentType(record.format),
+                .contentType: record.format.mediaType,
                 .contentDisposition: "attachment; filename=\"\((path as NSString).lastPathComponent)\"",
             ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         case "thumbnail.png":
@@ -120,15 +125,11 @@ extension AssetServer {
             throw HTTPError(.notFound, message: "\(record.id) has no thumbnail (\(record.error ?? "not a model"))")
         }
         let params = request.uri.queryParameters
-        let requested = Int(params["size"] ?? "256") ?? -1
-        guard (16...1024).contains(requested) else { throw HTTPError(.badRequest, message: "size takes 16 to 1024") }
-        // Rounded up to one of a few sizes, so the thumbnails cached for an asset are bounded
-        // (6 sizes x 7 views) whatever sizes clients ask for.
-        let size = Self.thumbnailSizes.first { $0 >= requested } ?? 1024
-        let viewName = params["view"].map(String.init) ?? "iso"
-        guard let view = RenderView(rawValue: viewName) else {
-            throw HTTPError(.badRequest, message: "view takes one of \(RenderView.allCases.map(\.rawValue).joined(separator: ", "))")
+        let requested = params["size"].map { Int($0) ?? -1 } ?? ThumbnailSize.default
+        guard let size = ThumbnailSize.served(for: requested) else {
+            throw HTTPError(.badRequest, message: "size takes \(ThumbnailSize.requestable.lowerBound) to \(ThumbnailSize.requestable.upperBound)")
         }
+        let view = try params["view"].map { name throws(AssetError) in try RenderView(named: String(name)) } ?? .default
         let key = "\(record.contentHash)-\(size)-\(view.rawValue)"
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
         return try await cachedImage(key: key, contentType: "image/png", request: request) {
@@ -163,9 +164,10 @@ extension AssetServer {
         guard record.kind == .model, record.error == nil else {
             throw HTTPError(.notFound, message: "\(record.id) has no preview (\(record.error ?? "not a model"))")
         }
-        let requested = Int(request.uri.queryParameters["size"] ?? "256") ?? -1
-        guard (16...512).contains(requested) else { throw HTTPError(.badRequest, message: "size takes 16 to 512") }
-        let size = Self.thumbnailSizes.first { $0 >= requested } ?? 512
+        let requested = request.uri.queryParameters["size"].map { Int($0) ?? -1 } ?? ThumbnailSize.default
+        guard let size = ThumbnailSize.served(for: requested, largest: ThumbnailSize.largestPreview) else {
+            throw HTTPError(.badRequest, message: "size takes \(ThumbnailSize.requestable.lowerBound) to \(ThumbnailSize.largestPreview)")
+        }
         let frames = 24
         let key = "\(record.contentHash)-\(size)-\(frames)-animated"
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
@@ -180,16 +182,17 @@ extension AssetServer {
     }
 
     func convert(_ record: CatalogSummary, request: Request) async throws -> Response {
-        let target = request.uri.queryParameters["to"].map { $0.lowercased() } ?? ""
         let formats = Self.conversionFormats
-        guard formats.contains(target) else { throw HTTPError(.badRequest, message: "to takes one of \(formats.joined(separator: ", "))") }
+        guard let target = request.uri.queryParameters["to"].flatMap({ AssetFormat(rawValue: $0.lowercased()) }), formats.contains(target) else {
+            throw HTTPError(.badRequest, message: "to takes one of \(formats.map(\.name).joined(separator: ", "))")
+        }
         guard record.kind == .model, record.error == nil else { throw HTTPError(.notFound, message: "\(record.id) is not a readable model") }
         guard record.byteSize <= configuration.maxConvertBytes else {
             throw HTTPError(.contentTooLarge, message: "\(record.id) is larger than the \(configuration.maxConvertBytes)-byte conversion limit")
         }
         let key = "\(record.contentHash).\(target)"
-        let name = ((record.id as NSString).lastPathComponent as NSString).deletingPathExtension + "." + target
-        let headers: HTTPFields = [.contentType: AssetPath.contentType(target), .eTag: "\"\(key)\"",
+        let name = ((record.id as NSString).lastPathComponent as NSString).deletingPathExtension + "." + target.fileExtension
+        let headers: HTTPFields = [.contentType: target.mediaType, .eTag: "\"\(key)\"",
                                    .contentDisposition: "attachment; filename=\"\(name)\"", .cacheControl: "public, max-age=86400"]
         if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
@@ -204,12 +207,9 @@ extension AssetServer {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 
-    /// The sizes the service renders thumbnails at.
-    static let thumbnailSizes = [32, 64, 128, 256, 512, 1024]
-
-    /// What `convert?to=` offers: the formats that fit in one file (glTF's .bin and the sidecar
-    /// textures of usda, dae and obj would not reach the client).
-    static let conversionFormats = ["glb", "usdz", "usda", "usdc", "dae", "obj", "stl", "ply"].filter(ConvertUseCase.outputFormats.contains)
+    /// What `convert?to=` offers: the formats assetc writes whose main file stands alone as one
+    /// download (glTF's separate .bin would not reach the client).
+    static let conversionFormats = ConvertUseCase.outputFormats.filter { $0.capabilities.contains(.singleFile) }
 
     func reindex(_ request: Request) async throws -> Response {
         guard let token = configuration.token else {

@@ -1,5 +1,4 @@
 import AssetCatalog
-import AssetCore
 import AssetKit
 import Foundation
 import Hummingbird
@@ -106,7 +105,7 @@ extension AssetServer {
             body += "</div>"
         }
         // Cells are HTML: plain values are escaped here, where they are made.
-        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", MarkupText.escape(r.format)), ("size", "\(r.byteSize) bytes"),
+        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", r.format.name), ("size", "\(r.byteSize) bytes"),
                                         ("hash", MarkupText.escape(r.contentHash))]
         if let e = r.error { rows.append(("error", "<span class=error>\(MarkupText.escape(e))</span>")) }
         if r.arkitErrors != nil {
@@ -129,7 +128,7 @@ extension AssetServer {
         body += "<table>" + rows.map { "<tr><td class=muted>\($0.0)</td><td>\($0.1)</td></tr>" }.joined() + "</table>"
         body += "<p><a href=\"\(api)/file\">Download the original</a>"
         if r.kind == .model && r.error == nil {
-            body += " · convert to " + ["glb", "usdz", "usda", "usdc", "dae", "obj", "stl", "ply"].map { "<a href=\"\(api)/convert?to=\($0)\">\($0)</a>" }.joined(separator: " ")
+            body += " · convert to " + Self.conversionFormats.map { "<a href=\"\(api)/convert?to=\($0)\">\($0)</a>" }.joined(separator: " ")
         }
         body += "</p>"
         if !entry.nodeNames.isEmpty {

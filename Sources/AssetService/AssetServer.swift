@@ -1,5 +1,4 @@
 import AssetCatalog
-import AssetCore
 import AssetKit
 import Foundation
 import Hummingbird
@@ -12,6 +11,8 @@ public struct AssetServer: Sendable {
     public let configuration: ServiceConfiguration
     let cache: ResponseCache
     let summaries: SummaryCache
+    /// Encoded JSON answers made from the catalog (records, listing and search pages), by URI.
+    let answers: ExpiringCache<ByteBuffer>
     let reindexer: Reindexer
 
     public init(catalog: any Catalog, configuration: ServiceConfiguration) {
@@ -20,7 +21,12 @@ public struct AssetServer: Sendable {
         cache = ResponseCache(capacity: configuration.memoryCacheEntries)
         let summaries = SummaryCache(maxAgeSeconds: configuration.summaryMaxAge)
         self.summaries = summaries
-        reindexer = Reindexer(catalog: catalog, roots: configuration.roots, onFinish: { summaries.removeAll() })
+        let answers = ExpiringCache<ByteBuffer>(maxAgeSeconds: configuration.summaryMaxAge, capacity: configuration.memoryCacheJSONEntries)
+        self.answers = answers
+        reindexer = Reindexer(catalog: catalog, roots: configuration.roots, onFinish: {
+            summaries.removeAll()
+            answers.removeAll()
+        })
     }
 
     public func router() -> Router<BasicRequestContext> {
@@ -54,11 +60,24 @@ public struct AssetServer: Sendable {
     // MARK: JSON helpers
 
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        json(bytes: jsonBytes(value), status: status)
+    }
+
+    static func json(bytes: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: bytes))
+    }
+
+    static func jsonBytes<T: Encodable>(_ value: T) -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)  // records hold only finite numbers
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return ByteBuffer(bytes: data)
+    }
+
+    /// A JSON answer made from the catalog, encoded once and then served from memory for
+    /// `summaryMaxAge` to every request with the same URI (path and query).
+    func cachedJSON(_ request: Request, make: @Sendable () async throws -> ByteBuffer) async throws -> Response {
+        Self.json(bytes: try await answers.value(request.uri.string) { _ in try await make() })
     }
 
     func row(_ id: String) async throws -> CatalogSummary {
@@ -78,7 +97,7 @@ public struct AssetServer: Sendable {
     func health() async throws -> Response {
         let jobs = try await catalog.jobCounts()
         return Self.json(["status": "ok", "assets": String(try await catalog.count()),
-                          "catalog": CatalogDatabase.isPostgres(catalog.location) ? "postgresql" : "sqlite",
+                          "catalog": catalog.engine.rawValue,
                           "thumbnailJobsPending": String(jobs.pending), "thumbnailJobsRunning": String(jobs.running),
                           "thumbnailJobsDone": String(jobs.done), "thumbnailJobsFailed": String(jobs.failed)])
     }

@@ -1,5 +1,4 @@
 import AssetCatalog
-import AssetCore
 import AssetKit
 import Logging
 

@@ -1,4 +1,4 @@
-import AssetCore
+import AssetKit
 import Foundation
 import Hummingbird
 

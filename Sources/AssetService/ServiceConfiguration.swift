@@ -15,8 +15,10 @@ public struct ServiceConfiguration: Sendable {
     public var maxPageSize = 500
     /// Thumbnails and conversions kept in memory for repeat requests.
     public var memoryCacheEntries = 512
-    /// Seconds a catalog summary is answered from memory; another process's reindex shows within
-    /// this time (this process's own clears the cache at once).
+    /// Records' JSON and listing and search pages kept in memory, encoded, by request URI.
+    public var memoryCacheJSONEntries = 2048
+    /// Seconds a catalog summary, a record's JSON or a listing page is answered from memory;
+    /// another process's reindex shows within this time (this process's own clears them at once).
     public var summaryMaxAge: Double = 1
 
     public init() {}

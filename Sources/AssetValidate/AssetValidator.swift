@@ -3,11 +3,11 @@ import AssetCore
 /// What `assetc validate` says about one file.
 public struct ValidationReport: Sendable, Codable {
     public var file: String
-    /// The format the file was read as (`usdz`, `usda`, `usdc`).
-    public var format: String
+    /// The format the file was read as (`usdz`, `usda`, `usdc`; with `--target usdz`, the source's).
+    public var format: AssetFormat
     public var findings: [ValidationFinding]
 
-    public init(file: String, format: String, findings: [ValidationFinding]) {
+    public init(file: String, format: AssetFormat, findings: [ValidationFinding]) {
         self.file = file
         self.format = format
         self.findings = findings
@@ -37,7 +37,7 @@ public struct AssetValidator: Sendable {
 
     /// Validates one USD file; a file that cannot be opened at all is an error, not a report.
     /// `contents`: the whole file when the caller has already read it.
-    public func validate(path: String, format: String, contents: [UInt8]? = nil) throws(AssetError) -> ValidationReport {
+    public func validate(path: String, format: AssetFormat, contents: [UInt8]? = nil) throws(AssetError) -> ValidationReport {
         var findings = try USDStageValidator.validate(path: path, options: options, budget: budget, contents: contents)
         findings.sort { ($0.rule, $0.location.file ?? "", $0.location.line ?? 0, $0.message) < ($1.rule, $1.location.file ?? "", $1.location.line ?? 0, $1.message) }
         return ValidationReport(file: path, format: format, findings: findings)

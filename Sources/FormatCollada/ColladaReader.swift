@@ -3,7 +3,6 @@ import Foundation
 
 /// Reads Collada 1.4/1.5 documents (`.dae`) into a `Scene`.
 public struct ColladaReader: SceneReader {
-    public static let dae = FormatDescription(name: "dae", fileExtensions: ["dae"], summary: "Collada document")
 
     /// When a read is mapped and its numeric text taken from libxml2; nil never maps.
     let mappedRead: ColladaMappedRead?
@@ -17,16 +16,16 @@ public struct ColladaReader: SceneReader {
         self.mappedRead = mappedRead
     }
 
-    public var formats: [FormatDescription] { [Self.dae] }
+    public var formats: [AssetFormat] { [.dae] }
 
     /// A Collada document is XML whose root element is `<COLLADA`: after the byte-order mark, the
     /// XML declaration, comments and a doctype, the first element must be it. Text that merely
     /// mentions `<COLLADA` (a JSON file, a log) is not one.
-    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
+    public func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat? {
         var text = Substring(Self.decodedPrefix(prefix).text)
         while true {
             text = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-            if text.hasPrefix("<COLLADA") { return Self.dae }
+            if text.hasPrefix("<COLLADA") { return .dae }
             let close: String
             if text.hasPrefix("<?") { close = "?>" } else if text.hasPrefix("<!--") { close = "-->" } else if text.hasPrefix("<!") { close = ">" } else { return nil }
             guard let end = text.range(of: close) else { return nil }

@@ -6,7 +6,7 @@ import Foundation
 /// metallic-roughness materials; texture coordinates flipped to glTF's top-left origin;
 /// accessors with min/max for positions; buffer views 4-byte aligned.
 public struct GLTFWriter: SceneWriter {
-    public let format: FormatDescription
+    public let format: AssetFormat
     public let requirements = WriterRequirements(triangles: true, upAxis: .y, metersPerUnit: 1, keepsCurves: true, affineTransforms: true,
                                                    keepsAnimation: true, keepsTextureTransforms: true)
     let binary: Bool
@@ -17,8 +17,8 @@ public struct GLTFWriter: SceneWriter {
     init(binary: Bool) {
         self.binary = binary
         format = binary
-            ? FormatDescription(name: "glb", fileExtensions: ["glb"], summary: "binary glTF 2.0, textures embedded")
-            : FormatDescription(name: "gltf", fileExtensions: ["gltf"], summary: "glTF 2.0 JSON with .bin and textures")
+            ? .glb   // textures embedded
+            : .gltf  // JSON with a .bin and texture files beside it
     }
 
     public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {

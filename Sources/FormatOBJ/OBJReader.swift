@@ -7,15 +7,14 @@ import Foundation
 /// material subsets. `mtllib` files and textures resolve under the asset root. OBJ carries no unit
 /// and no up axis: the unit is reported unknown, Y up is assumed.
 public struct OBJReader: SceneReader {
-    public static let obj = FormatDescription(name: "obj", fileExtensions: ["obj"], summary: "Wavefront OBJ + MTL")
 
     public init() {}
 
-    public var formats: [FormatDescription] { [Self.obj] }
+    public var formats: [AssetFormat] { [.obj] }
 
     /// OBJ has no signature: the extension decides.
-    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
-        pathExtension == "obj" ? Self.obj : nil
+    public func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat? {
+        pathExtension == "obj" ? .obj : nil
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
@@ -34,7 +33,7 @@ public struct OBJReader: SceneReader {
             diagnostics.append(.warning("\(count) '\(statement)' statements are not read", at: SourceLocation(file: display)))
         }
         var scene = Scene()
-        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: "obj")
+        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .obj)
         scene.metadata.declaresUnits = false
         var materials = OBJMaterials(objPath: path, display: display, options: options)
         materials.load(parser.materialLibraries, names: parser.materialNames)

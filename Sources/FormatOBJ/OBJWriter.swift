@@ -4,7 +4,7 @@ import AssetCore
 /// mesh, positions, the first texture coordinate set and normals with their own per-corner
 /// indices, n-gons kept, `usemtl` per material subset; textures copied beside the file.
 public struct OBJWriter: SceneWriter {
-    public let format = FormatDescription(name: "obj", fileExtensions: ["obj"], summary: "Wavefront OBJ + MTL")
+    public let format = AssetFormat.obj
     public let requirements = WriterRequirements(flattened: true)
 
     public init() {}

@@ -8,14 +8,13 @@ import Foundation
 /// the header, so each is checked against the bytes left before anything is allocated. PLY carries
 /// no unit and no up axis: the unit is reported unknown, Y up is assumed.
 public struct PLYReader: SceneReader {
-    public static let ply = FormatDescription(name: "ply", fileExtensions: ["ply"], summary: "PLY, ASCII or binary")
 
     public init() {}
 
-    public var formats: [FormatDescription] { [Self.ply] }
+    public var formats: [AssetFormat] { [.ply] }
 
-    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
-        prefix.starts(with: Array("ply\n".utf8)) || prefix.starts(with: Array("ply\r\n".utf8)) ? Self.ply : nil
+    public func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat? {
+        prefix.starts(with: Array("ply\n".utf8)) || prefix.starts(with: Array("ply\r\n".utf8)) ? .ply : nil
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
@@ -27,7 +26,7 @@ public struct PLYReader: SceneReader {
         var diagnostics: [Diagnostic] = []
         let mesh = try body.read(name: file.url.deletingPathExtension().lastPathComponent, diagnostics: &diagnostics)
         var scene = Scene()
-        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: "ply")
+        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .ply)
         scene.metadata.declaresUnits = false
         scene.meshes = [mesh]
         scene.root.children = [Node(name: mesh.name, typeName: "ply", meshInstances: [MeshInstance(mesh: 0)])]

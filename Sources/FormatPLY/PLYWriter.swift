@@ -5,7 +5,7 @@ import AssetCore
 /// PLY's face lists could hold n-gons, but common readers (trimesh among them) only load faces of
 /// one size. World space (the converter flattens first), all meshes in one file.
 public struct PLYWriter: SceneWriter {
-    public let format = FormatDescription(name: "ply", fileExtensions: ["ply"], summary: "binary little-endian PLY")
+    public let format = AssetFormat.ply
     public let requirements = WriterRequirements(triangles: true, flattened: true)
 
     public init() {}

@@ -7,16 +7,15 @@ import AssetCore
 /// triangle counts are the file's; facet normals are recomputed from the corners, as most readers
 /// do. STL carries no unit and no up axis: the unit is reported unknown, Y up is assumed.
 public struct STLReader: SceneReader {
-    public static let stl = FormatDescription(name: "stl", fileExtensions: ["stl"], summary: "STL, binary or ASCII")
 
     public init() {}
 
-    public var formats: [FormatDescription] { [Self.stl] }
+    public var formats: [AssetFormat] { [.stl] }
 
-    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
+    public func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat? {
         // Content alone cannot tell a binary STL (any 80 bytes of header) from other data, and
         // "solid" begins other text too; the extension decides, content only confirms ASCII.
-        pathExtension == "stl" ? Self.stl : nil
+        pathExtension == "stl" ? .stl : nil
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
@@ -24,7 +23,7 @@ public struct STLReader: SceneReader {
         let budget = ReadBudget(options.limits)
         let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget)
         var scene = Scene()
-        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: "stl")
+        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .stl)
         scene.metadata.declaresUnits = false
         let stem = file.url.deletingPathExtension().lastPathComponent
         let solids: [(name: String, points: [SIMD3<Float>])]

@@ -3,7 +3,7 @@ import AssetCore
 /// Binary STL: an 80-byte header, a triangle count, then per triangle its facet normal and three
 /// corners as Float32. World space (the converter flattens first), scene units (STL has none).
 public struct STLWriter: SceneWriter {
-    public let format = FormatDescription(name: "stl", fileExtensions: ["stl"], summary: "binary STL")
+    public let format = AssetFormat.stl
     public let requirements = WriterRequirements(triangles: true, flattened: true)
 
     public init() {}

@@ -4,22 +4,19 @@ import Foundation
 /// Reads USD layers, text (`.usda`) or binary crate (`.usdc`), and packages (`.usdz`) holding
 /// either, into a `Scene`.
 public struct USDReader: SceneReader {
-    public static let usda = FormatDescription(name: "usda", fileExtensions: ["usda", "usd"], summary: "USD text layer")
-    public static let usdz = FormatDescription(name: "usdz", fileExtensions: ["usdz"], summary: "USD package (zip of layers and textures)")
-    public static let usdc = FormatDescription(name: "usdc", fileExtensions: ["usdc", "usd"], summary: "USD binary crate layer")
 
     public init() {}
 
-    public var formats: [FormatDescription] { [Self.usda, Self.usdc, Self.usdz] }
+    public var formats: [AssetFormat] { [.usda, .usdc, .usdz] }
 
-    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
-        if prefix.starts(with: Array("#usda".utf8)) { return Self.usda }
-        if prefix.starts(with: Array("PXR-USDC".utf8)) { return Self.usdc }
+    public func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat? {
+        if prefix.starts(with: Array("#usda".utf8)) { return .usda }
+        if prefix.starts(with: Array("PXR-USDC".utf8)) { return .usdc }
         if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             // A zip is a usdz when it says so by extension or its first entry is a USD layer.
-            if pathExtension == "usdz" { return Self.usdz }
+            if pathExtension == "usdz" { return .usdz }
             if let name = Self.firstZipEntryName(prefix), [".usda", ".usdc", ".usd"].contains(where: name.lowercased().hasSuffix) {
-                return Self.usdz
+                return .usdz
             }
         }
         return nil
@@ -44,7 +41,7 @@ public struct USDReader: SceneReader {
             let composer = USDStageComposer(cache: cache, budget: budget)
             let stage = try composer.composeStage(rootLayer: rootLayer)
             var builder = USDSceneBuilder(stage: stage, resolver: resolver, budget: budget)
-            let scene = try builder.build(format: format.name)
+            let scene = try builder.build(format: format)
             return ReadResult(scene: scene, diagnostics: composer.diagnostics + builder.diagnostics)
         }
     }

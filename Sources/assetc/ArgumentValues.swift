@@ -1,7 +1,6 @@
 import ArgumentParser
 import AssetCore
 import AssetKit
-import AssetRender
 import AssetService
 
 // Options that take one of a fixed set of values parse into these, so a wrong value is refused by
@@ -20,13 +19,12 @@ enum UpAxisArgument: String, CaseIterable, ExpressibleByArgument {
 
 /// `--to`: one of the formats assetc writes.
 struct OutputFormatArgument: ExpressibleByArgument {
-    let name: String
+    let format: AssetFormat
 
     init?(argument: String) {
-        let name = argument.lowercased()
-        guard ConvertUseCase.outputFormats.contains(name) else { return nil }
-        self.name = name
+        guard let format = AssetFormat(rawValue: argument.lowercased()), ConvertUseCase.outputFormats.contains(format) else { return nil }
+        self.format = format
     }
 
-    static var allValueStrings: [String] { ConvertUseCase.outputFormats }
+    static var allValueStrings: [String] { ConvertUseCase.outputFormats.map(\.name) }
 }

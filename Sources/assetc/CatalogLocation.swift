@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetCatalog
 import AssetCore
+import CatalogEngines
 import Foundation
 
 /// Which catalog a command works on: `--db`, else `ASSETC_DB`, else `.assetc/catalog.sqlite` (under

@@ -53,7 +53,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         var options = ConvertOptions()
-        options.format = format?.name
+        options.format = format?.format
         options.upAxis = upAxis?.upAxis
         options.metersPerUnit = metersPerUnit
         options.triangulate = triangulate

@@ -18,11 +18,15 @@ struct IndexCommand: AsyncParsableCommand {
     @Flag(help: "Record a thumbnail job per model read, for assetc worker processes to render (on this machine or others).")
     var deferThumbnails = false
 
-    @Option(help: "Thumbnail size in pixels, for --thumbnails and --defer-thumbnails (the service's own sizes: 16 to 1024).")
-    var thumbnailSize = 256
+    @Option(help: ArgumentHelp("Thumbnail size in pixels, for --thumbnails and --defer-thumbnails: one of the sizes the service serves (\(ThumbnailSize.names)).",
+                               valueName: "pixels"))
+    var thumbnailSize = ThumbnailSize.default
 
     func validate() throws {
-        guard (16...1024).contains(thumbnailSize) else { throw ValidationError("--thumbnail-size takes 16 to 1024") }
+        // Any other size would make pictures `serve` never hands out (it serves these sizes only).
+        guard ThumbnailSize.served.contains(thumbnailSize) else {
+            throw ValidationError("--thumbnail-size takes one of the sizes the service serves: \(ThumbnailSize.names)")
+        }
     }
 
     @OptionGroup var reading: ReadingOptions

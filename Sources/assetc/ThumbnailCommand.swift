@@ -21,10 +21,10 @@ struct ThumbnailCommand: ParsableCommand {
     var out: String
 
     @Option(help: "Width and height in pixels.")
-    var size = 256
+    var size = ThumbnailSize.default
 
-    @Option(help: "Named view.")
-    var view: RenderView = .iso
+    @Option(help: ArgumentHelp("Named view: \(RenderView.names).", valueName: "view"))
+    var view: RenderView = .default
 
     @Option(help: "Samples per pixel along each axis (2 gives 2x2).")
     var supersample = 2

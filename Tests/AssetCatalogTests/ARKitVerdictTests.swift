@@ -23,7 +23,7 @@ import Testing
 
     @Test(arguments: CatalogBackend.allCases) func everyUSDModelKeepsTheVerdictValidateGives(_ backend: CatalogBackend) async throws {
         let (catalog, folder) = try await indexedFixtures(backend)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { ValidateUseCase.usdFormats.contains(($0 as NSString).pathExtension) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { AssetFormat(rawValue: ($0 as NSString).pathExtension)?.isUSD == true }
         #expect(files.count >= 25)
         let validate = ValidateUseCase(options: ReadOptions().rooted(at: folder.path))
         for name in files.sorted() {

@@ -8,7 +8,7 @@ import Testing
 /// A catalog of made-up records whose expected query answers can be read off the table below.
 func makeCatalog(_ backend: CatalogBackend, in folder: TemporaryFolder) async throws -> any Catalog {
     let catalog = try await TestCatalog.make(backend, folder: folder.appendingPathComponent("catalog").path)
-    func record(_ id: String, _ format: String, triangles: Int, upAxis: String, missing: Int = 0, error: String? = nil) -> CatalogRecord {
+    func record(_ id: String, _ format: AssetFormat, triangles: Int, upAxis: String, missing: Int = 0, error: String? = nil) -> CatalogRecord {
         var r = CatalogRecord(id: id, root: "/r", kind: .model, format: format, byteSize: Int64(triangles * 10), contentHash: id,
                               modifiedAt: 0, indexedAt: 0)
         r.triangles = triangles
@@ -18,10 +18,10 @@ func makeCatalog(_ backend: CatalogBackend, in folder: TemporaryFolder) async th
         return r
     }
     try await catalog.store([
-        CatalogEntry(record: record("r/head.usdz", "usdz", triangles: 20_000, upAxis: "Y"), nodeNames: ["/LoomisHead", "/LoomisHead/Jaw"], materialNames: ["Clay"]),
-        CatalogEntry(record: record("r/ship.dae", "dae", triangles: 148, upAxis: "Z", missing: 1), nodeNames: ["/Ship", "/Ship/Mast"], materialNames: ["Wood"]),
-        CatalogEntry(record: record("r/tower.usda", "usda", triangles: 50_000, upAxis: "Z"), nodeNames: ["/Tower"]),
-        CatalogEntry(record: record("r/broken_50%.usda", "usda", triangles: 0, upAxis: "Y", error: "r/broken.usda:3:1: '[' is never closed")),
+        CatalogEntry(record: record("r/head.usdz", .usdz, triangles: 20_000, upAxis: "Y"), nodeNames: ["/LoomisHead", "/LoomisHead/Jaw"], materialNames: ["Clay"]),
+        CatalogEntry(record: record("r/ship.dae", .dae, triangles: 148, upAxis: "Z", missing: 1), nodeNames: ["/Ship", "/Ship/Mast"], materialNames: ["Wood"]),
+        CatalogEntry(record: record("r/tower.usda", .usda, triangles: 50_000, upAxis: "Z"), nodeNames: ["/Tower"]),
+        CatalogEntry(record: record("r/broken_50%.usda", .usda, triangles: 0, upAxis: "Y", error: "r/broken.usda:3:1: '[' is never closed")),
     ])
     return catalog
 }

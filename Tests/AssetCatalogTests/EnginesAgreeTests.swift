@@ -78,7 +78,7 @@ import Testing
     /// Text users type reaches both engines as bound values, whatever it holds.
     @Test(arguments: CatalogBackend.allCases) func hostileTextIsJustText(_ backend: CatalogBackend) async throws {
         let catalog = try await TestCatalog.make(backend, folder: temporary.appendingPathComponent("hostile-\(backend)").path)
-        var record = CatalogRecord(id: "r/it's \"quoted\" $1 ; DROP TABLE asset; --.usda", root: "/r", kind: .model, format: "usda",
+        var record = CatalogRecord(id: "r/it's \"quoted\" $1 ; DROP TABLE asset; --.usda", root: "/r", kind: .model, format: .usda,
                                    byteSize: 1, contentHash: "h", modifiedAt: 0, indexedAt: 0)
         record.error = "line 1: '\\' and % and _ and \u{1F600}"
         try await catalog.store([CatalogEntry(record: record, nodeNames: ["/Ünïcödé/Ñame", "/a'b"], warnings: ["$$ dollar quoted $$"])])

@@ -16,11 +16,11 @@ import Testing
         let catalog = try await TestCatalog.make(backend, folder: temporary.appendingPathComponent("catalog-\(backend)").path)
         var entries: [CatalogEntry] = []
         for i in 0..<assets {
-            entries.append(CatalogEntry(record: CatalogRecord(id: String(format: "r/m%03d.obj", i), root: "/r", kind: .model, format: "obj",
+            entries.append(CatalogEntry(record: CatalogRecord(id: String(format: "r/m%03d.obj", i), root: "/r", kind: .model, format: .obj,
                                                               byteSize: 1, contentHash: "hash\(i)", modifiedAt: 0, indexedAt: 0)))
         }
         try await catalog.store(entries)
-        try await catalog.enqueueThumbnails(entries.map { ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: 64, view: "iso") })
+        try await catalog.enqueueThumbnails(entries.map { ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: 64, view: .iso) })
         return catalog
     }
 
@@ -72,17 +72,17 @@ import Testing
         let catalog = try await catalog(backend, assets: 2)
         let jobs = try await catalog.claimThumbnails(worker: "w", limit: 2, leaseSeconds: 600)
         // The first asset changes while its job runs: its new content gets a new job.
-        var changed = CatalogRecord(id: "r/m000.obj", root: "/r", kind: .model, format: "obj", byteSize: 2, contentHash: "new", modifiedAt: 1, indexedAt: 1)
+        var changed = CatalogRecord(id: "r/m000.obj", root: "/r", kind: .model, format: .obj, byteSize: 2, contentHash: "new", modifiedAt: 1, indexedAt: 1)
         changed.triangles = 12
         try await catalog.store([CatalogEntry(record: changed)])
-        try await catalog.enqueueThumbnails([ThumbnailJob(assetId: "r/m000.obj", contentHash: "new", size: 64, view: "iso")])
+        try await catalog.enqueueThumbnails([ThumbnailJob(assetId: "r/m000.obj", contentHash: "new", size: 64, view: .iso)])
         try await catalog.finishThumbnails([ThumbnailOutcome(job: jobs[0], thumbnail: "thumbnails/hash0-64-iso.png", error: nil),
                                             ThumbnailOutcome(job: jobs[1], thumbnail: "thumbnails/hash1-64-iso.png", error: nil)])
         #expect(try await catalog.record(id: "r/m000.obj")?.record.thumbnail == nil, "no picture of the old content")
         #expect(try await catalog.record(id: "r/m001.obj")?.record.thumbnail == "thumbnails/hash1-64-iso.png")
         #expect(try await catalog.jobCounts() == ThumbnailJobCounts(pending: 1, done: 1))
         // Recording the same content again keeps a finished job finished.
-        try await catalog.enqueueThumbnails([ThumbnailJob(assetId: "r/m001.obj", contentHash: "hash1", size: 64, view: "iso")])
+        try await catalog.enqueueThumbnails([ThumbnailJob(assetId: "r/m001.obj", contentHash: "hash1", size: 64, view: .iso)])
         #expect(try await catalog.jobCounts() == ThumbnailJobCounts(pending: 1, done: 1))
         // Removing an asset removes its job.
         try await catalog.remove(["r/m000.obj"])

@@ -22,7 +22,7 @@ func handBuiltScene() -> Scene {
     let texture = Texture(name: "brick", source: .file(authoredPath: "brick.png", resolvedPath: nil))
     return Scene(root: Node(name: "", children: [house]), meshes: [quad, roof], materials: [material],
                  textures: [texture],
-                 metadata: SceneMetadata(upAxis: .z, metersPerUnit: 0.01, sourceFormat: "usda", defaultPrim: "House"))
+                 metadata: SceneMetadata(upAxis: .z, metersPerUnit: 0.01, sourceFormat: .usda, defaultPrim: "House"))
 }
 
 @Suite struct AssetInfoTests {
@@ -30,7 +30,7 @@ func handBuiltScene() -> Scene {
 
     @Test func figuresFollowTheContract() {
         let info = AssetInfo(file: "h.usda", result: result)
-        #expect(info.format == "usda")
+        #expect(info.format == .usda)
         #expect(info.upAxis == .z)
         #expect(info.metersPerUnit == 0.01)
         #expect(info.nodes == 4)

@@ -4,18 +4,19 @@ import Foundation
 import Testing
 @testable import AssetPipeline
 
-/// A reader for a made-up format whose files start with "TESTSCENE"; it returns one warning.
+/// A reader that claims PLY files starting with "TESTSCENE" (content only, whatever their
+/// extension); it returns one warning.
 struct MagicReader: SceneReader {
-    let format = FormatDescription(name: "test", fileExtensions: ["tst"], summary: "test scenes")
-    var formats: [FormatDescription] { [format] }
+    let format = AssetFormat.ply
+    var formats: [AssetFormat] { [format] }
 
-    func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
+    func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat? {
         prefix.starts(with: Array("TESTSCENE".utf8)) ? format : nil
     }
 
     func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
         var scene = Scene()
-        scene.metadata.sourceFormat = "test"
+        scene.metadata.sourceFormat = .ply
         return ReadResult(scene: scene, diagnostics: [.warning("unknown thing skipped", at: SourceLocation(line: 2))])
     }
 }
@@ -37,13 +38,13 @@ struct MagicReader: SceneReader {
     @Test func contentWinsOverExtension() throws {
         let registry = FormatRegistry(readers: [MagicReader()])
         let url = try write("disguised.dae", "TESTSCENE\n")
-        #expect(try registry.reader(for: url).format.name == "test")
+        #expect(try registry.reader(for: url).format == .ply)
     }
 
     @Test func unknownContentNamesTheSupportedFormats() throws {
         let registry = FormatRegistry(readers: [MagicReader()])
         let url = try write("model.xyz", "hello")
-        #expect(throws: AssetError(.unsupportedFormat("'.xyz' content is not a format assetc reads", supported: ["test"]),
+        #expect(throws: AssetError(.unsupportedFormat("'.xyz' content is not a format assetc reads", supported: ["ply"]),
                                    at: SourceLocation(file: url.relativePath))) {
             try registry.reader(for: url)
         }
@@ -61,7 +62,7 @@ struct MagicReader: SceneReader {
 
     @Test func aFileThatExistsButCannotBeOpenedIsAnIOErrorNotNotFound() throws {
         // A symbolic link to itself exists as a name, but open(2) fails with ELOOP.
-        let loop = folder.appendingPathComponent("loop.tst")
+        let loop = folder.appendingPathComponent("loop.ply")
         try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
         do {
             _ = try FormatRegistry(readers: [MagicReader()]).read(loop)
@@ -73,16 +74,39 @@ struct MagicReader: SceneReader {
     }
 
     @Test func theSniffedFormatIsHandedToTheReader() throws {
-        let url = try write("scene.tst", "TESTSCENE\n")
+        let url = try write("scene.bin", "TESTSCENE\n")  // no extension to judge by: the content decides
         let match = try FormatRegistry(readers: [MagicReader()]).reader(for: url)
-        #expect(match.file.format.name == "test")
+        #expect(match.file.format == .ply)
         #expect(match.file.prefix == Array("TESTSCENE\n".utf8), "the reader gets the bytes the registry already read")
+    }
+
+    /// `AssetFormat.capabilities` is what the service, `convert --to` and validation consult
+    /// without a registry at hand: it must say what the standard registry really does.
+    @Test func formatCapabilitiesAgreeWithTheStandardRegistry() {
+        let registry = FormatRegistry.standard
+        let read = Set(registry.readers.flatMap(\.formats))
+        let written = Dictionary(registry.writers.map { ($0.format, $0) }, uniquingKeysWith: { first, _ in first })
+        for format in AssetFormat.allCases {
+            #expect(format.capabilities.contains(.readable) == read.contains(format), "\(format): readable")
+            #expect(format.capabilities.contains(.writable) == (written[format] != nil), "\(format): writable")
+            if let writer = written[format] {
+                #expect(format.capabilities.contains(.carriesAnimation) == writer.requirements.keepsAnimation, "\(format): animation")
+                #expect(writer.format.fileExtensions.contains(format.fileExtension))
+            }
+        }
+    }
+
+    @Test func formatNamesParseAsUsersTypeThem() throws {
+        #expect(try AssetFormat(named: "USDZ") == .usdz)
+        #expect(try AssetFormat(named: "jpg") == .jpeg)
+        #expect(AssetFormat.recognised(byExtension: "usd") == [.usda, .usdc])
+        #expect(throws: AssetError.self) { try AssetFormat(named: "fbx") }
     }
 
     @Test func missingFileAndFolderAreIOErrors() throws {
         let registry = FormatRegistry(readers: [MagicReader()])
-        #expect(throws: AssetError(.fileNotFound, at: SourceLocation(file: folder.appendingPathComponent("nope.tst").relativePath))) {
-            try registry.reader(for: folder.appendingPathComponent("nope.tst"))
+        #expect(throws: AssetError(.fileNotFound, at: SourceLocation(file: folder.appendingPathComponent("nope.ply").relativePath))) {
+            try registry.reader(for: folder.appendingPathComponent("nope.ply"))
         }
         do {
             _ = try registry.reader(for: folder)
@@ -94,7 +118,7 @@ struct MagicReader: SceneReader {
 
     @Test func strictReadingFailsOnTheFirstWarning() throws {
         let registry = FormatRegistry(readers: [MagicReader()])
-        let url = try write("s.tst", "TESTSCENE")
+        let url = try write("s.ply", "TESTSCENE")
         let lenient = try registry.read(url)
         #expect(lenient.warnings.count == 1)
         do {

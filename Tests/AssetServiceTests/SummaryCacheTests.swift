@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct SummaryCacheTests {
     let temporary = TemporaryFolder("assetc-summaries")
-    static let summary = CatalogSummary(id: "Art/a.dae", root: "/r", kind: .model, format: "dae", byteSize: 1, contentHash: "h", error: nil)
+    static let summary = CatalogSummary(id: "Art/a.dae", root: "/r", kind: .model, format: .dae, byteSize: 1, contentHash: "h", error: nil)
 
     @Test func freshEntriesAreAnsweredFromMemoryAndOldOnesReloaded() async throws {
         let cache = SummaryCache(maxAgeSeconds: 0.2)

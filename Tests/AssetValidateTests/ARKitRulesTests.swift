@@ -8,7 +8,7 @@ import Testing
     static let fixtures = USDZPackageLayoutTests.fixtures
 
     static func findings(_ name: String) throws -> [ValidationFinding] {
-        try AssetValidator().validate(path: fixtures.appendingPathComponent(name).path, format: "usda").findings
+        try AssetValidator().validate(path: fixtures.appendingPathComponent(name).path, format: .usda).findings
     }
 
     @Test func cleanStagePassesEveryRule() throws {
@@ -49,7 +49,7 @@ import Testing
     @Test func layerWithANonCoreExtensionFailsTheLayerRule() throws {
         let folder = TemporaryFolder()
         let root = try Self.stageReferencingATxtLayer(in: folder)
-        let findings = try AssetValidator().validate(path: root.path, format: "usda").findings
+        let findings = try AssetValidator().validate(path: root.path, format: .usda).findings
         #expect(findings.map(\.rule) == ["ARKitLayerChecker"])
     }
 
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aFileThatIsNotUSDIsAnErrorNotAReport() {
         #expect(throws: AssetError.self) {
-            try AssetValidator().validate(path: Self.fixtures.appendingPathComponent("textures/albedo.png").path, format: "usda")
+            try AssetValidator().validate(path: Self.fixtures.appendingPathComponent("textures/albedo.png").path, format: .usda)
         }
     }
 }

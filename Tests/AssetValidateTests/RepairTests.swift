@@ -37,7 +37,7 @@ import Testing
         #expect(repaired.changes.contains { $0.rule == "ARKitLayerChecker" })
         let out = folder.appendingPathComponent("out.usdz")
         try Data(repaired.bytes).write(to: out)
-        let after = try AssetValidator().validate(path: out.path, format: "usdz").findings
+        let after = try AssetValidator().validate(path: out.path, format: .usdz).findings
         #expect(!after.contains { $0.rule == "ARKitLayerChecker" || $0.severity == .error }, "\(after)")
     }
 
@@ -60,7 +60,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
         let root = folder.appendingPathComponent("empty.usda")
         try "#usda 1.0\n(\n    metersPerUnit = 1\n    upAxis = \"Y\"\n)\n\nover \"Nothing\"\n{\n}\n".write(to: root, atomically: true, encoding: .utf8)
-        let finding = try #require(try AssetValidator().validate(path: root.path, format: "usda").findings.first { $0.rule == "StageMetadataChecker" })
+        let finding = try #require(try AssetValidator().validate(path: root.path, format: .usda).findings.first { $0.rule == "StageMetadataChecker" })
         #expect(!finding.fixable)
     }
 }

@@ -1,4 +1,6 @@
 import AssetCatalog
+import CatalogEngines
+import CatalogSQLite
 import Foundation
 
 /// The two engines every catalog and service test runs on.

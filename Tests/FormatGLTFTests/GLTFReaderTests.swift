@@ -66,8 +66,8 @@ import Testing
 
     @Test func sniffsByContent() {
         let reader = GLTFReader()
-        #expect(reader.sniff(prefix: Array("glTF\u{02}\u{00}".utf8), pathExtension: "bin") == GLTFReader.glb)
-        #expect(reader.sniff(prefix: Array(" {\"asset\": {\"version\": \"2.0\"}}".utf8), pathExtension: "json") == GLTFReader.gltf)
+        #expect(reader.sniff(prefix: Array("glTF\u{02}\u{00}".utf8), pathExtension: "bin") == AssetFormat.glb)
+        #expect(reader.sniff(prefix: Array(" {\"asset\": {\"version\": \"2.0\"}}".utf8), pathExtension: "json") == AssetFormat.gltf)
         #expect(reader.sniff(prefix: Array("{\"name\": \"not a model\"}".utf8), pathExtension: "json") == nil)
     }
 

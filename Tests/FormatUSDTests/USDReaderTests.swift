@@ -87,7 +87,7 @@ import Testing
 
     @Test func packagesResolveTexturesInside() throws {
         let scene = try read("package.usdz").scene
-        #expect(scene.metadata.sourceFormat == "usdz")
+        #expect(scene.metadata.sourceFormat == .usdz)
         #expect(scene.textures.count == 1)
         guard case .packageEntry(_, let entry) = scene.textures[0].source else {
             Issue.record("texture did not resolve inside the package: \(scene.textures[0].source)")

@@ -1,7 +1,7 @@
 /// What `assetc convert` can be asked to do.
 public struct ConvertOptions: Sendable {
     /// A writer's format name; nil takes it from the output's extension.
-    public var format: String?
+    public var format: AssetFormat?
     public var upAxis: UpAxis?
     public var metersPerUnit: Double?
     public var triangulate = false

@@ -3,11 +3,11 @@ import Foundation
 /// A format module's entry point for reading. Implementations live in the format modules, which
 /// import AssetCore only; the registry in AssetPipeline knows them all.
 public protocol SceneReader: Sendable {
-    /// Short names of the formats this reader handles ("usda", "usdz").
-    var formats: [FormatDescription] { get }
+    /// The formats this reader handles.
+    var formats: [AssetFormat] { get }
     /// The format the content is in, judged from the first bytes of the file, or nil when it is not
     /// one of this reader's. Content wins over the extension.
-    func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription?
+    func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat?
     /// Reads a file whose format was already judged (by the registry, or by `read(from:options:)`),
     /// so no reader opens a file twice to sniff it again.
     func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult
@@ -28,7 +28,7 @@ extension SceneReader {
 /// A file and the format its first bytes (or, failing them, its extension) say it is in.
 public struct SniffedFile: Sendable {
     public var url: URL
-    public var format: FormatDescription
+    public var format: AssetFormat
     /// Up to `prefixLength` leading bytes: enough for XML prologues, zip headers and BOMs.
     public var prefix: [UInt8]
     /// The prefix is the whole file (a small one), so a reader need not read it again.
@@ -36,7 +36,7 @@ public struct SniffedFile: Sendable {
 
     public static let prefixLength = 4096
 
-    public init(url: URL, format: FormatDescription, prefix: [UInt8], isWhole: Bool = false) {
+    public init(url: URL, format: AssetFormat, prefix: [UInt8], isWhole: Bool = false) {
         self.url = url
         self.format = format
         self.prefix = prefix
@@ -77,21 +77,6 @@ public struct SniffedFile: Sendable {
         }
         return (bytes, status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) == bytes.count)
     }
-}
-
-public struct FormatDescription: Sendable, Hashable, CustomStringConvertible {
-    /// Short name, as `info` prints it: "usda", "usdz", "dae".
-    public var name: String
-    public var fileExtensions: [String]
-    public var summary: String
-
-    public init(name: String, fileExtensions: [String], summary: String) {
-        self.name = name
-        self.fileExtensions = fileExtensions
-        self.summary = summary
-    }
-
-    public var description: String { name }
 }
 
 /// A scene and what the reader noticed on the way.

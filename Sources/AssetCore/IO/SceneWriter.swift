@@ -2,7 +2,7 @@
 /// touch the file system: the pipeline writes every output file atomically (temporary file, then
 /// rename), so a failed conversion leaves nothing behind. Same scene, same bytes.
 public protocol SceneWriter: Sendable {
-    var format: FormatDescription { get }
+    var format: AssetFormat { get }
     /// What the scene must look like before `write`; the converter runs the passes that make it so.
     var requirements: WriterRequirements { get }
     func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult

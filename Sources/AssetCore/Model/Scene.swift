@@ -52,8 +52,8 @@ public struct SceneMetadata: Sendable, Equatable {
     /// False for formats that carry no unit (OBJ, STL, PLY): `metersPerUnit` is then an assumption
     /// (1, or `--source-meters-per-unit`), and `info` reports the unit as unknown.
     public var declaresUnits = true
-    /// Short format name of the file the scene was read from: "usda", "usdz", "dae", ...
-    public var sourceFormat: String
+    /// The format of the file the scene was read from; nil for a scene built in memory.
+    public var sourceFormat: AssetFormat?
     /// The authoring tool, when the file says (USD `doc`/customLayerData, Collada `authoring_tool`).
     public var generator: String?
     /// USD `defaultPrim`, or the name the asset is known by.
@@ -69,7 +69,7 @@ public struct SceneMetadata: Sendable, Equatable {
     public init(
         upAxis: UpAxis = .y,
         metersPerUnit: Double = 1,
-        sourceFormat: String = "",
+        sourceFormat: AssetFormat? = nil,
         generator: String? = nil,
         defaultPrim: String? = nil,
         startTimeCode: Double? = nil

@@ -70,10 +70,7 @@ public struct RenderCamera: Sendable, Equatable {
     }
 }
 
-/// Named views, SceneKit-style: `front` looks at the model's front (from +Z in Y-up terms).
-public enum RenderView: String, Sendable, CaseIterable {
-    case iso, front, back, left, right, top, bottom
-
+extension RenderView {
     /// From the target toward the camera, and the camera's up, in Y-up terms.
     var directionAndUp: (SIMD3<Double>, SIMD3<Double>) {
         switch self {

@@ -54,7 +54,7 @@ struct ColladaSceneBuilder {
     }
 
     mutating func build() throws(AssetError) -> Scene {
-        scene.metadata = SceneMetadata(upAxis: document.upAxis, metersPerUnit: document.meter, sourceFormat: "dae",
+        scene.metadata = SceneMetadata(upAxis: document.upAxis, metersPerUnit: document.meter, sourceFormat: .dae,
                                        generator: document.authoringTool)
         let sceneID = document.sceneURL ?? document.visualSceneOrder.first
         if let url = document.sceneURL, document.visualScenes[url] == nil {

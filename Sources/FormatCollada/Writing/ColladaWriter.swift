@@ -5,7 +5,7 @@ import AssetCore
 /// texture coordinate set and colours as inputs with their own offsets, phong effects with
 /// textures through surface/sampler2D, `up_axis` and `unit`. Fixed timestamps: same scene, same bytes.
 public struct ColladaWriter: SceneWriter {
-    public let format = FormatDescription(name: "dae", fileExtensions: ["dae"], summary: "Collada 1.4.1")
+    public let format = AssetFormat.dae
     public let requirements = WriterRequirements(keepsCurves: true, affineTransforms: true, keepsAnimation: true)
 
     public init() {}

@@ -5,8 +5,6 @@ import Foundation
 /// asset root) or `data:` URIs. Extensions that change what a file means are refused by name when
 /// the file requires them and assetc does not implement them; optional ones fall back with a warning.
 public struct GLTFReader: SceneReader {
-    public static let gltf = FormatDescription(name: "gltf", fileExtensions: ["gltf"], summary: "glTF 2.0 JSON with its buffers")
-    public static let glb = FormatDescription(name: "glb", fileExtensions: ["glb"], summary: "binary glTF 2.0")
 
     /// Extensions whose meaning the reader implements or safely ignores when required.
     static let understood: Set<String> = ["KHR_lights_punctual", "KHR_materials_emissive_strength", "KHR_materials_unlit",
@@ -15,20 +13,20 @@ public struct GLTFReader: SceneReader {
 
     public init() {}
 
-    public var formats: [FormatDescription] { [Self.gltf, Self.glb] }
+    public var formats: [AssetFormat] { [.gltf, .glb] }
 
     /// GLB by its magic; glTF JSON by an object that names `asset` near its start.
-    public func sniff(prefix: [UInt8], pathExtension: String) -> FormatDescription? {
-        if GLTFContainer.isGLB(prefix) { return Self.glb }
+    public func sniff(prefix: [UInt8], pathExtension: String) -> AssetFormat? {
+        if GLTFContainer.isGLB(prefix) { return .glb }
         guard let first = prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "{") else { return nil }
         let text = String(decoding: prefix, as: UTF8.self)
-        return text.contains("\"asset\"") && (pathExtension == "gltf" || text.contains("\"version\"")) ? Self.gltf : nil
+        return text.contains("\"asset\"") && (pathExtension == "gltf" || text.contains("\"version\"")) ? .gltf : nil
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
         let display = file.url.relativePath
         let path = file.url.path
-        let format = file.format.name
+        let format = file.format
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
             let budget = ReadBudget(options.limits)
             var diagnostics: [Diagnostic] = []

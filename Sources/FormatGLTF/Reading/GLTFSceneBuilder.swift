@@ -30,7 +30,7 @@ struct GLTFSceneBuilder {
         self.materialBuilder = materialBuilder
     }
 
-    mutating func build(format: String) throws(AssetError) -> Scene {
+    mutating func build(format: AssetFormat) throws(AssetError) -> Scene {
         scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: format, generator: asset.asset.generator)
         let nodes = asset.nodes ?? []
         var roots: [Int]

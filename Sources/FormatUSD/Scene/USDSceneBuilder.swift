@@ -52,7 +52,7 @@ struct USDSceneBuilder {
         var isStronger: Bool
     }
 
-    mutating func build(format: String) throws(AssetError) -> Scene {
+    mutating func build(format: AssetFormat) throws(AssetError) -> Scene {
         scene.metadata = metadata(format: format)
         var materialPrims: [USDComposedPrim] = []
         collect(stage.prims, into: &primsByPath, materials: &materialPrims)
@@ -86,7 +86,7 @@ struct USDSceneBuilder {
         }
     }
 
-    private mutating func metadata(format: String) -> SceneMetadata {
+    private mutating func metadata(format: AssetFormat) -> SceneMetadata {
         let layer = stage.rootLayer
         var metadata = SceneMetadata(upAxis: .y, metersPerUnit: 0.01, sourceFormat: format)
         let here = SourceLocation(file: layer.location.description)

@@ -99,7 +99,7 @@ struct USDLayerBuilder {
     /// sources get the span of their keys, which AR Quick Look plays.
     private func timeMetadata() -> [String: USDValue] {
         var metadata: [String: USDValue] = [:]
-        let isUSD = ["usda", "usdc", "usdz", "usd"].contains(scene.metadata.sourceFormat)
+        let isUSD = scene.metadata.sourceFormat?.isUSD == true
         if isUSD {
             guard let start = scene.metadata.startTimeCode else { return [:] }
             metadata["startTimeCode"] = .number(start)

@@ -2,7 +2,7 @@ import AssetCore
 
 /// `.usda`: the layer as text, its textures copied into `<name>_textures/` beside it.
 public struct USDAWriter: SceneWriter {
-    public let format = FormatDescription(name: "usda", fileExtensions: ["usda"], summary: "USD text layer")
+    public let format = AssetFormat.usda
     public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsTextureTransforms: true)
 
     public init() {}
@@ -17,7 +17,7 @@ public struct USDAWriter: SceneWriter {
 
 /// `.usdc`: the layer as a binary crate file, textures copied into `<name>_textures/` beside it.
 public struct USDCWriter: SceneWriter {
-    public let format = FormatDescription(name: "usdc", fileExtensions: ["usdc"], summary: "USD binary crate layer")
+    public let format = AssetFormat.usdc
     public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsTextureTransforms: true)
 
     public init() {}
@@ -42,7 +42,7 @@ public struct USDCWriter: SceneWriter {
 /// rules require. A usdz is for AR Quick Look, so it follows ARKit's rules (usdchecker --arkit):
 /// Y up, and only the prim types ARKit takes: curves and lights are left out with a warning.
 public struct USDZWriter: SceneWriter {
-    public let format = FormatDescription(name: "usdz", fileExtensions: ["usdz"], summary: "USD package")
+    public let format = AssetFormat.usdz
     public let requirements = WriterRequirements(upAxis: .y, keepsPurposeAndVisibility: true, keepsCurves: false, keepsAnimation: true,
                                                  keepsTextureTransforms: true, keepsLights: false)
 

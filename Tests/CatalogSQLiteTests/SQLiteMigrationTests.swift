@@ -2,7 +2,8 @@ import AssetTestSupport
 import Foundation
 import GRDB
 import Testing
-@testable import AssetCatalog
+import AssetCatalog
+@testable import CatalogSQLite
 
 /// A catalog written before search rows were keyed by their asset's rowid opens, is rekeyed, and
 /// then finds, replaces and removes assets as a new one does.
@@ -32,7 +33,7 @@ import Testing
         #expect(try await catalog.search("anchor").map(\.id) == ["r/a.usda"])
         #expect(try await catalog.search("crate").map(\.id) == ["r/c.usda"])
         // Replacing and removing now go through the rowid; nothing stale is left to find.
-        try await catalog.store([CatalogEntry(record: CatalogRecord(id: "r/a.usda", root: "/r", kind: .model, format: "usda", byteSize: 2,
+        try await catalog.store([CatalogEntry(record: CatalogRecord(id: "r/a.usda", root: "/r", kind: .model, format: .usda, byteSize: 2,
                                                                     contentHash: "h9", modifiedAt: 1, indexedAt: 1), nodeNames: ["/Buoy"])])
         try await catalog.remove(["r/c.usda"])
         #expect(try await catalog.search("anchor").isEmpty)

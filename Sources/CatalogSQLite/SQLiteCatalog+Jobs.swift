@@ -1,3 +1,4 @@
+import AssetCatalog
 import AssetCore
 import Foundation
 import GRDB
@@ -7,7 +8,7 @@ import GRDB
 extension SQLiteCatalog {
     public func enqueueThumbnails(_ jobs: [ThumbnailJob]) async throws(AssetError) {
         let now = Date().timeIntervalSince1970
-        try write { db in
+        try await write { db in
             for job in jobs {
                 try db.execute(sql: """
                     INSERT INTO thumbnailJob (assetId, contentHash, size, view, state, attempts, updatedAt)
@@ -16,20 +17,22 @@ extension SQLiteCatalog {
                         view = excluded.view, state = 'pending', worker = NULL, claimedAt = NULL, attempts = 0,
                         error = NULL, updatedAt = excluded.updatedAt
                     WHERE thumbnailJob.contentHash <> excluded.contentHash OR thumbnailJob.size <> excluded.size OR thumbnailJob.view <> excluded.view OR thumbnailJob.state = 'failed'
-                    """, arguments: [job.assetId, job.contentHash, job.size, job.view, now])
+                    """, arguments: [job.assetId, job.contentHash, job.size, job.view.rawValue, now])
             }
         }
     }
 
     public func claimThumbnails(worker: String, limit: Int, leaseSeconds: Double) async throws(AssetError) -> [ThumbnailJob] {
         let now = Date().timeIntervalSince1970
-        return try write { db in
+        return try await write { db in
             // A running job whose lease ran out belonged to a worker that died; past the attempt
             // limit it is failed rather than handed out again.
             try db.execute(sql: """
                 UPDATE thumbnailJob SET state = 'failed', error = 'abandoned by its worker ' || attempts || ' times', updatedAt = ?
                 WHERE state = 'running' AND claimedAt < ? AND attempts >= ?
                 """, arguments: [now, now - leaseSeconds, thumbnailJobMaxAttempts])
+            try db.execute(sql: "UPDATE thumbnailJob SET state = 'failed', error = ?, updatedAt = ? WHERE state IN ('pending', 'running') AND \(ThumbnailJob.unknownViewCondition)",
+                           arguments: [ThumbnailJob.unknownViewError, now])
             let rows = try Row.fetchAll(db, sql: """
                 UPDATE thumbnailJob SET state = 'running', worker = ?, claimedAt = ?, attempts = attempts + 1, updatedAt = ?
                 WHERE assetId IN (SELECT assetId FROM thumbnailJob
@@ -37,14 +40,15 @@ extension SQLiteCatalog {
                                   ORDER BY assetId LIMIT ?)
                 RETURNING assetId, contentHash, size, view, attempts
                 """, arguments: [worker, now, now, now - leaseSeconds, limit])
-            return rows.map { ThumbnailJob(assetId: $0["assetId"], contentHash: $0["contentHash"], size: $0["size"], view: $0["view"], attempts: $0["attempts"]) }
-                .sorted { $0.assetId < $1.assetId }
+            return try rows.map { row throws(AssetError) in
+                try ThumbnailJob(assetId: row["assetId"], contentHash: row["contentHash"], size: row["size"], viewName: row["view"], attempts: row["attempts"])
+            }.sorted { $0.assetId < $1.assetId }
         }
     }
 
     public func finishThumbnails(_ outcomes: [ThumbnailOutcome]) async throws(AssetError) {
         let now = Date().timeIntervalSince1970
-        try write { db in
+        try await write { db in
             for outcome in outcomes {
                 let job = outcome.job
                 try db.execute(sql: "UPDATE thumbnailJob SET state = ?, error = ?, updatedAt = ? WHERE assetId = ? AND contentHash = ?",
@@ -58,7 +62,7 @@ extension SQLiteCatalog {
     }
 
     public func jobCounts() async throws(AssetError) -> ThumbnailJobCounts {
-        try read { db in
+        try await read { db in
             var counts = ThumbnailJobCounts()
             for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM thumbnailJob GROUP BY state") {
                 counts.add(row["state"], row["n"])
@@ -69,7 +73,7 @@ extension SQLiteCatalog {
 
     public func retryFailedThumbnails() async throws(AssetError) -> Int {
         let now = Date().timeIntervalSince1970
-        return try write { db in
+        return try await write { db in
             try db.execute(sql: "UPDATE thumbnailJob SET state = 'pending', worker = NULL, claimedAt = NULL, attempts = 0, error = NULL, updatedAt = ? WHERE state = 'failed'",
                            arguments: [now])
             return db.changesCount

@@ -1,3 +1,4 @@
+import AssetCatalog
 import AssetCore
 import Foundation
 import PostgresNIO

@@ -1,3 +1,4 @@
+import AssetCatalog
 import AssetCore
 import Foundation
 import PostgresNIO
@@ -14,7 +15,7 @@ extension PostgresCatalog {
                 INSERT INTO thumbnailJob (assetId, contentHash, size, view, state, attempts, updatedAt)
                 SELECT t.assetId, t.contentHash, t.size, t.view, 'pending', 0, \(now)
                 FROM unnest(\(sorted.map(\.assetId))::text[], \(sorted.map(\.contentHash))::text[],
-                            \(sorted.map(\.size))::bigint[], \(sorted.map(\.view))::text[]) AS t(assetId, contentHash, size, view)
+                            \(sorted.map(\.size))::bigint[], \(sorted.map(\.view.rawValue))::text[]) AS t(assetId, contentHash, size, view)
                 ON CONFLICT (assetId) DO UPDATE SET contentHash = EXCLUDED.contentHash, size = EXCLUDED.size, view = EXCLUDED.view,
                     state = 'pending', worker = NULL, claimedAt = NULL, attempts = 0, error = NULL, updatedAt = EXCLUDED.updatedAt
                 WHERE thumbnailJob.contentHash <> excluded.contentHash OR thumbnailJob.size <> excluded.size OR thumbnailJob.view <> excluded.view OR thumbnailJob.state = 'failed'
@@ -34,6 +35,13 @@ extension PostgresCatalog {
                                   WHERE state = 'running' AND claimedAt < \(expired) AND attempts >= \(thumbnailJobMaxAttempts)
                                   FOR UPDATE SKIP LOCKED)
                 """, logger: self.logger)
+            var binds = PostgresBindings(capacity: 2)
+            binds.append(ThumbnailJob.unknownViewError)
+            binds.append(now)
+            try await connection.query(PostgresQuery(unsafeSQL: """
+                UPDATE thumbnailJob SET state = 'failed', error = $1, updatedAt = $2
+                WHERE state IN ('pending', 'running') AND \(ThumbnailJob.unknownViewCondition)
+                """, binds: binds), logger: self.logger)
             let rows = try await connection.query("""
                 WITH picked AS (
                     SELECT assetId FROM thumbnailJob
@@ -44,8 +52,9 @@ extension PostgresCatalog {
                 RETURNING j.assetId, j.contentHash, j.size, j.view, j.attempts
                 """, logger: self.logger)
             return try await rows.decode((String, String, Int, String, Int).self).collectAll()
-                .map { ThumbnailJob(assetId: $0.0, contentHash: $0.1, size: $0.2, view: $0.3, attempts: $0.4) }
-                .sorted { $0.assetId < $1.assetId }
+                .map { row throws(AssetError) in
+                    try ThumbnailJob(assetId: row.0, contentHash: row.1, size: row.2, viewName: row.3, attempts: row.4)
+                }.sorted { $0.assetId < $1.assetId }
         }
     }
 

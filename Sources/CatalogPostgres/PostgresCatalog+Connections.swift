@@ -1,3 +1,4 @@
+import AssetCatalog
 import AssetCore
 import Foundation
 import PostgresNIO
@@ -92,7 +93,7 @@ enum PostgresRecordJSON {
 
     /// The record's property names by their lower-case column names.
     static let propertyNames: [String: String] = {
-        let sample = CatalogRecord(id: "", root: "", kind: .model, format: "", byteSize: 0, contentHash: "", modifiedAt: 0, indexedAt: 0)
+        let sample = CatalogRecord(id: "", root: "", kind: .model, format: .usda, byteSize: 0, contentHash: "", modifiedAt: 0, indexedAt: 0)
         var names: [String: String] = [:]
         for child in Mirror(reflecting: sample).children {
             if let label = child.label { names[label.lowercased()] = label }

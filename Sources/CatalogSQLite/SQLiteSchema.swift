@@ -1,3 +1,4 @@
+import AssetCatalog
 import GRDB
 
 /// The catalog's schema as named migrations: the database says what is valid (NOT NULL, CHECK,

@@ -1,3 +1,4 @@
+import AssetCatalog
 import AssetCore
 import Foundation
 import PostgresNIO
@@ -9,6 +10,7 @@ import PostgresNIO
 public final class PostgresCatalog: Catalog {
     public let location: String
     public let folder: String
+    public var engine: CatalogEngine { .postgresql }
     let client: PostgresClient
     let running: Task<Void, Never>
     let logger = Logger(label: "assetc.catalog.postgres")
@@ -91,8 +93,8 @@ public final class PostgresCatalog: Catalog {
             guard let (id, root, kind, format, size, hash, error) = try await rows.decode((String, String, String, String, Int64, String, String?).self).collectOne() else {
                 return nil
             }
-            return CatalogSummary(id: id, root: root, kind: CatalogRecord.Kind(rawValue: kind) ?? .model, format: format,
-                                  byteSize: size, contentHash: hash, error: error)
+            return try CatalogSummary(id: id, root: root, kindName: kind, formatName: format,
+                                      byteSize: size, contentHash: hash, error: error)
         }
     }
 

@@ -1,3 +1,4 @@
+import AssetCatalog
 /// The catalog's schema on PostgreSQL: SQLite's migrations (`SQLiteSchema`) step for step, under
 /// the same names, so both engines hold the same tables, columns and constraints. The differences
 /// are the engines': text columns are `COLLATE "C"` (SQLite compares bytes), integers are bigint,

@@ -1,3 +1,4 @@
+import AssetCatalog
 import AssetCore
 import Foundation
 import GRDB
@@ -7,13 +8,16 @@ import Glibc
 
 /// The SQLite catalog of indexed assets, the default engine. A `DatabasePool` in WAL mode, so
 /// readers never block the indexer; every write is a transaction, so a process killed at any moment
-/// leaves a catalog that opens and is consistent (each asset with all its rows, or none). GRDB's
-/// calls are synchronous and short; the async methods run them on the caller's thread.
+/// leaves a catalog that opens and is consistent (each asset with all its rows, or none). Every
+/// call goes through GRDB's async API: the statement runs on GRDB's own reader or writer queue and
+/// the calling task is suspended meanwhile, so the service's cooperative threads never wait on
+/// SQLite's locks or disk.
 public final class SQLiteCatalog: Catalog {
     public let path: String
     let pool: DatabasePool
 
     public var location: String { path }
+    public var engine: CatalogEngine { .sqlite }
 
     /// Opens (creating when needed) the catalog at `path` and brings its schema up to date.
     public init(path: String) throws(AssetError) {
@@ -44,7 +48,7 @@ public final class SQLiteCatalog: Catalog {
     // MARK: Writing
 
     public func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint] {
-        try read { db in
+        try await read { db in
             var out: [String: CatalogFingerprint] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT id, byteSize, modifiedAt, contentHash FROM asset WHERE root = ?", arguments: [root])
             while let row = try rows.next() {
@@ -56,12 +60,12 @@ public final class SQLiteCatalog: Catalog {
 
     /// Replaces these assets (row and child rows) in one transaction.
     public func store(_ entries: [CatalogEntry]) async throws(AssetError) {
-        try write { db in
+        try await write { db in
             for entry in entries {
                 let id = entry.record.id
                 try Self.deleteSearchRow(of: id, db)
                 try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])  // cascades to child rows
-                try entry.record.insert(db)
+                try SQLiteRecordRow(entry.record).insert(db)
                 let rowid = db.lastInsertedRowID
                 for name in entry.nodeNames {
                     try db.execute(sql: "INSERT INTO assetName (assetId, kind, name) VALUES (?, 'node', ?)", arguments: [id, name])
@@ -87,13 +91,13 @@ public final class SQLiteCatalog: Catalog {
 
     /// Updates only the modification time of files whose content did not change.
     public func touch(_ ids: [(id: String, modifiedAt: Double)]) async throws(AssetError) {
-        try write { db in
+        try await write { db in
             for (id, time) in ids { try db.execute(sql: "UPDATE asset SET modifiedAt = ? WHERE id = ?", arguments: [time, id]) }
         }
     }
 
     public func remove(_ ids: [String]) async throws(AssetError) {
-        try write { db in
+        try await write { db in
             for id in ids {
                 try Self.deleteSearchRow(of: id, db)
                 try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
@@ -111,23 +115,23 @@ public final class SQLiteCatalog: Catalog {
     // MARK: Reading
 
     public func count() async throws(AssetError) -> Int {
-        try read { db in try CatalogRecord.fetchCount(db) }
+        try await read { db in try SQLiteRecordRow.fetchCount(db) }
     }
 
     /// What serving an asset's file, thumbnail or conversion needs, read without decoding the whole
     /// record: the service asks this on every such request.
     public func summary(id: String) async throws(AssetError) -> CatalogSummary? {
-        try readOneStatement { db in
+        try await readOneStatement { db in
             let statement = try db.cachedStatement(sql: "SELECT id, root, kind, format, byteSize, contentHash, error FROM asset WHERE id = ?")
             guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
-            return CatalogSummary(id: row[0], root: row[1], kind: CatalogRecord.Kind(rawValue: row[2]) ?? .model, format: row[3],
-                                  byteSize: row[4], contentHash: row[5], error: row[6])
+            return try CatalogSummary(id: row[0], root: row[1], kindName: row[2], formatName: row[3],
+                                      byteSize: row[4], contentHash: row[5], error: row[6])
         }
     }
 
     public func record(id: String) async throws(AssetError) -> CatalogEntry? {
-        try read { db in
-            guard let record = try CatalogRecord.fetchOne(db, key: id) else { return nil }
+        try await read { db in
+            guard let record = try SQLiteRecordRow.fetchOne(db, key: id)?.record else { return nil }
             let names = try Row.fetchAll(db, sql: "SELECT kind, name FROM assetName WHERE assetId = ? ORDER BY rowid", arguments: [id])
             let references = try Row.fetchAll(db, sql: "SELECT path, resolves, resolvedID FROM textureReference WHERE assetId = ? ORDER BY rowid", arguments: [id])
             let warnings = try String.fetchAll(db, sql: "SELECT message FROM assetWarning WHERE assetId = ? ORDER BY rowid", arguments: [id])
@@ -145,30 +149,30 @@ public final class SQLiteCatalog: Catalog {
     public func query(_ expression: String, sort: String?, limit: Int?, offset: Int) async throws(AssetError) -> [CatalogRecord] {
         let compiled = try CatalogQuery.compile(expression, sort: sort, limit: limit, offset: offset, dialect: .sqlite)
         let arguments = StatementArguments(compiled.arguments.map(\.databaseValue))
-        return try read { db in try CatalogRecord.fetchAll(db, sql: compiled.sql, arguments: arguments) }
+        return try await read { db in try SQLiteRecordRow.fetchAll(db, sql: compiled.sql, arguments: arguments).map(\.record) }
     }
 
     /// Full-text search over names, best match first.
     public func search(_ words: String, limit: Int) async throws(AssetError) -> [CatalogRecord] {
         guard let pattern = FTS5Pattern(matchingAnyTokenIn: words) else { return [] }
-        return try read { db in
-            try CatalogRecord.fetchAll(db, sql: """
+        return try await read { db in
+            try SQLiteRecordRow.fetchAll(db, sql: """
                 SELECT asset.* FROM assetSearch JOIN asset ON asset.id = assetSearch.assetId
                 WHERE assetSearch MATCH ? ORDER BY bm25(assetSearch), asset.id LIMIT ?
-                """, arguments: [pattern, limit])
+                """, arguments: [pattern, limit]).map(\.record)
         }
     }
 
     /// Counts how many of each model's texture references point at an indexed texture asset.
     public func linkedTextureCount() async throws(AssetError) -> Int {
-        try read { db in
+        try await read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM textureReference JOIN asset ON asset.id = textureReference.resolvedID") ?? 0
         }
     }
 
     /// `PRAGMA integrity_check` and foreign key check: "ok" when the database is consistent.
     public func integrityCheck() async throws(AssetError) -> String {
-        try read { db in
+        try await read { db in
             let integrity = try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer"
             let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             guard orphans.isEmpty else { return "foreign key violations: \(orphans.count)" }
@@ -184,25 +188,30 @@ public final class SQLiteCatalog: Catalog {
 
     // MARK: GRDB glue
 
-    func read<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
-        do { return try pool.read(body) } catch let error as AssetError { throw error } catch {
-            throw AssetError(.io("catalog read failed: \(error)"), at: SourceLocation(file: path))
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(AssetError) -> T {
+        do { return try await pool.read(body) } catch {
+            throw Self.failure(error, "catalog read failed", path)
         }
     }
 
     /// `read` for a body that runs a single SELECT: SQLite gives one statement a consistent
     /// snapshot on its own, so the BEGIN and COMMIT of a read transaction are skipped. Measured on
     /// the service's cached-thumbnail route, the transaction was a tenth of each request.
-    func readOneStatement<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
-        do { return try pool.unsafeRead(body) } catch let error as AssetError { throw error } catch {
-            throw AssetError(.io("catalog read failed: \(error)"), at: SourceLocation(file: path))
+    func readOneStatement<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(AssetError) -> T {
+        do { return try await pool.unsafeRead(body) } catch {
+            throw Self.failure(error, "catalog read failed", path)
         }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws(AssetError) -> T {
-        do { return try pool.write(body) } catch let error as AssetError { throw error } catch {
-            throw AssetError(.io("catalog write failed: \(error)"), at: SourceLocation(file: path))
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(AssetError) -> T {
+        do { return try await pool.write(body) } catch {
+            throw Self.failure(error, "catalog write failed", path)
         }
+    }
+
+    private static func failure(_ error: any Error, _ what: String, _ path: String) -> AssetError {
+        if let error = error as? AssetError { return error }
+        return AssetError(.io("\(what): \(error)"), at: SourceLocation(file: path))
     }
 }
 
