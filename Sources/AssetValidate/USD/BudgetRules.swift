@@ -32,7 +32,7 @@ enum BudgetRules {
         var total = 0
         for entry in context.prims where entry.prim.typeName == "Mesh" {
             guard let property = entry.prim.properties["faceVertexCounts"], let value = USDRuleContext.value(property),
-                  case .success(let counts)? = value.int32Array else { continue }
+                  let counts = value.int32s else { continue }
             for count in counts where count >= 3 { total += Int(count) - 2 }
         }
         return total
@@ -46,8 +46,8 @@ enum BudgetRules {
 
     /// The root layer's time range in seconds, when it has one.
     private static func duration(_ layer: USDLayer) -> Double? {
-        guard let start = layer.startTimeCode, let end = layer.metadata["endTimeCode"]?.doubleValue, end > start else { return nil }
-        let rate = layer.metadata["timeCodesPerSecond"]?.doubleValue ?? layer.metadata["framesPerSecond"]?.doubleValue ?? 24
+        guard let start = layer.startTimeCode, let end = layer.endTimeCode, end > start else { return nil }
+        let rate = layer.timeCodesPerSecond ?? 24
         return rate > 0 ? (end - start) / rate : nil
     }
 

@@ -19,7 +19,7 @@ enum GeomSubsetRules {
                 continue
             }
             byParent[parent, default: []].append(entry.prim)
-            let isBound = entry.prim.relationships.contains { $0.spec.name.hasPrefix("material:binding") }
+            let isBound = entry.prim.relationships.contains { $0.name.hasPrefix("material:binding") }
             // What the framework's SubsetMaterialBindFamilyName describes; usd-core 26.11's validator
             // reports nothing for it on any fixture, so this is a warning under no framework id.
             if isBound && entry.prim.token("familyName") != "materialBind" {
@@ -63,7 +63,7 @@ enum GeomSubsetRules {
         var covered = 0
         for subset in members {
             guard let property = subset.properties["indices"], let value = USDRuleContext.value(property),
-                  case .success(let indices)? = value.int32Array else { continue }
+                  let indices = value.int32s else { continue }
             for index in indices {
                 guard index >= 0 else { return "<\(subset.path)> has the negative index \(index)" }
                 guard Int(index) < count else { return "<\(subset.path)> names \(elementType) \(index); there are \(count)" }
@@ -84,7 +84,7 @@ enum GeomSubsetRules {
         let name = elementType == "point" ? "points" : "faceVertexCounts"
         guard parent.typeName == "Mesh", let property = parent.properties[name], let value = USDRuleContext.value(property) else { return nil }
         if elementType == "point" { return (value.flatNumbers?.count ?? 0) / 3 }
-        guard case .success(let counts)? = value.int32Array else { return nil }
+        guard let counts = value.int32s else { return nil }
         return counts.count
     }
 }

@@ -33,9 +33,9 @@ enum MeshRules {
         var indices: [Int32] = []
         for (name, target) in [("faceVertexCounts", 0), ("faceVertexIndices", 1)] {
             guard let property = array(mesh, name), let value = USDRuleContext.value(property) else { continue }
-            switch value.int32Array {
-            case .success(let read)?: if target == 0 { counts = read } else { indices = read }
-            default:
+            if let read = value.int32s {
+                if target == 0 { counts = read } else { indices = read }
+            } else {
                 findings.append(ValidationFinding(rule: .meshTopology, message: "\(name) is not an array of 32-bit integers",
                                                   location: USDRuleContext.location(of: mesh, property: property)))
                 return nil
@@ -130,13 +130,13 @@ enum MeshRules {
     /// Array primvars (and `normals`) hold what their interpolation needs; indexed ones have as many
     /// indices as that, each naming a value.
     private static func checkPrimvars(_ mesh: USDComposedPrim, _ topology: Topology, into findings: inout USDFindings) {
-        for property in mesh.properties.values.sorted(by: { $0.spec.name < $1.spec.name }) {
-            let name = property.spec.name
-            guard !property.spec.isRelationship, property.typeName.hasSuffix("[]"),
+        for property in mesh.properties.values.sorted(by: { $0.name < $1.name }) {
+            let name = property.name
+            guard !property.isRelationship, property.typeName.hasSuffix("[]"),
                   (name.hasPrefix("primvars:") && !name.hasSuffix(":indices")) || name == "normals",
                   let value = USDRuleContext.value(property) else { continue }
-            let interpolation = property.metadata["interpolation"]?.stringValue ?? (name == "normals" ? "vertex" : "constant")
-            let elementSize = max(Int(property.metadata["elementSize"]?.doubleValue ?? 1), 1)
+            let interpolation = property.interpolation ?? (name == "normals" ? "vertex" : "constant")
+            let elementSize = max(property.elementSize ?? 1, 1)
             let expected: Int
             switch interpolation {
             case "constant": expected = 1
@@ -151,7 +151,7 @@ enum MeshRules {
             let values = elementCount(value, typeName: property.typeName)
             var here: SourceLocation { USDRuleContext.location(of: mesh, property: property) }
             if let indexProperty = mesh.properties[name + ":indices"], let indexValue = USDRuleContext.value(indexProperty),
-               case .success(let indices)? = indexValue.int32Array {
+               let indices = indexValue.int32s {
                 if indices.count != expected * elementSize {
                     findings.append(ValidationFinding(rule: .meshPrimvars,
                                                       message: "\(name):indices holds \(indices.count); \(interpolation) interpolation over <\(mesh.path)> needs \(expected * elementSize)",

@@ -63,7 +63,7 @@ enum PrimRules {
 
     private static func checkBindings(_ prim: USDComposedPrim, index: Int, _ context: USDRuleContext, into findings: inout USDFindings) {
         var here: SourceLocation { USDRuleContext.location(of: prim) }  // made only for a finding
-        let bindings = prim.properties.values.filter { $0.spec.isRelationship && $0.spec.name.hasPrefix("material:binding") }.sorted { $0.spec.name < $1.spec.name }
+        let bindings = prim.properties.values.filter { $0.isRelationship && $0.name.hasPrefix("material:binding") }.sorted { $0.name < $1.name }
         if !bindings.isEmpty && !prim.hasAPI("MaterialBindingAPI") {
             findings.append(ValidationFinding(rule: .materialBindingAPIApplied,
                                               message: "<\(prim.path)> binds a material but does not apply MaterialBindingAPI",
@@ -76,18 +76,18 @@ enum PrimRules {
             case 1:
                 if !isMaterial(binding.targets[0], context) {
                     findings.append(ValidationFinding(rule: .arkitMaterialBinding,
-                                                      message: "\(binding.spec.name) targets <\(binding.targets[0])>, which is not a Material",
+                                                      message: "\(binding.name) targets <\(binding.targets[0])>, which is not a Material",
                                                       location: bindingHere))
                 }
             case 2:
                 if !isMaterial(binding.targets[1], context) {
                     findings.append(ValidationFinding(rule: .arkitMaterialBinding,
-                                                      message: "\(binding.spec.name) targets <\(binding.targets[1])>, which is not a Material",
+                                                      message: "\(binding.name) targets <\(binding.targets[1])>, which is not a Material",
                                                       location: bindingHere))
                 }
                 if !isCollection(binding.targets[0], context) {
                     findings.append(ValidationFinding(rule: .arkitMaterialBinding,
-                                                      message: "\(binding.spec.name) names the collection <\(binding.targets[0])>, which is not defined",
+                                                      message: "\(binding.name) names the collection <\(binding.targets[0])>, which is not defined",
                                                       location: bindingHere))
                 }
             default:

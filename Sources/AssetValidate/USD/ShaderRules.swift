@@ -55,18 +55,18 @@ enum ShaderRules {
         for input in inputs where !input.targets.isEmpty {
             var inputHere: SourceLocation { USDRuleContext.location(of: shader, property: input) }
             if input.targets.count > 1 {
-                findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) has \(input.targets.count) connections; one is allowed",
+                findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.name) has \(input.targets.count) connections; one is allowed",
                                                   location: inputHere))
             }
             let target = input.targets[0]
             guard let (sourcePrim, _) = connectedSource(target, context) else {
-                findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.spec.name) connects to <\(target)>, which does not exist",
+                findings.append(ValidationFinding(rule: .arkitShader, message: "\(input.name) connects to <\(target)>, which does not exist",
                                                   location: inputHere))
                 continue
             }
             if sourcePrim.typeName != "Shader" && sourcePrim.typeName != "Material" {
                 findings.append(ValidationFinding(rule: .arkitShader,
-                                                  message: "\(input.spec.name) connects to a \(sourcePrim.typeName) <\(sourcePrim.path)>; sources must be Shaders or Materials",
+                                                  message: "\(input.name) connects to a \(sourcePrim.typeName) <\(sourcePrim.path)>; sources must be Shaders or Materials",
                                                   location: inputHere))
             }
         }
@@ -99,7 +99,7 @@ enum ShaderRules {
 
     private static func inputValue(_ shader: USDComposedPrim, _ name: String, _ context: USDRuleContext) -> (USDComposedProperty, USDValue)? {
         guard let (prim, property) = valueProducer(shader, "inputs:" + name, context), let property,
-              property.spec.name.hasPrefix("inputs:"), prim.typeName != "Shader" || prim.path == shader.path,
+              property.name.hasPrefix("inputs:"), prim.typeName != "Shader" || prim.path == shader.path,
               let value = USDRuleContext.value(property) else { return nil }
         return (property, value)
     }
@@ -207,10 +207,10 @@ enum ShaderRules {
             return
         }
         for input in inputs {
-            let name = String(input.spec.name.dropFirst("inputs:".count))
+            let name = String(input.name.dropFirst("inputs:".count))
             guard let expected = types[name], expected != input.typeName else { continue }
             findings.append(ValidationFinding(rule: .shaderPropertyTypeConformance,
-                                              message: "\(input.spec.name) is \(input.typeName); the \(id) definition says \(expected)",
+                                              message: "\(input.name) is \(input.typeName); the \(id) definition says \(expected)",
                                               location: USDRuleContext.location(of: shader, property: input)))
         }
     }

@@ -13,7 +13,7 @@ enum StageRules {
     private static func checkMetadata(_ context: USDRuleContext, into findings: inout USDFindings) {
         let root = context.facts.stage.rootLayer
         let here = SourceLocation(file: root.location.description)
-        if root.metadata["upAxis"] == nil {
+        if root.upAxis == nil {
             // usd-core's fallback is Y, so authoring it changes nothing but the rule's verdict.
             findings.append(ValidationFinding(rule: .stageMetadata, message: "the stage does not declare upAxis (ARKit expects \"Y\")",
                                               location: here),
@@ -23,7 +23,7 @@ enum StageRules {
                                             location: here, validators: [])
             if upAxis == "Z" { findings.append(finding, repair: .rotateToYUp) } else { findings.append(finding) }
         }
-        if root.metadata["metersPerUnit"] == nil {
+        if root.metersPerUnit == nil {
             // 0.01 is usd-core's fallback (centimetres): the stage keeps its size.
             findings.append(ValidationFinding(rule: .stageMetadata, message: "the stage does not declare metersPerUnit", location: here),
                             repair: .layerMetadata(key: "metersPerUnit", value: .number(0.01), rule: .stageMetadata))

@@ -27,8 +27,7 @@ struct USDRuleContext {
     private mutating func add(_ prim: USDComposedPrim, parent: Int?, traversed: Bool) {
         var flat = prim
         flat.children = []
-        let isActive = prim.metadata["active"]?.boolValue ?? true
-        let visits = traversed && prim.isDefined && isActive
+        let visits = traversed && prim.isDefined && prim.isActive
         var index: Int?
         if visits {
             prims.append(Prim(prim: flat, parent: parent))
@@ -50,11 +49,7 @@ struct USDRuleContext {
     }
 
     /// A property's value as usd-core's `Get(EarliestTime)` sees it: the earliest sample, else the default.
-    static func value(_ property: USDComposedProperty) -> USDValue? {
-        if let earliest = property.spec.timeSamples?.min(by: { $0.time < $1.time }) { return earliest.value }
-        if let value = property.spec.defaultValue, value != .none { return value }
-        return nil
-    }
+    static func value(_ property: USDComposedProperty) -> USDValue? { property.earliestValue }
 
     /// Where a finding about a prim points: its strongest spec's file and line, and its path.
     static func location(of prim: USDComposedPrim, property: USDComposedProperty? = nil) -> SourceLocation {
@@ -63,23 +58,20 @@ struct USDRuleContext {
         if let property {
             location.file = property.layer.description
             location.line = property.spec.line > 0 ? property.spec.line : nil
-            location.elementPath = prim.path + "." + property.spec.name
+            location.elementPath = prim.path + "." + property.name
         }
         return location
     }
 }
 
 extension USDComposedPrim {
-    /// The applied API schemas (`prepend apiSchemas = [...]`), as authored on the strongest spec.
-    var appliedSchemas: [String] { metadata["apiSchemas"]?.strings ?? [] }
-
     func hasAPI(_ name: String) -> Bool { appliedSchemas.contains(name) }
 
-    var relationships: [USDComposedProperty] { properties.values.filter { $0.spec.isRelationship } }
+    var relationships: [USDComposedProperty] { properties.values.filter(\.isRelationship) }
 
     /// `inputs:` attributes, in name order so findings come out in a stable order.
     var inputs: [USDComposedProperty] {
-        properties.values.filter { !$0.spec.isRelationship && $0.spec.name.hasPrefix("inputs:") }.sorted { $0.spec.name < $1.spec.name }
+        properties.values.filter { !$0.isRelationship && $0.name.hasPrefix("inputs:") }.sorted { $0.name < $1.name }
     }
 
     /// A token- or string-valued attribute's value.

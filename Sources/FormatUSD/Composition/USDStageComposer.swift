@@ -13,9 +13,9 @@ struct USDContribution {
 }
 
 /// The composed stage: the root layer's metadata and the composed prim tree.
-package struct USDComposedStage {
-    package var rootLayer: USDLayer
-    package var prims: [USDComposedPrim]
+public struct USDComposedStage {
+    public var rootLayer: USDLayer
+    public var prims: [USDComposedPrim]
 }
 
 /// Composes the subset of USD that real assets use: sublayers, references and payloads (internal and

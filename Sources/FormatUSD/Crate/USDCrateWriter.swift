@@ -4,10 +4,10 @@ import AssetCore
 /// layer holds timecode or path expression values), the encoding ARKit wants as a usdz's root
 /// layer. Metadata keys the Sdf schema types are written with that type; other keys cannot be
 /// typed faithfully and are left out with a warning.
-package enum USDCrateWriter {
-    package struct Output: Sendable {
-        package var bytes: [UInt8]
-        package var warnings: [String]
+public enum USDCrateWriter {
+    public struct Output: Sendable {
+        public var bytes: [UInt8]
+        public var warnings: [String]
     }
 
     /// Types of the metadata fields assetc knows, by where they appear.
@@ -32,7 +32,7 @@ package enum USDCrateWriter {
     /// Keys the usda parser records for bare strings and `doc =`, and their Sdf field names.
     static func fieldName(_ key: String) -> String { key == "doc" ? "documentation" : key }
 
-    package static func encode(_ layer: USDLayer) throws(AssetError) -> Output {
+    public static func encode(_ layer: USDLayer) throws(AssetError) -> Output {
         var encoder = CrateLayerEncoder()
         try encoder.encode(layer)
         return Output(bytes: encoder.file.finish(), warnings: encoder.warnings)

@@ -4,29 +4,29 @@ import AssetCore
 /// depends on, the asset paths that do not resolve, what composition could not do, and the
 /// composed prims with their authored types, schemas and properties. Validation rules are
 /// written over these facts (OpenUSD's compliance rules look at the same things).
-package struct USDStageFacts {
+public struct USDStageFacts {
     /// The path the stage was opened from.
-    package var rootFile: String
+    public var rootFile: String
     /// Where the root layer lives: the file, or a package's first entry.
-    package var rootLayerLocation: AssetLocation
-    package var stage: USDComposedStage
+    public var rootLayerLocation: AssetLocation
+    public var stage: USDComposedStage
     /// Every layer reached: the root layer's stack, composition arcs and, as OpenUSD's dependency
     /// walk does, arcs in variants that are not selected.
-    package var layers: [USDLayer]
+    public var layers: [USDLayer]
     /// What composition could not do (a missing layer, a missing prim, a cycle), each once.
-    package var compositionProblems: [Diagnostic]
-    package var dependencies: [USDDependency]
+    public var compositionProblems: [Diagnostic]
+    public var dependencies: [USDDependency]
     /// Every package a layer was read from, outer packages of nested ones included.
-    package var packages: [USDPackageFacts]
+    public var packages: [USDPackageFacts]
     /// Where an asset path written in the layer at `anchor` leads, when something is there.
-    package var locate: (_ assetPath: String, _ anchor: AssetLocation) -> AssetLocation?
+    public var locate: (_ assetPath: String, _ anchor: AssetLocation) -> AssetLocation?
     /// The bytes at a location, read through the same sandbox, size cap and budget as the layers.
-    package var readBytes: (_ location: AssetLocation) throws(AssetError) -> [UInt8]
+    public var readBytes: (_ location: AssetLocation) throws(AssetError) -> [UInt8]
     /// The first `count` bytes at a location (an image header), charged as what is read.
-    package var readPrefix: (_ location: AssetLocation, _ count: Int) throws(AssetError) -> [UInt8]
+    public var readPrefix: (_ location: AssetLocation, _ count: Int) throws(AssetError) -> [UInt8]
 
     /// Whether the root layer is a usdz package's layer.
-    package var rootIsPackaged: Bool {
+    public var rootIsPackaged: Bool {
         if case .packageEntry = rootLayerLocation { return true }
         return false
     }
@@ -34,18 +34,18 @@ package struct USDStageFacts {
 
 /// An asset path written in a layer: a sublayer, reference or payload (`isLayer`), or an
 /// asset-valued attribute such as a texture's `inputs:file`.
-package struct USDDependency {
-    package var assetPath: String
-    package var isLayer: Bool
+public struct USDDependency {
+    public var assetPath: String
+    public var isLayer: Bool
     /// Where it was written.
-    package var location: SourceLocation
+    public var location: SourceLocation
     /// nil when it does not resolve; `problem` says why.
-    package var resolved: AssetLocation?
-    package var problem: String?
+    public var resolved: AssetLocation?
+    public var problem: String?
 }
 
 /// A package's zip layout, or why it could not be read.
-package struct USDPackageFacts {
-    package var location: AssetLocation
-    package var layout: Result<USDZPackageLayout, AssetError>
+public struct USDPackageFacts {
+    public var location: AssetLocation
+    public var layout: Result<USDZPackageLayout, AssetError>
 }

@@ -3,10 +3,10 @@ import AssetCore
 /// Opens a USD stage the way a read does (same sandbox, same caps) and gathers `USDStageFacts`
 /// for validation. Packages with compressed entries are opened rather than refused, so their
 /// compression can be reported as the rule breach it is.
-package enum USDStageInspector {
+public enum USDStageInspector {
     /// Gathers the facts and hands them to `body`, on the large stack deep USD files need.
     /// `contents`: the file's bytes, when the caller has read all of them already.
-    package static func inspect<T: Sendable>(path: String, options: ReadOptions, contents: [UInt8]? = nil,
+    public static func inspect<T: Sendable>(path: String, options: ReadOptions, contents: [UInt8]? = nil,
                                              _ body: @escaping @Sendable (USDStageFacts) -> T) throws(AssetError) -> T {
         try LargeStack.run { () throws(AssetError) -> T in
             let budget = ReadBudget(options.limits)

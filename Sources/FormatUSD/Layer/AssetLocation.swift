@@ -1,11 +1,11 @@
 /// Where a layer or texture lives: a file on disk, or an entry of a usdz package (which may itself
 /// be an entry of another package).
-package indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible {
+public indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible {
     case file(path: String)
     case packageEntry(package: AssetLocation, entry: String)
 
     /// How errors name it: `head.usdz[geom/head.usda]`, as OpenUSD writes package-relative paths.
-    package var description: String {
+    public var description: String {
         switch self {
         case .file(let path): return path
         case .packageEntry(let package, let entry): return "\(package)[\(entry)]"
@@ -23,15 +23,15 @@ package indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible
 
 /// Path arithmetic on '/'-separated strings: no file system access, so it can be applied to
 /// package entries and checked before anything is opened.
-package enum PathArithmetic {
-    package static func directory(of path: String) -> String {
+public enum PathArithmetic {
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
     }
 
     /// Removes `.` and `..`. A relative path keeps the `..` it starts with (`../models/a.usda`);
     /// nil when `..` climbs above the root of an absolute path.
-    package static func normalize(_ path: String) -> String? {
+    public static func normalize(_ path: String) -> String? {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -50,25 +50,25 @@ package enum PathArithmetic {
 
     /// `normalize` for paths that must stay below their start, such as package entries: nil when
     /// the result climbs out.
-    package static func normalizeBelow(_ path: String) -> String? {
+    public static func normalizeBelow(_ path: String) -> String? {
         guard let normalized = normalize(path), !normalized.hasPrefix("/"),
               normalized != "..", !normalized.hasPrefix("../") else { return nil }
         return normalized
     }
 
-    package static func join(_ directory: String, _ relative: String) -> String {
+    public static func join(_ directory: String, _ relative: String) -> String {
         directory.isEmpty ? relative : directory + "/" + relative
     }
 
     /// Whether `path` is `root` or below it (both normalized).
-    package static func isInside(_ path: String, root: String) -> Bool {
+    public static func isInside(_ path: String, root: String) -> Bool {
         if root.isEmpty || root == "/" { return true }
         return path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     /// The relative path that leads from the folder `directory` to `path` (both normalized and
     /// relative to the same root): `relative(from: "a/b", to: "a/c/d.png")` is `../c/d.png`.
-    package static func relative(from directory: String, to path: String) -> String {
+    public static func relative(from directory: String, to path: String) -> String {
         let from = directory.split(separator: "/")
         let to = path.split(separator: "/")
         var common = 0

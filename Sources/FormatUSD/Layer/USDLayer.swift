@@ -2,24 +2,27 @@ import AssetCore
 
 /// One parsed layer: a usda file or a package entry, shaped like the file (prim specs nested as
 /// written), before composition.
-package struct USDLayer: Sendable {
+public struct USDLayer: Sendable {
     /// Where the layer came from; asset paths in it resolve relative to this.
-    package var location: AssetLocation
-    package var metadata: [String: USDValue] = [:]
-    package var subLayers: [String] = []
-    package var rootPrims: [USDPrimSpec] = []
+    public var location: AssetLocation
+    public var metadata: [String: USDValue] = [:]
+    public var subLayers: [String] = []
+    public var rootPrims: [USDPrimSpec] = []
 
-    package init(location: AssetLocation) {
+    public init(location: AssetLocation) {
         self.location = location
     }
 
-    package var defaultPrim: String? { metadata["defaultPrim"]?.stringValue }
-    package var upAxis: String? { metadata["upAxis"]?.stringValue }
-    package var metersPerUnit: Double? { metadata["metersPerUnit"]?.doubleValue }
-    package var startTimeCode: Double? { metadata["startTimeCode"]?.doubleValue }
+    public var defaultPrim: String? { metadata["defaultPrim"]?.stringValue }
+    public var upAxis: String? { metadata["upAxis"]?.stringValue }
+    public var metersPerUnit: Double? { metadata["metersPerUnit"]?.doubleValue }
+    public var startTimeCode: Double? { metadata["startTimeCode"]?.doubleValue }
+    public var endTimeCode: Double? { metadata["endTimeCode"]?.doubleValue }
+    /// `timeCodesPerSecond`, else `framesPerSecond`, as usd-core falls back; nil when neither is authored.
+    public var timeCodesPerSecond: Double? { metadata["timeCodesPerSecond"]?.doubleValue ?? metadata["framesPerSecond"]?.doubleValue }
 
     /// The prim spec at an absolute path such as `/World/Head`, or nil.
-    package func primSpec(at path: String) -> USDPrimSpec? {
+    public func primSpec(at path: String) -> USDPrimSpec? {
         var specs = rootPrims
         var found: USDPrimSpec?
         for name in path.split(separator: "/") {
@@ -31,29 +34,29 @@ package struct USDLayer: Sendable {
     }
 }
 
-package enum USDSpecifier: String, Sendable {
+public enum USDSpecifier: String, Sendable {
     case def
     case over
     case `class`
 }
 
 /// A `def`, `over` or `class` block.
-package struct USDPrimSpec: Sendable {
-    package var specifier: USDSpecifier
-    package var typeName: String
-    package var name: String
-    package var line: Int
-    package var metadata: [String: USDValue] = [:]
-    package var references: [USDReference] = []
-    package var payloads: [USDReference] = []
-    package var inherits: [String] = []
-    package var variantSelections: [String: String] = [:]
+public struct USDPrimSpec: Sendable {
+    public var specifier: USDSpecifier
+    public var typeName: String
+    public var name: String
+    public var line: Int
+    public var metadata: [String: USDValue] = [:]
+    public var references: [USDReference] = []
+    public var payloads: [USDReference] = []
+    public var inherits: [String] = []
+    public var variantSelections: [String: String] = [:]
     /// Variant set name -> variant name -> the variant's body.
-    package var variantSets: [String: [String: USDPrimSpec]] = [:]
-    package var properties: [USDPropertySpec] = []
-    package var children: [USDPrimSpec] = []
+    public var variantSets: [String: [String: USDPrimSpec]] = [:]
+    public var properties: [USDPropertySpec] = []
+    public var children: [USDPrimSpec] = []
 
-    package init(specifier: USDSpecifier, typeName: String, name: String, line: Int) {
+    public init(specifier: USDSpecifier, typeName: String, name: String, line: Int) {
         self.specifier = specifier
         self.typeName = typeName
         self.name = name
@@ -62,20 +65,20 @@ package struct USDPrimSpec: Sendable {
 }
 
 /// An attribute or relationship as authored in one spec.
-package struct USDPropertySpec: Sendable {
-    package var name: String
+public struct USDPropertySpec: Sendable {
+    public var name: String
     /// Declared value type (`point3f[]`, `token`, `matrix4d`); "rel" for relationships.
-    package var typeName: String
-    package var isRelationship: Bool
-    package var isUniform: Bool
-    package var line: Int
-    package var defaultValue: USDValue?
-    package var timeSamples: [(time: Double, value: USDValue)]?
+    public var typeName: String
+    public var isRelationship: Bool
+    public var isUniform: Bool
+    public var line: Int
+    public var defaultValue: USDValue?
+    public var timeSamples: [(time: Double, value: USDValue)]?
     /// `.connect` targets (attributes) or relationship targets, as absolute or relative paths.
-    package var targets: [String]?
-    package var metadata: [String: USDValue] = [:]
+    public var targets: [String]?
+    public var metadata: [String: USDValue] = [:]
 
-    package init(name: String, typeName: String, isRelationship: Bool, isUniform: Bool, line: Int) {
+    public init(name: String, typeName: String, isRelationship: Bool, isUniform: Bool, line: Int) {
         self.name = name
         self.typeName = typeName
         self.isRelationship = isRelationship
@@ -84,11 +87,22 @@ package struct USDPropertySpec: Sendable {
     }
 }
 
+extension USDPropertySpec {
+    /// An attribute as a writer (or a repair) authors it; built specs have no source line.
+    public static func attribute(_ name: String, _ typeName: String, _ value: USDValue?, uniform: Bool = false,
+                                 metadata: [String: USDValue] = [:]) -> USDPropertySpec {
+        var spec = USDPropertySpec(name: name, typeName: typeName, isRelationship: false, isUniform: uniform, line: 0)
+        spec.defaultValue = value
+        spec.metadata = metadata
+        return spec
+    }
+}
+
 /// A reference or payload arc: `@asset@</Prim>`, or `</Prim>` inside the same layer stack.
-package struct USDReference: Sendable, Equatable {
+public struct USDReference: Sendable, Equatable {
     /// Empty for an internal reference.
-    package var assetPath: String
+    public var assetPath: String
     /// nil: the target layer's defaultPrim.
-    package var primPath: String?
-    package var line: Int
+    public var primPath: String?
+    public var line: Int
 }

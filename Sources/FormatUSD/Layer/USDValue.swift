@@ -1,6 +1,6 @@
 /// A value as a USD layer spells it, before the attribute's declared type gives it meaning.
 /// Numeric arrays are flat contiguous buffers: a `point3f[]` of n points is 3n Doubles.
-package indirect enum USDValue: Sendable, Equatable {
+public indirect enum USDValue: Sendable, Equatable {
     case none
     case bool(Bool)
     case number(Double)
@@ -23,14 +23,14 @@ package indirect enum USDValue: Sendable, Equatable {
     case list([USDValue])
     case dictionary([USDDictionaryEntry])
 
-    package var stringValue: String? {
+    public var stringValue: String? {
         switch self {
         case .string(let s), .word(let s), .asset(let s), .path(let s): return s
         default: return nil
         }
     }
 
-    package var doubleValue: Double? {
+    public var doubleValue: Double? {
         switch self {
         case .number(let d): return d
         case .bool(let b): return b ? 1 : 0
@@ -39,7 +39,7 @@ package indirect enum USDValue: Sendable, Equatable {
         }
     }
 
-    package var boolValue: Bool? {
+    public var boolValue: Bool? {
         switch self {
         case .bool(let b): return b
         case .number(let d): return d != 0
@@ -49,7 +49,7 @@ package indirect enum USDValue: Sendable, Equatable {
     }
 
     /// Numbers of a scalar, tuple or numeric array, flattened.
-    package var flatNumbers: [Double]? {
+    public var flatNumbers: [Double]? {
         switch self {
         case .number(let d): return [d]
         case .tuple(let t): return t
@@ -73,8 +73,15 @@ package indirect enum USDValue: Sendable, Equatable {
         }
     }
 
+    /// An `int[]` (or a single number) as 32-bit integers; nil when it is not one, or an element
+    /// is not a whole number that fits.
+    public var int32s: [Int32]? {
+        guard case .success(let values)? = int32Array else { return nil }
+        return values
+    }
+
     /// Strings of a string/token/asset list, or a single one.
-    package var strings: [String]? {
+    public var strings: [String]? {
         switch self {
         case .list(let items):
             var out: [String] = []
@@ -86,7 +93,7 @@ package indirect enum USDValue: Sendable, Equatable {
         }
     }
 
-    package func dictionaryValue(_ key: String) -> USDValue? {
+    public func dictionaryValue(_ key: String) -> USDValue? {
         guard case .dictionary(let entries) = self else { return nil }
         return entries.first { $0.key == key }?.value
     }
@@ -95,14 +102,14 @@ package indirect enum USDValue: Sendable, Equatable {
 /// Single-precision numbers in the shapes the scene model keeps, so a mesh takes its points,
 /// normals and texture coordinates without a copy. Each number is the Double its text spells,
 /// narrowed to Float: what OpenUSD's text reader gives, and what converting the Double did.
-package enum USDFloatArray: Sendable, Equatable {
+public enum USDFloatArray: Sendable, Equatable {
     case scalars([Float])
     case pairs([SIMD2<Float>])
     case triples([SIMD3<Float>])
 
     /// The shape an array type is read into; nil for types kept as Double (double, half and
     /// four-component types).
-    package init?(emptyOf arrayType: String) {
+    public init?(emptyOf arrayType: String) {
         switch arrayType {
         case "float[]": self = .scalars([])
         case "float2[]", "texCoord2f[]": self = .pairs([])
@@ -112,7 +119,7 @@ package enum USDFloatArray: Sendable, Equatable {
     }
 
     /// Elements.
-    package var count: Int {
+    public var count: Int {
         switch self {
         case .scalars(let v): return v.count
         case .pairs(let v): return v.count
@@ -120,7 +127,7 @@ package enum USDFloatArray: Sendable, Equatable {
         }
     }
 
-    package var components: Int {
+    public var components: Int {
         switch self {
         case .scalars: return 1
         case .pairs: return 2
@@ -131,7 +138,7 @@ package enum USDFloatArray: Sendable, Equatable {
     /// The array `fraction` of the way to `other`, lane by lane, for time samples between two
     /// authored ones; nil when the shapes or counts differ. Each lane is interpolated in Double
     /// and narrowed, as when these arrays were held as Double.
-    package func interpolated(to other: USDFloatArray, fraction f: Double) -> USDFloatArray? {
+    public func interpolated(to other: USDFloatArray, fraction f: Double) -> USDFloatArray? {
         @inline(__always) func lerp(_ a: Float, _ b: Float) -> Float { Float(Double(a) + (Double(b) - Double(a)) * f) }
         switch (self, other) {
         case (.scalars(let a), .scalars(let b)) where a.count == b.count:
@@ -145,7 +152,7 @@ package enum USDFloatArray: Sendable, Equatable {
     }
 
     /// The numbers in order, widened: for consumers that work in Double.
-    package var doubles: [Double] {
+    public var doubles: [Double] {
         switch self {
         case .scalars(let v): return v.map(Double.init)
         case .pairs(let v): return Self.widened(v.count, 2) { v[$0][$1] }
@@ -161,8 +168,8 @@ package enum USDFloatArray: Sendable, Equatable {
     }
 }
 
-package struct USDDictionaryEntry: Sendable, Equatable {
-    package var typeName: String
-    package var key: String
-    package var value: USDValue
+public struct USDDictionaryEntry: Sendable, Equatable {
+    public var typeName: String
+    public var key: String
+    public var value: USDValue
 }

@@ -5,22 +5,22 @@ import AssetCore
 /// libzip does not expose an entry's data offset, so this reads the zip's central directory and
 /// local headers itself (PKWARE APPNOTE 4.3.7, 4.3.12, 4.3.16 and the Zip64 records of 4.3.14-15).
 /// It only reads: nothing is decompressed, and every offset is checked against the bytes.
-package struct USDZPackageLayout: Sendable {
-    package struct Entry: Sendable, Equatable {
-        package var name: String
+public struct USDZPackageLayout: Sendable {
+    public struct Entry: Sendable, Equatable {
+        public var name: String
         /// 0 stored, 8 deflated, and so on (APPNOTE 4.4.5).
-        package var compressionMethod: Int
-        package var isEncrypted: Bool
-        package var compressedSize: Int
-        package var size: Int
+        public var compressionMethod: Int
+        public var isEncrypted: Bool
+        public var compressedSize: Int
+        public var size: Int
         /// Where the entry's bytes start, counted from the package's first byte.
-        package var dataOffset: Int
+        public var dataOffset: Int
     }
 
-    package var entries: [Entry]
+    public var entries: [Entry]
 
     /// Reads the layout of the zip in `bytes`; `location` names it in errors.
-    package init(bytes: [UInt8], location: String, maxEntries: Int = ReadLimits().maxPackageEntries) throws(AssetError) {
+    public init(bytes: [UInt8], location: String, maxEntries: Int = ReadLimits().maxPackageEntries) throws(AssetError) {
         let here = SourceLocation(file: location)
         func malformed(_ why: String) -> AssetError { AssetError(.malformed("not a readable usdz package: \(why)"), at: here) }
         let reader = LittleEndianBytes(bytes: bytes)

@@ -7,12 +7,12 @@ import CZlib
 ///
 /// Written by hand because libzip, used for reading, cannot place entry data at chosen offsets;
 /// the format written here (no compression, no zip64, no encryption) is small. CRC-32 is zlib's.
-package enum USDZPackageWriter {
+public enum USDZPackageWriter {
     static let alignment = 64
     /// An extra-field id no reader interprets: it only carries padding.
     static let paddingFieldID: UInt16 = 0x4153
 
-    package static func package(_ files: [OutputFile]) throws(AssetError) -> [UInt8] {
+    public static func package(_ files: [OutputFile]) throws(AssetError) -> [UInt8] {
         var out = ByteWriter()
         var central = ByteWriter()
         for file in files {

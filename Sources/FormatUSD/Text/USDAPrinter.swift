@@ -6,11 +6,11 @@ import AssetCore
 ///
 /// Layout follows what usd-core writes (four-space indent, metadata in parentheses after the
 /// header, one property per line); long numeric arrays wrap so large meshes stay diffable.
-package struct USDAPrinter {
+public struct USDAPrinter {
     private(set) var text = ""
     private var indent = 0
 
-    package static func print(_ layer: USDLayer) -> String {
+    public static func print(_ layer: USDLayer) -> String {
         var printer = USDAPrinter()
         printer.printLayer(layer)
         return printer.text

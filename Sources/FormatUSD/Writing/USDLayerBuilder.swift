@@ -205,15 +205,6 @@ struct USDLayerBuilder {
 }
 
 extension USDPropertySpec {
-    /// An attribute as a writer authors it; built specs have no source line.
-    package static func attribute(_ name: String, _ typeName: String, _ value: USDValue?, uniform: Bool = false,
-                          metadata: [String: USDValue] = [:]) -> USDPropertySpec {
-        var spec = USDPropertySpec(name: name, typeName: typeName, isRelationship: false, isUniform: uniform, line: 0)
-        spec.defaultValue = value
-        spec.metadata = metadata
-        return spec
-    }
-
     /// An attribute whose value comes from another's (`inputs:st.connect = <…>`).
     static func connection(_ name: String, _ typeName: String, to target: String) -> USDPropertySpec {
         var spec = attribute(name, typeName, nil)
