@@ -122,7 +122,9 @@ let package = Package(
         .target(name: "AssetTestSupport", path: "Tests/TestSupport"),
 
         // Empty catalogs on either engine, for the catalog and service suites that run on both.
-        .target(name: "CatalogTestSupport", dependencies: ["AssetCatalog", "CatalogSQLite", "CatalogEngines"], path: "Tests/CatalogTestSupport"),
+        .target(name: "CatalogTestSupport", dependencies: [
+            "AssetCatalog", "CatalogSQLite", "CatalogEngines", .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Tests/CatalogTestSupport"),
 
         .testTarget(name: "AssetCoreTests", dependencies: ["AssetCore", "AssetTestSupport"]),
         // Fixtures live in Tests/Fixtures/<format>/ and are found from #filePath.

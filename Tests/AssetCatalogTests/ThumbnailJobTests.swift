@@ -90,6 +90,20 @@ import Testing
         await catalog.close()
     }
 
+    /// A job row naming a view or size no assetc renders (written by hand, or by another version)
+    /// is failed with the reason at the next claim, never handed out as an `iso` picture, and the
+    /// other jobs are claimed as usual.
+    @Test(arguments: CatalogBackend.allCases) func jobsWithAnUnknownViewOrSizeAreFailedNotGuessed(_ backend: CatalogBackend) async throws {
+        let catalog = try await catalog(backend, assets: 4)
+        try TestCatalog.execute("UPDATE thumbnailJob SET view = 'sideways' WHERE assetId = 'r/m001.obj'", on: catalog)
+        try TestCatalog.execute("UPDATE thumbnailJob SET size = 200 WHERE assetId = 'r/m002.obj'", on: catalog)
+        let claimed = try await catalog.claimThumbnails(worker: "w", limit: 10, leaseSeconds: 600)
+        #expect(claimed.map(\.assetId) == ["r/m000.obj", "r/m003.obj"])
+        #expect(claimed.allSatisfy { $0.view == .iso && $0.size == 64 })
+        #expect(try await catalog.jobCounts() == ThumbnailJobCounts(running: 2, failed: 2))
+        await catalog.close()
+    }
+
     /// `index --defer-thumbnails` then the worker: the pictures the indexer would have made.
     @Test(arguments: CatalogBackend.allCases) func theWorkerRendersWhatTheIndexerDeferred(_ backend: CatalogBackend) async throws {
         let art = temporary.appendingPathComponent("Art-\(backend)")

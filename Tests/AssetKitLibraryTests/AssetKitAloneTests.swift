@@ -22,7 +22,10 @@ import Testing
             let input = Self.fixtures.appendingPathComponent("gltf/materials.gltf").path
             let output = folder.appendingPathComponent("materials.usdz").path
 
-            let report = try ConvertUseCase().run(input: input, output: output, options: ConvertOptions())
+            // README.md's example, with the fixtures for models/.
+            var options = ConvertOptions()
+            options.readOptions = ReadOptions().rooted(at: Self.fixtures.appendingPathComponent("gltf").path)
+            let report = try ConvertUseCase().run(input: input, output: output, options: options)
             #expect(report.format == .usdz)
             #expect(report.writtenFiles == [output])
             #expect(FileManager.default.fileExists(atPath: output))

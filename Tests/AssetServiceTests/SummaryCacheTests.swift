@@ -56,4 +56,45 @@ import Testing
             }
         }
     }
+
+    /// Records' JSON and listing pages are encoded once and answered from memory for the max age
+    /// (here long enough that only the cache can explain a second identical answer); the
+    /// service's own reindex renews them at once.
+    @Test(arguments: CatalogBackend.allCases) func jsonAnswersComeFromMemoryUntilTheServicesOwnReindex(_ backend: CatalogBackend) async throws {
+        let (made, art) = try await makeServer(backend, in: temporary)
+        var configuration = made.configuration
+        configuration.summaryMaxAge = 600
+        let server = AssetServer(catalog: made.catalog, configuration: configuration)
+        let record = "/api/assets/Art/Art.scnassets/ship.dae", listing = "/api/assets?limit=50"
+        try await withLiveServer(server) { client in
+            let first = try await client.execute(uri: record, method: .get) { response in
+                #expect(response.status == .ok)
+                return String(buffer: response.body)
+            }
+            let firstListing = try await client.execute(uri: listing, method: .get) { String(buffer: $0.body) }
+            #expect(firstListing.contains("ship.dae"))
+            // Another writer removes the asset; within the max age the service still answers what it encoded.
+            try FileManager.default.removeItem(at: art.appendingPathComponent("Art.scnassets/ship.dae"))
+            let other = try await TestCatalog.reopen(server.catalog)
+            _ = try await IndexUseCase().run(roots: [art.path], catalog: other)
+            await other.close()
+            #expect(try await server.catalog.summary(id: "Art/Art.scnassets/ship.dae") == nil, "the catalog itself has changed")
+            try await client.execute(uri: record, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == first, "answered from memory, not encoded again")
+            }
+            #expect(try await client.execute(uri: listing, method: .get) { String(buffer: $0.body) } == firstListing)
+            // The service's own reindex clears what it keeps.
+            try await client.execute(uri: "/api/reindex", method: .post, headers: [.authorization: "Bearer test-token-123"]) {
+                #expect($0.status == .accepted)
+            }
+            var gone = false
+            for _ in 0..<200 where !gone {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                gone = try await client.execute(uri: record, method: .get) { $0.status == .notFound }
+            }
+            #expect(gone, "after the reindex the record is answered anew")
+            #expect(!(try await client.execute(uri: listing, method: .get) { String(buffer: $0.body) }.contains("ship.dae")))
+        }
+    }
 }

@@ -61,6 +61,13 @@ enum AssetcBinary {
         #expect(run.stderr.split(separator: "\n").count == 1, "one error line")
     }
 
+    /// Every thumbnail an index renders is one the service serves: other sizes are refused with the list.
+    @Test func indexTakesOnlyTheThumbnailSizesTheServiceServes() throws {
+        let run = try AssetcBinary.run(["index", "no/such/folder", "--thumbnails", "--thumbnail-size", "200"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--thumbnail-size takes one of the sizes the service serves: 32, 64, 128, 256, 512, 1024"), "\(run.stderr)")
+    }
+
     @Test func usageErrorExits64() throws {
         let run = try AssetcBinary.run(["info", "--no-such-flag", "x"])
         #expect(run.status == 64)

@@ -2,6 +2,7 @@ import AssetCatalog
 import CatalogEngines
 import CatalogSQLite
 import Foundation
+import GRDB
 
 /// The two engines every catalog and service test runs on.
 public enum CatalogBackend: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -52,6 +53,22 @@ public enum TestCatalog {
         components.path = "/" + name
         components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "pool_size", value: "4")]
         return components.string!
+    }
+
+    /// Runs one SQL statement on a catalog's database behind its back, as another program (or a
+    /// person with a SQL prompt) would: for rows no assetc writes.
+    public static func execute(_ sql: String, on catalog: any Catalog) throws {
+        if let sqlite = catalog as? SQLiteCatalog {
+            let queue = try DatabaseQueue(path: sqlite.path)
+            try queue.write { try $0.execute(sql: sql) }
+            try queue.close()
+        } else {
+            // psql refuses the pool options assetc's own connection strings may carry.
+            guard var components = URLComponents(string: catalog.location) else { throw CommandFailed(description: "not a URL: \(catalog.location)") }
+            components.queryItems = components.queryItems?.filter { $0.name != "pool_size" }
+            if components.queryItems?.isEmpty == true { components.queryItems = nil }
+            try psql(components.string ?? catalog.location, sql)
+        }
     }
 
     /// Runs one statement with psql, the server's own client.
