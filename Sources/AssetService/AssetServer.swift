@@ -21,7 +21,11 @@ public struct AssetServer: Sendable {
         cache = ResponseCache(capacity: configuration.memoryCacheEntries)
         let summaries = SummaryCache(maxAgeSeconds: configuration.summaryMaxAge)
         self.summaries = summaries
-        let answers = ExpiringCache<ByteBuffer>(maxAgeSeconds: configuration.summaryMaxAge, capacity: configuration.memoryCacheJSONEntries)
+        // Bounded in bytes too: a 500-record page is over half a megabyte, and such pages are
+        // encoded each time rather than kept (a 50-record page is about 60 KB).
+        let largest = configuration.memoryCacheJSONEntryBytes
+        let answers = ExpiringCache<ByteBuffer>(maxAgeSeconds: configuration.summaryMaxAge, capacity: configuration.memoryCacheJSONEntries,
+                                                keeps: { $0.readableBytes <= largest })
         self.answers = answers
         reindexer = Reindexer(catalog: catalog, roots: configuration.roots, onFinish: {
             summaries.removeAll()

@@ -17,10 +17,13 @@ struct ExpiringCache<Value: Sendable>: Sendable {
     private let entries = Locked([String: Entry]())
     let maxAgeNanoseconds: UInt64
     let capacity: Int
+    /// Whether a loaded value is kept; one that is not is loaded again on every request.
+    let keeps: @Sendable (Value) -> Bool
 
-    init(maxAgeSeconds: Double = 1, capacity: Int = 100_000) {
+    init(maxAgeSeconds: Double = 1, capacity: Int = 100_000, keeps: @escaping @Sendable (Value) -> Bool = { _ in true }) {
         maxAgeNanoseconds = UInt64(maxAgeSeconds * 1e9)
         self.capacity = capacity
+        self.keeps = keeps
     }
 
     /// The value for `key`, from memory while fresh, else from `load` (a load that throws stores
@@ -29,6 +32,7 @@ struct ExpiringCache<Value: Sendable>: Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         if let hit = entries.withLock({ $0[key] }), now &- hit.storedAt < maxAgeNanoseconds { return hit.value }
         let loaded = try await load(key)
+        guard keeps(loaded) else { return loaded }
         entries.withLock { entries in
             // Bounded without bookkeeping: a full cache starts over, which only costs reloads.
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

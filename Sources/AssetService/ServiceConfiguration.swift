@@ -15,8 +15,10 @@ public struct ServiceConfiguration: Sendable {
     public var maxPageSize = 500
     /// Thumbnails and conversions kept in memory for repeat requests.
     public var memoryCacheEntries = 512
-    /// Records' JSON and listing and search pages kept in memory, encoded, by request URI.
-    public var memoryCacheJSONEntries = 2048
+    /// Records' JSON and listing and search pages kept in memory, encoded, by request URI: at most
+    /// this many, each at most `memoryCacheJSONEntryBytes` (so 128 MiB at the very most).
+    public var memoryCacheJSONEntries = 1024
+    public var memoryCacheJSONEntryBytes = 128 << 10
     /// Seconds a catalog summary, a record's JSON or a listing page is answered from memory;
     /// another process's reindex shows within this time (this process's own clears them at once).
     public var summaryMaxAge: Double = 1

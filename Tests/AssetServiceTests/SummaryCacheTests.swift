@@ -39,6 +39,18 @@ import Testing
         #expect(loads == 5)
     }
 
+    @Test func valuesItIsToldNotToKeepAreLoadedEachTime() async {
+        let cache = ExpiringCache<[UInt8]>(maxAgeSeconds: 60, capacity: 10, keeps: { $0.count <= 4 })
+        var loads = 0
+        func load(_ key: String) -> [UInt8] { loads += 1; return [UInt8](repeating: 0, count: key.count) }
+        _ = await cache.value("abc", load: load)
+        _ = await cache.value("abc", load: load)
+        #expect(loads == 1, "a small value is kept")
+        _ = await cache.value("abcdefgh", load: load)
+        _ = await cache.value("abcdefgh", load: load)
+        #expect(loads == 3, "a value over the bound is loaded again, never kept")
+    }
+
     /// Another process (here: a second catalog connection) reindexes; the service answers with the
     /// new record once the old one has aged out.
     @Test(arguments: CatalogBackend.allCases) func anotherWritersChangeShowsWithinTheMaxAge(_ backend: CatalogBackend) async throws {
