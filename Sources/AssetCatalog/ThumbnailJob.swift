@@ -23,9 +23,9 @@ public struct ThumbnailJob: Sendable, Equatable, Codable {
         self.attempts = attempts
     }
 
-    /// A job as an engine reads it back. The claim fails jobs whose view is not one of
-    /// `RenderView`'s first (`unknownViewCondition`), so a name that is still unknown here means
-    /// the row changed under the claim: an error, never a silent `iso`.
+    /// A job as an engine reads it back. A claim first fails the jobs no assetc renders
+    /// (`unrenderableCondition`), so a view still unknown here means the row changed under the
+    /// claim: an error, never a silent `iso`.
     package init(assetId: String, contentHash: String, size: Int, viewName: String, attempts: Int) throws(AssetError) {
         guard let view = RenderView(rawValue: viewName) else {
             throw AssetError(.malformed("the thumbnail job of '\(assetId)' names an unknown view '\(viewName)'"))
@@ -35,9 +35,9 @@ public struct ThumbnailJob: Sendable, Equatable, Codable {
 
     /// SQL that is true for a job row whose view or size no assetc renders (written by hand, or
     /// by another version): claims fail such jobs with this reason instead of handing them out.
-    package static let unknownViewCondition =
+    package static let unrenderableCondition =
         "(view NOT IN (\(RenderView.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))) OR size NOT IN (\(ThumbnailSize.served.map(String.init).joined(separator: ", "))))"
-    package static let unknownViewError = "the job names a view or size assetc does not render (views: \(RenderView.names); sizes: \(ThumbnailSize.names))"
+    package static let unrenderableError = "the job names a view or size assetc does not render (views: \(RenderView.names); sizes: \(ThumbnailSize.names))"
 
     /// States as stored; the schema's CHECK constraint names the same four.
     public enum State: String, Sendable, CaseIterable { case pending, running, done, failed }

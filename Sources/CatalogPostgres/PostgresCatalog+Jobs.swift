@@ -36,11 +36,11 @@ extension PostgresCatalog {
                                   FOR UPDATE SKIP LOCKED)
                 """, logger: self.logger)
             var binds = PostgresBindings(capacity: 2)
-            binds.append(ThumbnailJob.unknownViewError)
+            binds.append(ThumbnailJob.unrenderableError)
             binds.append(now)
             try await connection.query(PostgresQuery(unsafeSQL: """
                 UPDATE thumbnailJob SET state = 'failed', error = $1, updatedAt = $2
-                WHERE state IN ('pending', 'running') AND \(ThumbnailJob.unknownViewCondition)
+                WHERE state IN ('pending', 'running') AND \(ThumbnailJob.unrenderableCondition)
                 """, binds: binds), logger: self.logger)
             let rows = try await connection.query("""
                 WITH picked AS (

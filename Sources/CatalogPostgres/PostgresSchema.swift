@@ -111,5 +111,12 @@ enum PostgresSchema {
             $$
             """,
         ]),
+        // Records became typed (`AssetFormat`); as SQLite's v6: a `.usd` row an older assetc wrote
+        // for a file it could not read becomes `usda` and is read again; other formats no assetc
+        // names go (child, search and job rows with them, by cascade) and the next index adds them.
+        Migration(identifier: "v6 typed formats", statements: [
+            "UPDATE asset SET format = 'usda', modifiedAt = -1 WHERE format = 'usd'",
+            "DELETE FROM asset WHERE format NOT IN ('usda', 'usdc', 'usdz', 'dae', 'gltf', 'glb', 'obj', 'stl', 'ply', 'png', 'jpeg')",
+        ]),
     ]
 }

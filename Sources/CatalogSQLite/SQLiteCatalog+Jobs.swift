@@ -31,8 +31,8 @@ extension SQLiteCatalog {
                 UPDATE thumbnailJob SET state = 'failed', error = 'abandoned by its worker ' || attempts || ' times', updatedAt = ?
                 WHERE state = 'running' AND claimedAt < ? AND attempts >= ?
                 """, arguments: [now, now - leaseSeconds, thumbnailJobMaxAttempts])
-            try db.execute(sql: "UPDATE thumbnailJob SET state = 'failed', error = ?, updatedAt = ? WHERE state IN ('pending', 'running') AND \(ThumbnailJob.unknownViewCondition)",
-                           arguments: [ThumbnailJob.unknownViewError, now])
+            try db.execute(sql: "UPDATE thumbnailJob SET state = 'failed', error = ?, updatedAt = ? WHERE state IN ('pending', 'running') AND \(ThumbnailJob.unrenderableCondition)",
+                           arguments: [ThumbnailJob.unrenderableError, now])
             let rows = try Row.fetchAll(db, sql: """
                 UPDATE thumbnailJob SET state = 'running', worker = ?, claimedAt = ?, attempts = attempts + 1, updatedAt = ?
                 WHERE assetId IN (SELECT assetId FROM thumbnailJob

@@ -106,6 +106,22 @@ enum SQLiteSchema {
                 """)
             try db.execute(sql: "DROP TABLE searchCopy")
         }
+        migrator.registerMigration(SQLiteSchema.typedFormats.identifier) { db in
+            for statement in SQLiteSchema.typedFormats.statements { try db.execute(sql: statement) }
+        }
         return migrator
     }
+
+    /// Records became typed (`AssetFormat`): a row an older assetc wrote for a file it could not
+    /// read kept the file's extension as its format, which no longer decodes. A `.usd` row gets the
+    /// format a read would now record (`usda`, by extension) and is read again at the next index;
+    /// any other (a failed read of a file recognised by content, `model.xml`) is removed, search
+    /// row included, and the next index adds it anew. The names are frozen here, as they were.
+    static let typedFormats = (identifier: "v6 typed formats", statements: [
+        "UPDATE asset SET format = 'usda', modifiedAt = -1 WHERE format = 'usd'",
+        "DELETE FROM assetSearch WHERE rowid IN (SELECT rowid FROM asset WHERE format NOT IN \(formatNamesOfV6))",
+        "DELETE FROM asset WHERE format NOT IN \(formatNamesOfV6)",
+    ])
+
+    static let formatNamesOfV6 = "('usda', 'usdc', 'usdz', 'dae', 'gltf', 'glb', 'obj', 'stl', 'ply', 'png', 'jpeg')"
 }

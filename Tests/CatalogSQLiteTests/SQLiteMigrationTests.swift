@@ -42,4 +42,32 @@ import AssetCatalog
         #expect(try await catalog.search("barrel").map(\.id) == ["r/b.usda"])
         #expect(try await catalog.integrityCheck() == "ok")
     }
+
+    /// Rows an assetc before typed formats wrote for files it could not read kept their extension:
+    /// after the migration every row decodes, `.usd` is `usda` and read again at the next index,
+    /// others are gone (search rows too) for the next index to add anew.
+    @Test func formatsNoAssetcNamesAreMendedOrRemoved() async throws {
+        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
+        let path = temporary.appendingPathComponent("v5.sqlite").path
+        do {
+            let pool = try DatabasePool(path: path)
+            try SQLiteSchema.migrator.migrate(pool, upTo: "v5 search rows keyed by their asset's rowid")
+            try await pool.write { db in
+                for (id, format) in [("r/a.usd", "usd"), ("r/b.xml", "xml"), ("r/c.glb", "glb")] {
+                    try db.execute(sql: "INSERT INTO asset (id, root, kind, format, byteSize, contentHash, modifiedAt, indexedAt) VALUES (?, '/r', 'model', ?, 1, 'h', 5, 0)",
+                                   arguments: [id, format])
+                    try db.execute(sql: "INSERT INTO assetSearch (rowid, assetId, words) VALUES ((SELECT rowid FROM asset WHERE id = ?), ?, ?)",
+                                   arguments: [id, id, id])
+                }
+            }
+            try pool.close()
+        }
+        let catalog = try SQLiteCatalog(path: path)
+        let records = try await catalog.query("", sort: "id")
+        #expect(records.map(\.id) == ["r/a.usd", "r/c.glb"])
+        #expect(records.map(\.format) == [.usda, .glb])
+        #expect(records.map(\.modifiedAt) == [-1, 5], "the mended row is read again at the next index")
+        #expect(try await catalog.search("xml").isEmpty)
+        #expect(try await catalog.integrityCheck() == "ok")
+    }
 }
