@@ -87,8 +87,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
     /// added without saying so here fails that test.
     public var capabilities: Capabilities {
         switch self {
-        case .usdz, .glb: return [.readable, .writable, .carriesAnimation, .carriesMaterials, .singleFile]
-        case .usda, .usdc, .dae: return [.readable, .writable, .carriesAnimation, .carriesMaterials, .singleFile]
+        case .usda, .usdc, .usdz, .dae, .glb: return [.readable, .writable, .carriesAnimation, .carriesMaterials, .singleFile]
         case .gltf: return [.readable, .writable, .carriesAnimation, .carriesMaterials]
         case .obj: return [.readable, .writable, .carriesMaterials, .singleFile]
         case .stl, .ply: return [.readable, .writable, .singleFile]
@@ -101,7 +100,8 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         recognised(byExtension: ext).first { $0.kind == .texture }
     }
 
-    /// The formats a file with this extension may be in (`usd` gives two), by capability order.
+    /// The formats a file with this extension may be in, in declaration order (`usd` gives usda,
+    /// then usdc).
     public static func recognised(byExtension ext: String) -> [AssetFormat] {
         let ext = ext.lowercased()
         return allCases.filter { $0.fileExtensions.contains(ext) }
