@@ -3,6 +3,7 @@
 #include "draco_bridge.h"
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include <draco/compression/decode.h>
@@ -48,16 +49,52 @@ extern "C" int assetc_draco_attribute_components(const assetc_draco_mesh *mesh, 
     return attribute ? attribute->num_components() : 0;
 }
 
+extern "C" int assetc_draco_attribute_type(const assetc_draco_mesh *mesh, uint32_t unique_id, int *normalized) {
+    const draco::PointAttribute *attribute = mesh->mesh->GetAttributeByUniqueId(unique_id);
+    if (!attribute) return 0;
+    if (normalized) *normalized = attribute->normalized() ? 1 : 0;
+    switch (attribute->data_type()) {
+        case draco::DT_INT8: return 5120;
+        case draco::DT_UINT8: return 5121;
+        case draco::DT_INT16: return 5122;
+        case draco::DT_UINT16: return 5123;
+        case draco::DT_UINT32: return 5125;
+        case draco::DT_FLOAT32: return 5126;
+        default: return 0;
+    }
+}
+
+// Integer values are read through a typed copy rather than ConvertValue<float>, which would apply
+// the Draco-side normalized flag; whether they are normalized is the glTF accessor's to say.
+template <typename T>
+static bool copy_components(const draco::PointAttribute *attribute, uint32_t points, int components, float *out) {
+    T value[4];
+    const int64_t size = static_cast<int64_t>(attribute->buffer()->data_size());
+    for (uint32_t p = 0; p < points; ++p) {
+        const draco::AttributeValueIndex index = attribute->mapped_index(draco::PointIndex(p));
+        const int64_t at = attribute->GetBytePos(index);
+        if (at < 0 || at + static_cast<int64_t>(sizeof(T)) * components > size) return false;
+        std::memcpy(value, attribute->GetAddress(index), sizeof(T) * components);
+        for (int c = 0; c < components; ++c) out[static_cast<size_t>(p) * components + c] = static_cast<float>(value[c]);
+    }
+    return true;
+}
+
 extern "C" int assetc_draco_attribute_floats(const assetc_draco_mesh *mesh, uint32_t unique_id, float *out, int components) {
     const draco::PointAttribute *attribute = mesh->mesh->GetAttributeByUniqueId(unique_id);
-    if (!attribute || attribute->num_components() != components) return 1;
+    if (!attribute || attribute->num_components() != components || components < 1 || components > 4) return 1;
     const uint32_t points = mesh->mesh->num_points();
-    for (uint32_t p = 0; p < points; ++p) {
-        if (!attribute->ConvertValue<float>(attribute->mapped_index(draco::PointIndex(p)), components, out + static_cast<size_t>(p) * components)) {
-            return 2;
-        }
+    bool ok = false;
+    switch (attribute->data_type()) {
+        case draco::DT_INT8: ok = copy_components<int8_t>(attribute, points, components, out); break;
+        case draco::DT_UINT8: ok = copy_components<uint8_t>(attribute, points, components, out); break;
+        case draco::DT_INT16: ok = copy_components<int16_t>(attribute, points, components, out); break;
+        case draco::DT_UINT16: ok = copy_components<uint16_t>(attribute, points, components, out); break;
+        case draco::DT_UINT32: ok = copy_components<uint32_t>(attribute, points, components, out); break;
+        case draco::DT_FLOAT32: ok = copy_components<float>(attribute, points, components, out); break;
+        default: return 3;
     }
-    return 0;
+    return ok ? 0 : 2;
 }
 
 extern "C" void assetc_draco_free(assetc_draco_mesh *mesh) { delete mesh; }

@@ -26,6 +26,18 @@ struct OBJParser {
         var positions = 0, texcoords = 0, normals = 0
     }
 
+    /// How many faces one kind of unresolvable corner cost, and where and why the first went.
+    struct DroppedFaces: Sendable {
+        var count: Int
+        var firstLine: Int
+        var firstReason: String
+
+        mutating func merge(_ other: DroppedFaces) {
+            count += other.count
+            if other.firstLine < firstLine { firstLine = other.firstLine; firstReason = other.firstReason }
+        }
+    }
+
     /// Faces whose material is the one the previous part left selected.
     static let inheritedMaterial: Int32 = -2
 
@@ -37,6 +49,8 @@ struct OBJParser {
     var materialNames: [String] = []
     var materialLibraries: [(name: String, line: Int)] = []
     var skippedStatements: [String: Int] = [:]
+    /// Faces left out because a corner points at nothing, by the kind of problem.
+    var droppedFaces: [String: DroppedFaces] = [:]
     /// The group faces go to at the end of the part, not yet in `groups` (`closeGroups()` adds it).
     var openGroup = Group(name: "", line: 1)
     /// The `usemtl` in force at the end of the part.
@@ -99,14 +113,18 @@ struct OBJParser {
                 skipBlanks()
                 return i >= p.count || p[i] == 0x0A || p[i] == 0x0D || p[i] == UInt8(ascii: "#")
             }
-            /// A 1-based index, negative counting back from `count`, as a 0-based one.
-            func resolve(_ raw: Int32, count: Int, what: String) -> Int32? {
+            /// A 1-based index, negative counting back from `count`, as a 0-based one; nil when it
+            /// points at nothing, with the reason kept for the dropped face's warning.
+            func resolve(_ raw: Int32, count: Int, what: String, problem: inout (kind: String, text: String)?) -> Int32? {
                 let resolved = raw > 0 ? Int(raw) - 1 : count + Int(raw)
                 guard raw != 0, resolved >= 0, resolved < count else {
-                    fail("\(what) index \(raw) is outside the \(count) defined so far")
+                    problem = (what, raw == 0 ? "\(what) index 0 (OBJ counts from 1)" : "\(what) index \(raw) past the \(count) defined")
                     return nil
                 }
                 return Int32(resolved)
+            }
+            func startsNumber() -> Bool {
+                i < p.count && (p[i] == UInt8(ascii: "-") || p[i] == UInt8(ascii: "+") || (p[i] >= 0x30 && p[i] <= 0x39))
             }
             while i < p.count, !failed {
                 if let dropping, i - dropped >= Self.dropStep {
@@ -143,37 +161,47 @@ struct OBJParser {
                 } else if c0 == UInt8(ascii: "f") && isSpace(c1) {
                     i += 2
                     var size: Int32 = 0
+                    // Exporters in the wild write corners other readers take in their stride
+                    // (`1//`, `1/`), and corners that point at nothing: the latter drop their face,
+                    // counted and named once, and the rest of the file is read.
+                    var problem: (kind: String, text: String)?
                     while !atLineEnd() {
-                        guard let rawV = DecimalNumberParser.parseInt32(p, &i), let v = resolve(rawV, count: base.positions + positions.count, what: "position") else {
-                            if !failed { fail("a face corner must start with a position index") }
+                        guard startsNumber(), let rawV = DecimalNumberParser.parseInt32(p, &i) else {
+                            problem = ("no position", "a corner with no position index")
                             break
                         }
+                        guard let v = resolve(rawV, count: base.positions + positions.count, what: "position", problem: &problem) else { break }
                         var t: Int32 = -1, n: Int32 = -1
                         if i < p.count && p[i] == UInt8(ascii: "/") {
                             i += 1
-                            if i < p.count && p[i] != UInt8(ascii: "/") {
-                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: base.texcoords + texcoords.count, what: "texcoord") else {
-                                    if !failed { fail("a texcoord index after '/' is not a number") }
-                                    break
-                                }
+                            if startsNumber() {
+                                guard let raw = DecimalNumberParser.parseInt32(p, &i) else { problem = ("texcoord", "a texcoord index that is not a number"); break }
+                                guard let resolved = resolve(raw, count: base.texcoords + texcoords.count, what: "texcoord", problem: &problem) else { break }
                                 t = resolved
                             }
                             if i < p.count && p[i] == UInt8(ascii: "/") {
                                 i += 1
-                                guard let raw = DecimalNumberParser.parseInt32(p, &i), let resolved = resolve(raw, count: base.normals + normals.count, what: "normal") else {
-                                    if !failed { fail("a normal index after '//' is not a number") }
-                                    break
+                                if startsNumber() {
+                                    guard let raw = DecimalNumberParser.parseInt32(p, &i) else { problem = ("normal", "a normal index that is not a number"); break }
+                                    guard let resolved = resolve(raw, count: base.normals + normals.count, what: "normal", problem: &problem) else { break }
+                                    n = resolved
                                 }
-                                n = resolved
                             }
+                        }
+                        if i < p.count, p[i] != 0x20, p[i] != 0x09, p[i] != 0x0A, p[i] != 0x0D, p[i] != UInt8(ascii: "#") {
+                            problem = ("malformed", "a corner with unexpected text after its indices")
+                            break
                         }
                         current.positions.append(v)
                         current.texcoords.append(t)
                         current.normals.append(n)
                         size += 1
                     }
-                    guard !failed else { break }
-                    if size < 3 {
+                    if let problem {
+                        current.positions.removeLast(Int(size)); current.texcoords.removeLast(Int(size)); current.normals.removeLast(Int(size))
+                        if droppedFaces[problem.kind] == nil { droppedFaces[problem.kind] = DroppedFaces(count: 0, firstLine: line, firstReason: problem.text) }
+                        droppedFaces[problem.kind]!.count += 1
+                    } else if size < 3 {
                         // Drop the corners of a face too small to be one.
                         current.positions.removeLast(Int(size)); current.texcoords.removeLast(Int(size)); current.normals.removeLast(Int(size))
                         skippedStatements["faces with fewer than 3 corners", default: 0] += 1

@@ -32,6 +32,11 @@ public struct OBJReader: SceneReader {
         for (statement, count) in parser.skippedStatements.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(.warning("\(count) '\(statement)' statements are not read", at: SourceLocation(file: display)))
         }
+        for (_, dropped) in parser.droppedFaces.sorted(by: { $0.value.firstLine < $1.value.firstLine }) {
+            let faces = dropped.count == 1 ? "1 face" : "\(dropped.count) faces"
+            diagnostics.append(.warning("\(faces) dropped: \(dropped.firstReason)\(dropped.count > 1 ? " (the first)" : "")",
+                                        at: SourceLocation(file: display, line: dropped.firstLine)))
+        }
         var scene = Scene()
         scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .obj)
         scene.metadata.declaresUnits = false

@@ -150,6 +150,11 @@ enum OBJSplitParse {
         first.finalMaterial = second.finalMaterial == OBJParser.inheritedMaterial ? inherited
             : (second.finalMaterial >= 0 ? remap[Int(second.finalMaterial)] : second.finalMaterial)
         first.skippedStatements.merge(second.skippedStatements, uniquingKeysWith: +)
+        first.droppedFaces.merge(second.droppedFaces) { a, b in
+            var merged = a
+            merged.merge(b)
+            return merged
+        }
         first.materialLibraries += second.materialLibraries
     }
 }

@@ -49,9 +49,39 @@ import Testing
     }
 
     @Test func aBadStatementIsLocated() {
-        #expect(throws: AssetError(.malformed("normal index 1 is outside the 0 defined so far"), at: SourceLocation(file: temporary.appendingPathComponent("t.obj").relativePath, line: 4))) {
-            try read("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//1 2//1 3//1\n")
+        #expect(throws: AssetError(.malformed("a 'vn' needs x y z"), at: SourceLocation(file: temporary.appendingPathComponent("t.obj").relativePath, line: 4))) {
+            try read("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 1\nf 1//1 2//1 3//1\n")
         }
+    }
+
+    /// What Blender, trimesh and assimp read, assetc reads: `1//` and `1/` corners are positions
+    /// alone; a corner pointing at nothing drops its face, counted per kind with the first line.
+    @Test func unresolvableCornersDropTheirFaceAndTheRestIsRead() throws {
+        let text = """
+            v 0 0 0
+            v 1 0 0
+            v 0 1 0
+            v 1 1 0
+            f 1// 2// 3//
+            f 2/ 4/ 3/
+            f 1//1 2//1 3//1
+            f 1//2 2//1 4//1
+            f 1 2 9
+            f /1 2 3
+            f 1 2x 3
+            vt 0 0
+            f 1/1 2/1 4/2
+            """
+        let result = try read(text)
+        let mesh = try #require(result.scene.meshes.first)
+        #expect(mesh.faceVertexIndices == [0, 1, 2, 1, 3, 2], "the two faces with plain positions, nothing else")
+        let warnings = result.warnings.map(\.message)
+        #expect(warnings.contains("2 faces dropped: normal index 1 past the 0 defined (the first)"))
+        #expect(warnings.contains("1 face dropped: position index 9 past the 4 defined"))
+        #expect(warnings.contains("1 face dropped: a corner with no position index"))
+        #expect(warnings.contains("1 face dropped: a corner with unexpected text after its indices"))
+        #expect(warnings.contains("1 face dropped: texcoord index 2 past the 1 defined"))
+        #expect(result.warnings.first { $0.message.hasPrefix("2 faces dropped") }?.location.line == 7)
     }
 }
 
@@ -107,9 +137,18 @@ import Testing
     }
 
     @Test func anErrorInTheSecondHalfKeepsItsLine() {
-        let text = String(repeating: "v 0 0 0\n", count: 20) + "f 1 2 99\n"
-        #expect(throws: AssetError(.malformed("position index 99 is outside the 20 defined so far"), at: SourceLocation(file: "t.obj", line: 21))) {
+        let text = String(repeating: "v 0 0 0\n", count: 20) + "v 1 2\n"
+        #expect(throws: AssetError(.malformed("a 'v' needs x y z"), at: SourceLocation(file: "t.obj", line: 21))) {
             try parse(text, threshold: 1)
+        }
+    }
+
+    @Test func droppedFacesInBothHalvesAddUpAndKeepTheFirstLine() throws {
+        let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n" + String(repeating: "v 0 0 0\n", count: 20) + "f 1 2 99\nf 1 2 3\n"
+        let split = try parse(text, threshold: 1), whole = try parse(text, threshold: Int.max)
+        for parser in [split, whole] {
+            let dropped = try #require(parser.droppedFaces["position"])
+            #expect(dropped.count == 2 && dropped.firstLine == 4 && dropped.firstReason == "position index 7 past the 3 defined")
         }
     }
 

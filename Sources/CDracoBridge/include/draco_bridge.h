@@ -19,7 +19,11 @@ uint32_t assetc_draco_face_count(const assetc_draco_mesh *mesh);
 void assetc_draco_indices(const assetc_draco_mesh *mesh, uint32_t *out);
 /* Components per value of the attribute with this unique id, or 0 when there is none. */
 int assetc_draco_attribute_components(const assetc_draco_mesh *mesh, uint32_t unique_id);
-/* point_count x components floats (integer attributes normalized when the file says so); 0 on success. */
+/* The attribute's stored component type, as a glTF componentType (5120 BYTE ... 5126 FLOAT), or 0 for
+   a type glTF has no name for; `normalized` receives the flag the Draco data carries. */
+int assetc_draco_attribute_type(const assetc_draco_mesh *mesh, uint32_t unique_id, int *normalized);
+/* point_count x components floats: floats as decoded (Draco's own quantization undone), integers as
+   their plain values, never normalized here (the glTF accessor says whether they are); 0 on success. */
 int assetc_draco_attribute_floats(const assetc_draco_mesh *mesh, uint32_t unique_id, float *out, int components);
 void assetc_draco_free(assetc_draco_mesh *mesh);
 

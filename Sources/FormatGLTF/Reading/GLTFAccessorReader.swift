@@ -161,6 +161,12 @@ struct GLTFAccessorReader {
         return buffer[start..<(start + view.byteLength)]
     }
 
+    /// The accessor's description (type, normalization, declared range), when it exists.
+    func described(_ index: Int) -> GLTFAsset.Accessor? {
+        guard let accessors = asset.accessors, accessors.indices.contains(index) else { return nil }
+        return accessors[index]
+    }
+
     private func accessor(_ index: Int) throws(AssetError) -> GLTFAsset.Accessor {
         guard let accessors = asset.accessors, accessors.indices.contains(index) else {
             throw AssetError(.malformed("accessor \(index) does not exist"), at: SourceLocation(file: file, elementPath: "accessors"))

@@ -103,6 +103,8 @@ struct GLTFAsset: Decodable {
         var type: String
         var sparse: Sparse?
         var name: String?
+        var min: [Double]?
+        var max: [Double]?
     }
 
     struct Sparse: Decodable {

@@ -3,7 +3,7 @@ import AssetCore
 extension GLTFMeshBuilder {
     /// JOINTS_n / WEIGHTS_n pairs as one `SkinWeights` of four influences per set, joint numbers
     /// counting into the skin's `joints` (the node's skin checks their range).
-    func skinWeights(_ primitive: GLTFAsset.Primitive, pointCount: Int, at here: SourceLocation,
+    func skinWeights(_ primitive: GLTFAsset.Primitive, pointCount: Int, draco: GLTFDracoMesh?, at here: SourceLocation,
                      diagnostics: inout [Diagnostic]) throws(AssetError) -> SkinWeights? {
         let sets = primitive.attributes.keys.compactMap { key -> Int? in
             guard key.hasPrefix("JOINTS_"), let n = Int(key.dropFirst("JOINTS_".count)), primitive.attributes["WEIGHTS_\(n)"] != nil else { return nil }
@@ -20,8 +20,8 @@ extension GLTFMeshBuilder {
         var joints = [Int32](repeating: 0, count: pointCount * k)
         var weights = [Float](repeating: 0, count: pointCount * k)
         for (s, set) in sets.enumerated() {
-            let j = try accessors.floats(primitive.attributes["JOINTS_\(set)"]!, allowedComponents: [4], what: "JOINTS_\(set)").values
-            let w = try accessors.floats(primitive.attributes["WEIGHTS_\(set)"]!, allowedComponents: [4], what: "WEIGHTS_\(set)").values
+            let j = try attributeValues("JOINTS_\(set)", primitive.attributes["JOINTS_\(set)"]!, [4], draco: draco, at: here).values
+            let w = try attributeValues("WEIGHTS_\(set)", primitive.attributes["WEIGHTS_\(set)"]!, [4], draco: draco, at: here).values
             guard j.count == pointCount * 4, w.count == pointCount * 4 else {
                 diagnostics.append(.warning("JOINTS_\(set)/WEIGHTS_\(set) do not have one entry per vertex (\(pointCount)); not skinned", at: here))
                 return nil

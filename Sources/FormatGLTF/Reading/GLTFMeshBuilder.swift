@@ -27,16 +27,15 @@ struct GLTFMeshBuilder {
         var draco: GLTFDracoMesh?
         if let compressed = primitive.extensions?.KHR_draco_mesh_compression {
             guard mode == 4 else { throw AssetError(.malformed("Draco compresses triangle lists; this primitive has mode \(mode)"), at: here) }
-            draco = try GLTFDracoMesh(bytes: try accessors.viewBytes(compressed.bufferView, at: here), attributeIDs: compressed.attributes,
-                                      budget: accessors.budget, at: here)
-        }
-        /// An attribute's values: from the Draco data when it holds it, else from its accessor.
-        func fetch(_ name: String, _ index: Int, _ allowed: Set<Int>) throws(AssetError) -> (values: [Float], components: Int) {
-            guard let decoded = draco?.attribute(name) else { return try accessors.floats(index, allowedComponents: allowed, what: name) }
-            guard allowed.contains(decoded.components) else {
-                throw AssetError(.malformed("Draco attribute \(name) has \(decoded.components) components"), at: here)
+            var described: [String: GLTFAsset.Accessor] = [:]
+            for (name, _) in compressed.attributes {
+                if let index = primitive.attributes[name], let accessor = accessors.described(index) { described[name] = accessor }
             }
-            return decoded
+            draco = try GLTFDracoMesh(bytes: try accessors.viewBytes(compressed.bufferView, at: here), attributeIDs: compressed.attributes,
+                                      accessors: described, budget: accessors.budget, at: here, diagnostics: &diagnostics)
+        }
+        func fetch(_ name: String, _ index: Int, _ allowed: Set<Int>) throws(AssetError) -> (values: [Float], components: Int) {
+            try attributeValues(name, index, allowed, draco: draco, at: here)
         }
         let points = draco == nil ? try accessors.vectors3(positionIndex, what: "POSITION")
                                   : Self.vectors3(try fetch("POSITION", positionIndex, [3]).values)
@@ -85,7 +84,7 @@ struct GLTFMeshBuilder {
                 diagnostics.append(.warning("attribute \(attribute) is not kept", at: here))
             }
         }
-        mesh.skinWeights = try skinWeights(primitive, pointCount: points.count, at: here, diagnostics: &diagnostics)
+        mesh.skinWeights = try skinWeights(primitive, pointCount: points.count, draco: draco, at: here, diagnostics: &diagnostics)
         mesh.blendShapes = try blendShapes(primitive, names: targetNames, pointCount: points.count, at: here, diagnostics: &diagnostics)
         if let problem = mesh.topologyProblem() { throw AssetError(.malformed(problem), at: here) }
         for (index, problem) in mesh.primvarProblems().reversed() {
@@ -93,6 +92,16 @@ struct GLTFMeshBuilder {
             mesh.primvars.remove(at: index)
         }
         return .mesh(mesh)
+    }
+
+    /// An attribute's values: from the Draco data when it holds it, else from its accessor.
+    func attributeValues(_ name: String, _ index: Int, _ allowed: Set<Int>, draco: GLTFDracoMesh?,
+                         at here: SourceLocation) throws(AssetError) -> (values: [Float], components: Int) {
+        guard let decoded = draco?.attribute(name) else { return try accessors.floats(index, allowedComponents: allowed, what: name) }
+        guard allowed.contains(decoded.components) else {
+            throw AssetError(.malformed("Draco attribute \(name) has \(decoded.components) components"), at: here)
+        }
+        return decoded
     }
 
     /// glTF's TEXCOORD_n as the primvar names the other readers use: `st`, `st1`, `st2`...
