@@ -51,7 +51,9 @@ def counts(path):
 
     clips = list(root.iterfind(".//c:library_animation_clips/c:animation_clip", NS))
     if clips:
-        spans = [span([_id(i.get("url")) for i in clip.iterfind("c:instance_animation", NS)]) for clip in clips]
+        # A clip with an end plays from start to end, whatever its keys span.
+        spans = [float(clip.get("end")) - float(clip.get("start", 0)) if clip.get("end") is not None
+                 else span([_id(i.get("url")) for i in clip.iterfind("c:instance_animation", NS)]) for clip in clips]
     else:
         spans = [span(list(animations))] if animations else []
     return {"skeletons": len(skins), "joints": joints, "skinnedMeshes": skinned, "blendShapes": shapes,

@@ -85,7 +85,7 @@ def test_catalog_records_and_queries_the_animation_figures(tmp_path):
     import json
     import shutil
     library = tmp_path / "anim"
-    shutil.copytree(FIXTURES / "anim", library, ignore=shutil.ignore_patterns("fail-case", "*.py", "*.json"))
+    shutil.copytree(FIXTURES / "anim", library, ignore=shutil.ignore_patterns("fail-case", "collada_channels", "*.py", "*.json", "*.cpp"))
     result = run_assetc("index", str(library), timeout=120)
     assert result.returncode == 0, result.stderr
     db = str(library / ".assetc" / "catalog.sqlite")

@@ -18,7 +18,8 @@ extension AnimationChannel {
         let lower = upper - 1
         let t0 = times[lower], t1 = times[upper]
         let span = t1 - t0
-        guard span > 0, interpolation != .step else { return Array(key(lower)) }
+        // On a key the key itself: a matrix blended by its parts would lose a shear it holds.
+        guard span > 0, interpolation != .step, time > t0 else { return Array(key(lower)) }
         let f = (time - t0) / span
         switch interpolation {
         case .step:

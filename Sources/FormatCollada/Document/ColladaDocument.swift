@@ -106,12 +106,26 @@ struct ColladaAnimation {
         var sampler: String
         var target: String
         var line: Int
+        /// The ids of the nested `<animation>`s around the channel, outermost first, so a clip
+        /// that instances a nested animation plays only its channels.
+        var within: [String] = []
     }
     var id: String
     var sources: [String: ColladaAnimationSource] = [:]
     var samplers: [String: Sampler] = [:]
     var channels: [Channel] = []
     var line: Int
+
+    /// Whether this animation is, or holds, the animation with that id.
+    func holds(_ id: String) -> Bool { self.id == id || channels.contains { $0.within.contains(id) } }
+
+    /// This animation reduced to the channels of the one with that id (itself or a nested one).
+    func part(_ id: String) -> ColladaAnimation {
+        guard id != self.id else { return self }
+        var part = self
+        part.channels = channels.filter { $0.within.contains(id) }
+        return part
+    }
 }
 
 struct ColladaAnimationSource {
@@ -126,6 +140,7 @@ struct ColladaAnimationClip {
     var start: Double
     var end: Double?
     var animations: [String]
+    var line: Int
 }
 
 struct ColladaMaterialBinding {

@@ -117,8 +117,8 @@ extension ColladaDocumentReader {
     /// An `<animation>` with its nested animations flattened into one.
     mutating func readAnimation(_ element: ColladaElement) -> ColladaAnimation {
         var animation = ColladaAnimation(id: element["id"] ?? "animation\(document.animations.count)", line: element.line)
-        var stack = [element]
-        while let current = stack.popLast() {
+        var stack = [(element, [String]())]
+        while let (current, within) = stack.popLast() {
             animation.sources.merge(Self.sources(of: current)) { first, _ in first }
             for sampler in current.children("sampler") {
                 guard let id = sampler["id"] else { continue }
@@ -130,9 +130,11 @@ extension ColladaDocumentReader {
             }
             for channel in current.children("channel") {
                 guard let source = channel["source"], let target = channel["target"] else { continue }
-                animation.channels.append(.init(sampler: Self.fragment(source), target: target, line: channel.line))
+                animation.channels.append(.init(sampler: Self.fragment(source), target: target, line: channel.line, within: within))
             }
-            stack.append(contentsOf: current.children("animation").reversed())
+            stack.append(contentsOf: current.children("animation").reversed().map { child in
+                (child, child["id"].map { within + [$0] } ?? within)
+            })
         }
         return animation
     }
@@ -141,6 +143,6 @@ extension ColladaDocumentReader {
         let id = element["id"] ?? "clip\(document.animationClips.count)"
         document.animationClips.append(ColladaAnimationClip(
             id: id, name: element["name"] ?? id, start: element["start"].flatMap(Double.init) ?? 0, end: element["end"].flatMap(Double.init),
-            animations: element.children("instance_animation").compactMap { $0["url"].map(Self.fragment) }))
+            animations: element.children("instance_animation").compactMap { $0["url"].map(Self.fragment) }, line: element.line))
     }
 }

@@ -27,7 +27,7 @@ struct ColladaAnimationBuilder {
         for (i, origin) in origins.enumerated() { if let id = origin.node.id { ordersByID[id, default: []].append(i) } }
     }
 
-    mutating func build(into scene: inout Scene, pendingSkins: [ColladaPendingSkin], morphPlacements: [(node: Int, controller: String)]) throws(AssetError) {
+    mutating func build(into scene: inout Scene, pendingSkins: [ColladaPendingSkin], morphPlacements: [ColladaMorphPlacement]) throws(AssetError) {
         var flat = FlatNodeTree(scene.root)
         guard flat.nodes.count == origins.count else { return }  // every node made is placed; a mismatch would be a bug here
         var skeletonIndex: [String: Int] = [:]
@@ -41,14 +41,31 @@ struct ColladaAnimationBuilder {
             flat.nodes[pending.node].meshInstances[pending.instance].skin = SkinBinding(skeleton: skeletonIndex[key]!)
         }
         scene.root = flat.rebuilt()
-        let clips: [(name: String, animations: [ColladaAnimation])]
+        var clips: [(name: String, animations: [ColladaAnimation], window: ClosedRange<Double>?)] = []
         if document.animationClips.isEmpty {
-            clips = document.animations.isEmpty ? [] : [("animation", document.animations)]
+            if !document.animations.isEmpty { clips = [("animation", document.animations, nil)] }
         } else {
-            clips = document.animationClips.map { clip in (clip.name, clip.animations.compactMap { id in document.animations.first { $0.id == id } }) }
+            for clip in document.animationClips {
+                let here = document.location(line: clip.line, element: "animation_clip[@id=\(clip.id)]")
+                var parts: [ColladaAnimation] = []
+                for id in clip.animations {
+                    guard let holder = document.animations.first(where: { $0.holds(id) }) else {
+                        diagnostics.append(.warning("clip '\(clip.name)': instance_animation #\(id) names no animation; left out", at: here))
+                        continue
+                    }
+                    parts.append(holder.part(id))
+                }
+                var window: ClosedRange<Double>?
+                if let end = clip.end {
+                    if end >= clip.start, clip.start.isFinite, end.isFinite { window = clip.start...end } else {
+                        diagnostics.append(.warning("clip '\(clip.name)': start \(clip.start) and end \(end) make no span; its keys' span is used", at: here))
+                    }
+                }
+                clips.append((clip.name, parts, window))
+            }
         }
-        for (name, animations) in clips {
-            let channels = try self.channels(animations, paths: flat.paths, morphPlacements: morphPlacements)
+        for (name, animations, window) in clips {
+            let channels = try self.channels(animations, paths: flat.paths, morphPlacements: morphPlacements, window: window)
             if !channels.isEmpty { scene.animations.append(AnimationClip(name: name, channels: channels)) }
         }
     }
@@ -82,9 +99,9 @@ struct ColladaAnimationBuilder {
     }
 
     private mutating func channels(_ animations: [ColladaAnimation], paths: [String],
-                                   morphPlacements: [(node: Int, controller: String)]) throws(AssetError) -> [AnimationChannel] {
+                                   morphPlacements: [ColladaMorphPlacement], window: ClosedRange<Double>?) throws(AssetError) -> [AnimationChannel] {
         var drivenByNode: [Int: [Driven]] = [:]
-        var weightsByPlacement: [Int: (controller: ColladaController, curves: [(Int, ColladaAnimationCurve)])] = [:]
+        var weightsByPlacement: [Int: (defaults: [Float], curves: [(Int, ColladaAnimationCurve)])] = [:]
         var work = 0
         for animation in animations {
             for channel in animation.channels {
@@ -93,13 +110,23 @@ struct ColladaAnimationBuilder {
                 work += curve.times.count * curve.stride
                 guard work <= limits.maxWork else { throw AssetError(.limitExceeded("animation keys past the work budget (\(limits.maxWork))"), at: here) }
                 if let (morph, index) = morphTarget(channel.target) {
-                    for placement in morphPlacements where placement.controller == morph.id {
-                        weightsByPlacement[placement.node, default: (morph, [])].curves.append((index, curve))
+                    let placements = morphPlacements.compactMap { placement in
+                        placement.controllers.first { $0.id == morph.id }.map { (placement, $0.offset) }
+                    }
+                    if placements.isEmpty {
+                        diagnostics.append(.warning("channel target '\(channel.target)': morph #\(morph.id) is placed by no node; ignored", at: here))
+                    }
+                    for (placement, offset) in placements {
+                        weightsByPlacement[placement.node, default: (placement.weights, [])].curves.append((offset + index, curve))
                     }
                     continue
                 }
                 guard let target = ColladaTarget(channel.target), let orders = ordersByID[target.nodeID] else {
-                    diagnostics.append(.warning("channel target '\(channel.target)' names no node; ignored", at: here))
+                    if let kind = parameterOwner(channel.target) {
+                        diagnostics.append(.warning("channel target '\(channel.target)' animates a \(kind) parameter, which assetc's scene cannot hold as animation; ignored", at: here))
+                    } else {
+                        diagnostics.append(.warning("channel target '\(channel.target)' names no node; ignored", at: here))
+                    }
                     continue
                 }
                 for order in orders {
@@ -119,7 +146,12 @@ struct ColladaAnimationBuilder {
         }
         var channels: [AnimationChannel] = []
         for (order, driven) in drivenByNode.sorted(by: { $0.key < $1.key }) {
-            let times = Array(Set(driven.flatMap { $0.curve.sampleTimes() })).sorted()
+            let stack = origins[order].node.transforms
+            let times = Self.times(driven.map { d in
+                // Translations move linearly in the matrix too; everything else is sampled between keys.
+                if case .translate = stack[d.transform].0 { return (d.curve, true) }
+                return (d.curve, false)
+            }, within: window)
             var values: [Float] = []
             values.reserveCapacity(times.count * 16)
             for time in times {
@@ -139,17 +171,41 @@ struct ColladaAnimationBuilder {
             channels.append(AnimationChannel(nodePath: paths[order], property: .matrix, times: times, values: values))
         }
         for (order, entry) in weightsByPlacement.sorted(by: { $0.key < $1.key }) {
-            let count = entry.controller.morphWeights.count
-            let times = Array(Set(entry.curves.flatMap { $0.1.sampleTimes() })).sorted()
+            let count = entry.defaults.count
+            let times = Self.times(entry.curves.map { ($0.1, true) }, within: window)
             var values: [Float] = []
             for time in times {
-                var weights = entry.controller.morphWeights
+                var weights = entry.defaults
                 for (index, curve) in entry.curves where index < count { weights[index] = Float(curve.value(at: time).first ?? 0) }
                 values += weights
             }
             channels.append(AnimationChannel(nodePath: paths[order], property: .blendShapeWeights(count: count), times: times, values: values))
         }
         return channels
+    }
+
+    /// What a channel target that names no node points into, when it is an effect, material,
+    /// camera or light: channels on colours, transparency, field of view or intensity.
+    private func parameterOwner(_ target: String) -> String? {
+        let head = target.split(separator: "/").first.map(String.init) ?? target
+        if document.effects[head] != nil { return "material (effect #\(head))" }
+        if document.materials[head] != nil { return "material (#\(head))" }
+        if document.cameras[head] != nil { return "camera (#\(head))" }
+        if document.lights[head] != nil { return "light (#\(head))" }
+        return nil
+    }
+
+    /// The times to sample curves at: every key (Bézier spans subdivided); inside a clip's
+    /// `start`...`end`, only the keys within it and the two ends themselves, so the clip plays
+    /// exactly its span with the values the curves have there.
+    static func times(_ curves: [(ColladaAnimationCurve, linearIsExact: Bool)], within window: ClosedRange<Double>?) -> [Double] {
+        var times = Set(curves.flatMap { $0.0.sampleTimes(linearIsExact: $0.linearIsExact) })
+        if let window {
+            times = times.filter { window.contains($0) }
+            times.insert(window.lowerBound)
+            times.insert(window.upperBound)
+        }
+        return times.sorted()
     }
 
     /// `morph-weights(2)` (or `controller/…(2)`): a morph's weights source and the weight's index.

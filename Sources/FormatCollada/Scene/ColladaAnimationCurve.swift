@@ -15,14 +15,19 @@ struct ColladaAnimationCurve {
     var keyCount: Int { times.count }
 
     /// Times that, joined linearly, follow the curve: the keys, plus `subdivisions - 1` points
-    /// inside every Bézier span, and an instant before each step.
-    func sampleTimes(subdivisions: Int = 8) -> [Double] {
+    /// inside every Bézier span, and an instant before each step. A LINEAR span is subdivided too
+    /// when `linearIsExact` is false: the numbers blend linearly, but what they drive (an angle,
+    /// an axis, a look-at target, a whole matrix) does not move linearly in the node's matrix, so
+    /// the samples joined by the writers' interpolation must be close together.
+    func sampleTimes(subdivisions: Int = 8, linearIsExact: Bool = true) -> [Double] {
         var out = times
         for k in 0..<max(times.count - 1, 0) {
             let span = times[k + 1] - times[k]
             guard span > 0 else { continue }
             switch interpolation(k) {
             case "BEZIER", "HERMITE":
+                for s in 1..<subdivisions { out.append(times[k] + span * Double(s) / Double(subdivisions)) }
+            case "LINEAR" where !linearIsExact:
                 for s in 1..<subdivisions { out.append(times[k] + span * Double(s) / Double(subdivisions)) }
             case "STEP":
                 out.append(times[k + 1] - min(1e-4, span / 10))

@@ -7,6 +7,14 @@ struct ColladaNodeOrigin {
     var parent: Int
 }
 
+/// A node placing a morphed mesh: the morphs of its chain (innermost first) with where each
+/// one's shapes start among the mesh's blend shapes, and the default weights of them all.
+struct ColladaMorphPlacement {
+    var node: Int
+    var controllers: [(id: String, offset: Int)]
+    var weights: [Float]
+}
+
 /// A skinned mesh instance whose joints are found once every node exists.
 struct ColladaPendingSkin {
     var node: Int

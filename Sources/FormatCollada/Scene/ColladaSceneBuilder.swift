@@ -28,15 +28,15 @@ struct ColladaSceneBuilder {
     var origins: [ColladaNodeOrigin] = []
     /// Skinned instances waiting for their joints to be found once every node exists.
     var pendingSkins: [ColladaPendingSkin] = []
-    /// Nodes placing a morph, by node number: its weights may be animated.
-    var morphPlacements: [(node: Int, controller: String)] = []
+    /// Nodes placing a morph (or a chain of them), by node number: their weights may be animated.
+    var morphPlacements: [ColladaMorphPlacement] = []
 
     private struct Built {
         var mesh: Int?
-        /// The skin controller whose joints the mesh follows, and the morph whose default
-        /// weights its instances start from.
+        /// The skin controller whose joints the mesh follows, and the morphs (innermost first, with
+        /// where each one's shapes start) whose default weights its instances start from.
         var skinController: String?
-        var morphController: String?
+        var morphControllers: [(id: String, offset: Int)] = []
         var morphWeights: [Float] = []
         /// The geometry's lines and line strips: `scene.curves` index and material symbol.
         var curves: [(index: Int, symbol: String?)]
@@ -96,7 +96,9 @@ struct ColladaSceneBuilder {
                         material: built.symbol.flatMap { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) },
                         subsetMaterials: built.subsetSymbols.map { material(symbol: $0, instance: instance, names: built.texcoordNames, at: instanceHere) })
                     placed.blendShapeWeights = built.morphWeights
-                    if let morph = built.morphController { morphPlacements.append((order, morph)) }
+                    if !built.morphControllers.isEmpty {
+                        morphPlacements.append(ColladaMorphPlacement(node: order, controllers: built.morphControllers, weights: built.morphWeights))
+                    }
                     if let skin = built.skinController {
                         pendingSkins.append(ColladaPendingSkin(node: order, instance: node.meshInstances.count, controller: skin,
                                                                skeletonRoots: instance.skeletons, location: instanceHere))
@@ -157,7 +159,9 @@ struct ColladaSceneBuilder {
         if let known = meshes[key] { return known }
         var geometryID = instance.url
         var bindShape: Matrix4x4?
-        var skinController: String?, morphController: ColladaController?
+        var skinController: String?
+        // A morph whose source is another morph (morph on morph) adds its shapes to the inner one's.
+        var morphChain: [ColladaController] = []
         if instance.kind == .controller {
             // Skins and morphs may chain; follow them to the geometry, a few links at most.
             var controllerID = instance.url
@@ -168,7 +172,7 @@ struct ColladaSceneBuilder {
                     return nil
                 }
                 if controller.isMorph {
-                    if morphController == nil { morphController = controller }
+                    if !morphChain.contains(where: { $0.id == controller.id }) { morphChain.insert(controller, at: 0) }
                 } else if skinController == nil, !controller.jointNames.isEmpty {
                     skinController = controller.id
                 }
@@ -196,10 +200,20 @@ struct ColladaSceneBuilder {
         }
         var meshIndex: Int?
         var morphWeights: [Float] = []
+        var morphControllers: [(id: String, offset: Int)] = []
         if var built = surface {
-            if let morphController {
-                built.mesh.blendShapes = morphShapes(morphController, base: built.mesh.points, at: here)
-                morphWeights = morphController.morphWeights
+            for morph in morphChain {
+                let shapes = morphShapes(morph, base: built.mesh.points, at: here)
+                guard shapes.count == morph.morphTargets.count else {
+                    // A target left out would shift every later weight onto the wrong shape.
+                    diagnostics.append(.warning("morph #\(morph.id): \(morph.morphTargets.count - shapes.count) of its targets are unusable; its weights are not animated", at: here))
+                    built.mesh.blendShapes += shapes
+                    morphWeights += [Float](repeating: 0, count: shapes.count)
+                    continue
+                }
+                morphControllers.append((morph.id, built.mesh.blendShapes.count))
+                built.mesh.blendShapes += shapes
+                morphWeights += morph.morphWeights
             }
             // The skin's bind pose: points and normals under the bind shape matrix (offsets under
             // its linear part), so joints' inverse bind matrices apply to the points as stored.
@@ -224,7 +238,7 @@ struct ColladaSceneBuilder {
                            texcoordNames: surface?.texcoordNames ?? [:])
         result.skinController = skinController
         result.morphWeights = morphWeights
-        if !morphWeights.isEmpty { result.morphController = morphController?.id }
+        if !morphWeights.isEmpty { result.morphControllers = morphControllers }
         meshes[key] = result
         return result
     }

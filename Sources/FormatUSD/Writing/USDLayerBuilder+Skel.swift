@@ -127,12 +127,25 @@ extension USDLayerBuilder {
         var orient = USDPropertySpec.attribute("xformOp:orient", "quatf", .tuple([rest.rotation.real, rest.rotation.imaginary.x, rest.rotation.imaginary.y, rest.rotation.imaginary.z]))
         var scale = USDPropertySpec.attribute("xformOp:scale", "float3", .tuple([rest.scale.x, rest.scale.y, rest.scale.z]))
         var t: [(Double, USDValue)] = [], r: [(Double, USDValue)] = [], s: [(Double, USDValue)] = []
+        var matrices: [(Double, Matrix4x4)] = []
+        var decomposes = Self.decomposes(node.transform, rest)
         for time in sorted {
-            let parts = moving.localTransform(rest: node.transform, at: time).map(TransformComponents.init) ?? rest
+            let local = moving.localTransform(rest: node.transform, at: time) ?? node.transform
+            let parts = TransformComponents(local)
+            decomposes = decomposes && Self.decomposes(local, parts)
+            matrices.append((timeCode(time), local))
             let code = timeCode(time)
             t.append((code, .tuple([parts.translation.x, parts.translation.y, parts.translation.z])))
             r.append((code, .tuple([parts.rotation.real, parts.rotation.imaginary.x, parts.rotation.imaginary.y, parts.rotation.imaginary.z])))
             s.append((code, .tuple([parts.scale.x, parts.scale.y, parts.scale.z])))
+        }
+        if !decomposes {
+            // A shear (Collada skew, a look-at with scale, a matrix key that is no rotation) has no
+            // translate/orient/scale: the whole matrix is sampled instead, which USD blends element by element.
+            var transform = USDPropertySpec.attribute("xformOp:transform", "matrix4d", .tuple(node.transform.columnMajorElements))
+            transform.timeSamples = matrices.map { ($0.0, .tuple($0.1.columnMajorElements)) }
+            let order = (node.resetsTransformStack ? ["!resetXformStack!"] : []) + ["xformOp:transform"]
+            return [transform, .attribute("xformOpOrder", "token[]", .list(order.map { .string($0) }), uniform: true)]
         }
         // An op whose samples all equal its rest value keeps the default only.
         if t.contains(where: { $0.1 != translate.defaultValue }) { translate.timeSamples = t }
@@ -140,5 +153,12 @@ extension USDLayerBuilder {
         if s.contains(where: { $0.1 != scale.defaultValue }) { scale.timeSamples = s }
         let order = (node.resetsTransformStack ? ["!resetXformStack!"] : []) + ["xformOp:translate", "xformOp:orient", "xformOp:scale"]
         return [translate, orient, scale, .attribute("xformOpOrder", "token[]", .list(order.map { .string($0) }), uniform: true)]
+    }
+
+    /// Whether translate, orient and scale give the matrix back (to a part in 10^5 of its size).
+    static func decomposes(_ matrix: Matrix4x4, _ parts: TransformComponents) -> Bool {
+        let rebuilt = parts.matrix.columnMajorElements, original = matrix.columnMajorElements
+        let size = original.map(abs).max() ?? 1
+        return zip(rebuilt, original).allSatisfy { abs($0 - $1) <= 1e-5 * max(size, 1) }
     }
 }
