@@ -19,6 +19,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var curves: Int
     public var segments: Int
     public var materials: Int
+    /// Names of the material variants, in order (empty without any).
+    public var materialVariants: [String]
     public var textures: Int
     public var cameras: Int
     public var lights: Int
@@ -62,6 +64,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         curves = stats.curves
         segments = stats.segments
         materials = stats.materials
+        materialVariants = scene.materialVariants
         textures = stats.textures
         cameras = stats.cameras
         lights = stats.lights
@@ -85,7 +88,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments
-        case materials, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration
+        case materials, materialVariants, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration
         case animatedNodes, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
@@ -106,6 +109,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(curves, forKey: .curves)
         try c.encode(segments, forKey: .segments)
         try c.encode(materials, forKey: .materials)
+        try c.encode(materialVariants, forKey: .materialVariants)
         try c.encode(textures, forKey: .textures)
         try c.encode(cameras, forKey: .cameras)
         try c.encode(lights, forKey: .lights)

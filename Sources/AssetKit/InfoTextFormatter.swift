@@ -15,6 +15,7 @@ public enum InfoTextFormatter {
         if info.primitives > 0 { row("primitives", grouped(info.primitives)) }
         if info.curves > 0 { row("curves", "\(grouped(info.curves))  (segments \(grouped(info.segments)))") }
         row("materials", "\(grouped(info.materials)), textures \(grouped(info.textures))")
+        if !info.materialVariants.isEmpty { row("variants", info.materialVariants.joined(separator: ", ")) }
         if info.cameras + info.lights > 0 { row("cameras", "\(info.cameras), lights \(info.lights)") }
         if info.skeletons > 0 {
             row("skeletons", "\(grouped(info.skeletons))  (joints \(grouped(info.joints)), skinned meshes \(grouped(info.skinnedMeshes)))")

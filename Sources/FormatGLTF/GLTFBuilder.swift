@@ -28,6 +28,10 @@ struct GLTFBuilder {
 
     mutating func build() {
         if !scene.materials.isEmpty { document.materials = scene.materials.indices.map { material($0) } }
+        if !scene.materialVariants.isEmpty {
+            document.extensions = .init(KHR_materials_variants: .init(variants: scene.materialVariants.map { .init(name: $0) }))
+            document.extensionsUsed = (document.extensionsUsed ?? []) + ["KHR_materials_variants"]
+        }
         document.scenes[0].nodes = scene.root.children.map { node($0, path: "/" + $0.name) }
         addSkinsAndAnimations(nodeIndexByPath: nodeIndexByPath, skinnedNodes: skinnedNodes)
     }
@@ -71,6 +75,7 @@ struct GLTFBuilder {
     private mutating func mesh(for instance: MeshInstance) -> Int {
         let geomBind = instance.skin?.geomBindTransform ?? .identity
         let key = "\(instance.mesh):\(instance.material.map(String.init) ?? "-"):\(instance.subsetMaterials.map { $0.map(String.init) ?? "-" })"
+            + ":\(instance.variantBindings.map { "\($0.variant)/\($0.subset ?? -1)/\($0.material)" })"
             + (geomBind.isIdentity ? "" : ":\(geomBind.columnMajorElements)")
         if let known = meshCache[key] { return known }
         let source = scene.meshes[instance.mesh]
@@ -87,14 +92,14 @@ struct GLTFBuilder {
         }
         // Triangles grouped by material: each subset's, then the rest.
         var assigned = [Bool](repeating: false, count: source.faceVertexCounts.count)
-        var groups: [(material: Int?, faces: [Int32])] = []
+        var groups: [(material: Int?, subset: Int?, faces: [Int32])] = []
         for (s, subset) in source.subsets.enumerated() {
             let faces = subset.faceIndices.filter { !assigned[Int($0)] }
             for f in faces { assigned[Int(f)] = true }
-            if !faces.isEmpty { groups.append((s < instance.subsetMaterials.count ? instance.subsetMaterials[s] ?? instance.material : instance.material, faces)) }
+            if !faces.isEmpty { groups.append((s < instance.subsetMaterials.count ? instance.subsetMaterials[s] ?? instance.material : instance.material, s, faces)) }
         }
         let rest = (0..<Int32(source.faceVertexCounts.count)).filter { !assigned[Int($0)] }
-        if !rest.isEmpty { groups.append((instance.material, rest)) }
+        if !rest.isEmpty { groups.append((instance.material, nil, rest)) }
         var primitives: [GLTFDocument.Primitive] = []
         for group in groups {
             var indices = [UInt32]()
@@ -103,7 +108,17 @@ struct GLTFBuilder {
                 for f in group.faces { let c = Int(f) * 3; indices.append(all[c]); indices.append(all[c + 1]); indices.append(all[c + 2]) }
             }
             let accessor = addIndices(indices)
-            primitives.append(GLTFDocument.Primitive(attributes: attributes, indices: accessor, material: group.material, targets: targets))
+            var primitive = GLTFDocument.Primitive(attributes: attributes, indices: accessor, material: group.material, targets: targets)
+            if !instance.variantBindings.isEmpty {
+                // Each variant's material for these faces, the variants sharing one grouped into one mapping.
+                var byMaterial: [Int: [Int]] = [:]
+                for v in scene.materialVariants.indices {
+                    if let m = instance.material(forSubset: group.subset, variant: v) { byMaterial[m, default: []].append(v) }
+                }
+                let mappings = byMaterial.keys.sorted().map { GLTFDocument.VariantMapping(material: $0, variants: byMaterial[$0]!) }
+                if !mappings.isEmpty { primitive.extensions = .init(KHR_materials_variants: .init(mappings: mappings)) }
+            }
+            primitives.append(primitive)
         }
         var built = GLTFDocument.Mesh(name: source.name.isEmpty ? nil : source.name, primitives: primitives)
         if !source.blendShapes.isEmpty {
@@ -224,19 +239,45 @@ struct GLTFBuilder {
     // MARK: Materials
 
     private mutating func material(_ index: Int) -> GLTFDocument.Material {
-        let m = scene.materials[index]
+        let source = scene.materials[index]
+        // glTF core is metallic-roughness: a specular-workflow material is written as its nearest one.
+        let m = source.metallicRoughnessEquivalent
+        if source.usesSpecularWorkflow {
+            let k = source.specularColor.value
+            var lost = ["specular colour (\(NumberText.float(k.x)), \(NumberText.float(k.y)), \(NumberText.float(k.z))) (as metalness \(NumberText.float(m.metallic.value)))"]
+            if source.specularColor.texture != nil { lost.append("the specular texture") }
+            diagnostics.append(.warning("material \(source.name): glTF has no specular workflow; written as metallic-roughness without \(lost.joined(separator: " and "))"))
+        }
         // glTF multiplies a texture by its factor; a textured input's constant is only a fallback, so
         // the factor is the texture's scale (glTF's own factor read back), else 1.
         let c = m.baseColor.texture.map { $0.scale ?? .one } ?? SIMD4(m.baseColor.value, m.opacity.value)
         let alpha = m.baseColor.texture == nil ? m.opacity.value : (m.opacity.texture?.scale?.w ?? (m.opacity.texture == nil ? m.opacity.value : 1))
-        let metallic = m.metallic.texture.map { $0.scale?.x ?? 1 } ?? m.metallic.value
-        let roughness = m.roughness.texture.map { $0.scale?.x ?? 1 } ?? m.roughness.value
+        var metallic = m.metallic.texture.map { $0.scale?.x ?? 1 } ?? m.metallic.value
+        var roughness = m.roughness.texture.map { $0.scale?.x ?? 1 } ?? m.roughness.value
+        // glTF reads metalness from blue and roughness from green of one texture: a pair that is
+        // already that (a glTF source's) is written as it is; anything else keeps its factors only.
+        var packed: GLTFDocument.TextureInfo?
+        if let mt = m.metallic.texture, let rt = m.roughness.texture, mt.texture == rt.texture, mt.channels == .b, rt.channels == .g,
+           mt.texcoordSet == rt.texcoordSet, mt.transform == rt.transform, mt.bias == nil, rt.bias == nil {
+            packed = textureInfo(mt)
+        } else if m.metallic.texture != nil || m.roughness.texture != nil {
+            // The constants are the inputs' fallbacks, the values the source itself gives without its textures.
+            metallic = m.metallic.value
+            roughness = min(max(m.roughness.value, 0), 1)
+            diagnostics.append(.warning("material \(source.name): its metallic/roughness textures are not glTF's packed blue/green texture; written as the factors \(metallic) and \(roughness)"))
+        }
         var result = GLTFDocument.Material(
             name: m.name,
             pbrMetallicRoughness: .init(baseColorFactor: [c.x, c.y, c.z, alpha],
                                         baseColorTexture: m.baseColor.texture.flatMap { textureInfo($0) },
-                                        metallicFactor: metallic, roughnessFactor: roughness))
-        let e = m.emissive.texture.map { scale -> SIMD3<Float> in scale.scale.map { SIMD3($0.x, $0.y, $0.z) } ?? SIMD3(repeating: 1) } ?? m.emissive.value
+                                        metallicFactor: metallic, roughnessFactor: roughness, metallicRoughnessTexture: packed))
+        var e = m.emissive.texture.map { scale -> SIMD3<Float> in scale.scale.map { SIMD3($0.x, $0.y, $0.z) } ?? SIMD3(repeating: 1) } ?? m.emissive.value
+        var extensions = GLTFDocument.MaterialExtensions()
+        // emissiveFactor stops at 1; a brighter emission is a factor times KHR_materials_emissive_strength.
+        if let brightest = [e.x, e.y, e.z].max(), brightest > 1 {
+            e /= brightest
+            extensions.KHR_materials_emissive_strength = .init(emissiveStrength: brightest)
+        }
         if e != .zero { result.emissiveFactor = [e.x, e.y, e.z] }
         result.normalTexture = m.normal.flatMap { textureInfo($0) }
         // A normal map's strength is half its x scale (UsdUVTexture decodes with 2s); occlusion's is its scale.
@@ -246,6 +287,21 @@ struct GLTFBuilder {
         if m.opacityThreshold > 0 { result.alphaMode = "MASK"; result.alphaCutoff = m.opacityThreshold }
         else if m.opacity.value < 1 || m.opacity.texture != nil { result.alphaMode = "BLEND" }
         if m.isDoubleSided { result.doubleSided = true }
+        if m.clearcoat.value != 0 || m.clearcoat.texture != nil {
+            extensions.KHR_materials_clearcoat = .init(
+                clearcoatFactor: m.clearcoat.texture.map { $0.scale?.x ?? 1 } ?? m.clearcoat.value,
+                clearcoatTexture: m.clearcoat.texture.flatMap { $0.channels == .r ? textureInfo($0) : nil },
+                clearcoatRoughnessFactor: m.clearcoatRoughness.texture.map { $0.scale?.x ?? 1 } ?? m.clearcoatRoughness.value,
+                clearcoatRoughnessTexture: m.clearcoatRoughness.texture.flatMap { $0.channels == .g ? textureInfo($0) : nil })
+        }
+        if m.ior != 1.5 { extensions.KHR_materials_ior = .init(ior: m.ior) }
+        if extensions.KHR_materials_clearcoat != nil || extensions.KHR_materials_ior != nil || extensions.KHR_materials_emissive_strength != nil {
+            result.extensions = extensions
+            for (name, used) in [("KHR_materials_clearcoat", extensions.KHR_materials_clearcoat != nil), ("KHR_materials_ior", extensions.KHR_materials_ior != nil),
+                                 ("KHR_materials_emissive_strength", extensions.KHR_materials_emissive_strength != nil)] where used {
+                if document.extensionsUsed?.contains(name) != true { document.extensionsUsed = (document.extensionsUsed ?? []) + [name] }
+            }
+        }
         return result
     }
 

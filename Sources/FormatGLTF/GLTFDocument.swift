@@ -21,6 +21,17 @@ struct GLTFDocument: Encodable {
         var material: Int?
         var mode = 4
         var targets: [[String: Int]]?
+        var extensions: PrimitiveExtensions?
+    }
+    struct VariantMapping: Encodable { var material: Int; var variants: [Int] }
+    struct PrimitiveExtensions: Encodable {
+        struct Variants: Encodable { var mappings: [VariantMapping] }
+        var KHR_materials_variants: Variants?
+    }
+    struct RootExtensions: Encodable {
+        struct Variant: Encodable { var name: String }
+        struct Variants: Encodable { var variants: [Variant] }
+        var KHR_materials_variants: Variants?
     }
     /// `extras.targetNames`: the morph target names Blender, three.js and assetc's reader use.
     struct MeshExtras: Encodable { var targetNames: [String] }
@@ -63,10 +74,25 @@ struct GLTFDocument: Encodable {
         var baseColorTexture: TextureInfo?
         var metallicFactor: Float
         var roughnessFactor: Float
+        var metallicRoughnessTexture: TextureInfo?
+    }
+    struct MaterialExtensions: Encodable {
+        struct Clearcoat: Encodable {
+            var clearcoatFactor: Float
+            var clearcoatTexture: TextureInfo?
+            var clearcoatRoughnessFactor: Float
+            var clearcoatRoughnessTexture: TextureInfo?
+        }
+        struct IOR: Encodable { var ior: Float }
+        struct EmissiveStrength: Encodable { var emissiveStrength: Float }
+        var KHR_materials_clearcoat: Clearcoat?
+        var KHR_materials_ior: IOR?
+        var KHR_materials_emissive_strength: EmissiveStrength?
     }
     struct Material: Encodable {
         var name: String
         var pbrMetallicRoughness: PBR
+        var extensions: MaterialExtensions?
         var emissiveFactor: [Float]?
         var normalTexture: TextureInfo?
         var occlusionTexture: TextureInfo?
@@ -93,4 +119,5 @@ struct GLTFDocument: Encodable {
     var skins: [Skin]?
     var animations: [Animation]?
     var extensionsUsed: [String]?
+    var extensions: RootExtensions?
 }

@@ -85,6 +85,13 @@ public struct OBJWriter: SceneWriter {
             mtl += "\nnewmtl \(Self.name(material.name))\nKd \(NumberText.float(c.x)) \(NumberText.float(c.y)) \(NumberText.float(c.z))\n"
             mtl += "Ke \(NumberText.float(e.x)) \(NumberText.float(e.y)) \(NumberText.float(e.z))\nNs \(NumberText.float(ns))\n"
             mtl += "d \(NumberText.float(material.opacity.value))\nillum 2\n"
+            if !material.inputsBeyondPhong.isEmpty {
+                diagnostics.append(.warning("material \(material.name): MTL has no \(material.inputsBeyondPhong.joined(separator: ", ")); left out"))
+            }
+            if material.usesSpecularWorkflow {
+                let k = material.specularColor.value
+                mtl += "Ks \(NumberText.float(k.x)) \(NumberText.float(k.y)) \(NumberText.float(k.z))\n"
+            }
             if let reference = material.baseColor.texture, scene.textures.indices.contains(reference.texture) {
                 let texture = scene.textures[reference.texture]
                 let path = "\(context.textureFolder)/\(reference.texture)_\(texture.outputFileName)"

@@ -30,11 +30,16 @@ public struct WriterRequirements: Sendable, Equatable {
     public var keepsTextureTransforms: Bool
     /// The format (or the viewer it is for) takes lights; AR Quick Look's usdz does not.
     public var keepsLights: Bool
+    /// The format switches materials by variant (glTF KHR_materials_variants, USD variant sets);
+    /// others get the base bindings with one warning naming the variants.
+    public var keepsMaterialVariants: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
                 keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false,
-                keepsAnimation: Bool = false, keepsTextureTransforms: Bool = false, keepsLights: Bool = true) {
+                keepsAnimation: Bool = false, keepsTextureTransforms: Bool = false, keepsLights: Bool = true,
+                keepsMaterialVariants: Bool = false) {
         self.keepsLights = keepsLights
+        self.keepsMaterialVariants = keepsMaterialVariants
         self.keepsAnimation = keepsAnimation
         self.keepsTextureTransforms = keepsTextureTransforms
         self.affineTransforms = affineTransforms

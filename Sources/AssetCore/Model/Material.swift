@@ -18,6 +18,15 @@ public struct Material: Sendable, Equatable {
     public var normal: TextureReference?
     public var occlusion: TextureReference?
     public var isDoubleSided: Bool
+    /// UsdPreviewSurface's specular workflow (glTF's KHR_materials_pbrSpecularGlossiness): the
+    /// surface reflects `specularColor`, `metallic` is unused and `baseColor` is the diffuse colour.
+    public var usesSpecularWorkflow = false
+    public var specularColor = MaterialProperty(SIMD3<Float>.zero)
+    /// A second, clear layer over the surface (UsdPreviewSurface `clearcoat`, glTF KHR_materials_clearcoat).
+    public var clearcoat = MaterialProperty<Float>(0)
+    public var clearcoatRoughness = MaterialProperty<Float>(0.01)
+    /// Index of refraction (UsdPreviewSurface `ior`, glTF KHR_materials_ior); 1.5 is both defaults.
+    public var ior: Float = 1.5
 
     /// Defaults are UsdPreviewSurface's fallbacks.
     public init(
@@ -47,7 +56,7 @@ public struct Material: Sendable, Equatable {
     /// Every texture the material samples, in a fixed order.
     public var textureReferences: [TextureReference] {
         [baseColor.texture, metallic.texture, roughness.texture, emissive.texture, opacity.texture,
-         normal, occlusion].compactMap { $0 }
+         normal, occlusion, specularColor.texture, clearcoat.texture, clearcoatRoughness.texture].compactMap { $0 }
     }
 }
 

@@ -91,6 +91,33 @@ public struct PurposeSet: Sendable, Hashable, Codable {
     public var list: String { Purpose.known.filter(purposes.contains).map(\.rawValue).joined(separator: ",") }
 }
 
+/// The material a mesh instance, or one of its subsets, binds under one material variant.
+public struct MaterialVariantBinding: Sendable, Equatable {
+    /// Index into `Scene.materialVariants`.
+    public var variant: Int
+    /// Index into the mesh's subsets; nil for the whole mesh.
+    public var subset: Int?
+    /// Index into `Scene.materials`.
+    public var material: Int
+
+    public init(variant: Int, subset: Int? = nil, material: Int) {
+        self.variant = variant
+        self.subset = subset
+        self.material = material
+    }
+}
+
+extension MeshInstance {
+    /// The material the instance's faces outside any bound subset (`subset` nil) or a subset's
+    /// faces bind under `variant`: the variant's own binding, else the mesh's, else the base binding.
+    public func material(forSubset subset: Int?, variant: Int) -> Int? {
+        if let subset, let bound = variantBindings.first(where: { $0.variant == variant && $0.subset == subset }) { return bound.material }
+        if subset != nil, let own = subset.flatMap({ $0 < subsetMaterials.count ? subsetMaterials[$0] : nil }) { return own }
+        if let whole = variantBindings.first(where: { $0.variant == variant && $0.subset == nil }) { return whole.material }
+        return material
+    }
+}
+
 /// A mesh placed under a node, with the materials bound to it.
 public struct MeshInstance: Sendable, Equatable {
     public var mesh: Int
@@ -103,6 +130,8 @@ public struct MeshInstance: Sendable, Equatable {
     public var skin: SkinBinding?
     /// Weights of the mesh's blend shapes when no animation plays, in `Mesh.blendShapes` order.
     public var blendShapeWeights: [Float] = []
+    /// The materials this instance (or a subset of it) binds under each material variant it changes under.
+    public var variantBindings: [MaterialVariantBinding] = []
 
     public init(mesh: Int, material: Int? = nil, subsetMaterials: [Int?] = []) {
         self.mesh = mesh

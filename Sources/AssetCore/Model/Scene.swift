@@ -14,6 +14,9 @@ public struct Scene: Sendable, Equatable {
     public var lights: [Light]
     public var skeletons: [Skeleton] = []
     public var animations: [AnimationClip] = []
+    /// Names of the material variants (glTF KHR_materials_variants, USD's `materialVariant` variant
+    /// set), in order; mesh instances say which material each one binds (`MeshInstance.variantBindings`).
+    public var materialVariants: [String] = []
     public var metadata: SceneMetadata
     /// The purposes stats, bounds, images and writers without purposes include. Not a property of
     /// the file: the reader's options choose it (`ReadOptions.purposes`, `--purpose`).

@@ -90,7 +90,12 @@ extension ColladaDocumentWriter {
         let emission = channel("emission", material.emissive.value, texture: material.emissive.texture)
         let diffuse = channel("diffuse", material.baseColor.value, texture: material.baseColor.texture)
         var technique = "          \(emission)\n          \(diffuse)\n"
-        technique += "          <specular><color>0.04 0.04 0.04 1</color></specular>\n          <shininess><float>\(NumberText.float(shininess))</float></shininess>\n"
+        if !material.inputsBeyondPhong.isEmpty {
+            diagnostics.append(.warning("material \(material.name): Collada's phong has no \(material.inputsBeyondPhong.joined(separator: ", ")); left out"))
+        }
+        // Phong's specular is the specular workflow's colour; a metallic-roughness surface reflects a dielectric's 4%.
+        let specular = material.usesSpecularWorkflow ? material.specularColor.value : SIMD3<Float>(repeating: 0.04)
+        technique += "          <specular><color>\(NumberText.float(specular.x)) \(NumberText.float(specular.y)) \(NumberText.float(specular.z)) 1</color></specular>\n          <shininess><float>\(NumberText.float(shininess))</float></shininess>\n"
         if material.opacity.value < 1 {
             technique += "          <transparent opaque=\"A_ONE\"><color>1 1 1 \(NumberText.float(material.opacity.value))</color></transparent>\n"
             technique += "          <transparency><float>1</float></transparency>\n"

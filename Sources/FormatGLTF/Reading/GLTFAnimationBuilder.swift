@@ -85,56 +85,84 @@ struct GLTFAnimationBuilder {
         var clip = AnimationClip(name: animation.name ?? "animation\(index)")
         for (c, channel) in animation.channels.enumerated() {
             let here = SourceLocation(file: file, elementPath: "animations[\(index)].channels[\(c)]")
-            guard let node = channel.target.node else { continue }  // no node: another extension's target
-            guard let path = nodePaths[node] else {
-                diagnostics.append(.warning("channel targets node \(node), which is not in the scene that is read; ignored", at: here))
-                continue
+            for (node, targetPath) in targets(channel.target, at: here) {
+                try add(channel, node: node, targetPath: targetPath, animation: animation, shapeCounts: shapeCounts, to: &clip, at: here)
             }
-            let property: AnimationChannel.Property
-            switch channel.target.path {
-            case "translation": property = .translation
-            case "rotation": property = .rotation
-            case "scale": property = .scale
-            case "weights":
-                guard let count = shapeCounts[path], count > 0 else {
-                    diagnostics.append(.warning("weights channel targets node \(node), whose mesh has no morph targets; ignored", at: here))
-                    continue
-                }
-                property = .blendShapeWeights(count: count)
-            default:
-                diagnostics.append(.warning("channel path '\(channel.target.path)' is not one assetc animates; ignored", at: here))
-                continue
-            }
-            guard animation.samplers.indices.contains(channel.sampler) else {
-                throw AssetError(.malformed("sampler \(channel.sampler) does not exist"), at: here)
-            }
-            let sampler = animation.samplers[channel.sampler]
-            let interpolation: AnimationChannel.Interpolation
-            switch sampler.interpolation ?? "LINEAR" {
-            case "LINEAR": interpolation = .linear
-            case "STEP": interpolation = .step
-            case "CUBICSPLINE": interpolation = .cubic
-            case let other: throw AssetError(.malformed("interpolation '\(other)' is not one glTF defines"), at: here)
-            }
-            let times = try accessors.floats(sampler.input, allowedComponents: [1], what: "animation input").values.map(Double.init)
-            let values = try accessors.floats(sampler.output, allowedComponents: [1, 3, 4], what: "animation output").values
-            var made = AnimationChannel(nodePath: path, property: property, interpolation: interpolation, times: times, values: values)
-            guard !times.isEmpty else { continue }
-            if let bad = times.firstIndex(where: { !$0.isFinite }) ?? times.indices.dropFirst().first(where: { times[$0 - 1] > times[$0] }) {
-                diagnostics.append(.warning("key time \(bad) (\(times[bad])) is not a number or goes backwards; channel ignored", at: here))
-                continue
-            }
-            guard values.count == times.count * made.valuesPerKey else {
-                diagnostics.append(.warning("\(values.count) output values for \(times.count) keys of \(made.valuesPerKey); channel ignored", at: here))
-                continue
-            }
-            if values.contains(where: { !$0.isFinite }) {
-                diagnostics.append(.warning("an output value is not a finite number; channel ignored", at: here))
-                continue
-            }
-            made.values = values
-            clip.channels.append(made)
         }
         return clip
+    }
+
+    /// The nodes and TRS/weights paths a channel drives: its `node` and `path`, or a
+    /// KHR_animation_pointer to `/nodes/N/{translation,rotation,scale,weights}` or `/meshes/M/weights`
+    /// (every node placing the mesh). Any other pointer is named in a warning.
+    private mutating func targets(_ target: GLTFAsset.Animation.Channel.Target, at here: SourceLocation) -> [(Int, String)] {
+        if let node = target.node { return [(node, target.path)] }
+        guard target.path == "pointer", let pointer = target.extensions?.KHR_animation_pointer?.pointer else {
+            diagnostics.append(.warning("channel with path '\(target.path)' names no node; ignored", at: here))
+            return []
+        }
+        let parts = pointer.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 4, parts[0].isEmpty, let n = Int(parts[2]), ["translation", "rotation", "scale", "weights"].contains(parts[3]) {
+            if parts[1] == "nodes" { return [(n, parts[3])] }
+            if parts[1] == "meshes", parts[3] == "weights" {
+                let placing = (asset.nodes ?? []).indices.filter { asset.nodes?[$0].mesh == n }
+                if placing.isEmpty { diagnostics.append(.warning("KHR_animation_pointer '\(pointer)': no node places mesh \(n); ignored", at: here)) }
+                return placing.map { ($0, "weights") }
+            }
+        }
+        diagnostics.append(.warning("KHR_animation_pointer '\(pointer)' animates what assetc's scene does not hold as animation; ignored", at: here))
+        return []
+    }
+
+    private mutating func add(_ channel: GLTFAsset.Animation.Channel, node: Int, targetPath: String, animation: GLTFAsset.Animation,
+                              shapeCounts: [String: Int], to clip: inout AnimationClip, at here: SourceLocation) throws(AssetError) {
+        guard let path = nodePaths[node] else {
+            diagnostics.append(.warning("channel targets node \(node), which is not in the scene that is read; ignored", at: here))
+            return
+        }
+        let property: AnimationChannel.Property
+        switch targetPath {
+        case "translation": property = .translation
+        case "rotation": property = .rotation
+        case "scale": property = .scale
+        case "weights":
+            guard let count = shapeCounts[path], count > 0 else {
+                diagnostics.append(.warning("weights channel targets node \(node), whose mesh has no morph targets; ignored", at: here))
+                return
+            }
+            property = .blendShapeWeights(count: count)
+        default:
+            diagnostics.append(.warning("channel path '\(targetPath)' is not one assetc animates; ignored", at: here))
+            return
+        }
+        guard animation.samplers.indices.contains(channel.sampler) else {
+            throw AssetError(.malformed("sampler \(channel.sampler) does not exist"), at: here)
+        }
+        let sampler = animation.samplers[channel.sampler]
+        let interpolation: AnimationChannel.Interpolation
+        switch sampler.interpolation ?? "LINEAR" {
+        case "LINEAR": interpolation = .linear
+        case "STEP": interpolation = .step
+        case "CUBICSPLINE": interpolation = .cubic
+        case let other: throw AssetError(.malformed("interpolation '\(other)' is not one glTF defines"), at: here)
+        }
+        let times = try accessors.floats(sampler.input, allowedComponents: [1], what: "animation input").values.map(Double.init)
+        let values = try accessors.floats(sampler.output, allowedComponents: [1, 3, 4], what: "animation output").values
+        var made = AnimationChannel(nodePath: path, property: property, interpolation: interpolation, times: times, values: values)
+        guard !times.isEmpty else { return }
+        if let bad = times.firstIndex(where: { !$0.isFinite }) ?? times.indices.dropFirst().first(where: { times[$0 - 1] > times[$0] }) {
+            diagnostics.append(.warning("key time \(bad) (\(times[bad])) is not a number or goes backwards; channel ignored", at: here))
+            return
+        }
+        guard values.count == times.count * made.valuesPerKey else {
+            diagnostics.append(.warning("\(values.count) output values for \(times.count) keys of \(made.valuesPerKey); channel ignored", at: here))
+            return
+        }
+        if values.contains(where: { !$0.isFinite }) {
+            diagnostics.append(.warning("an output value is not a finite number; channel ignored", at: here))
+            return
+        }
+        made.values = values
+        clip.channels.append(made)
     }
 }

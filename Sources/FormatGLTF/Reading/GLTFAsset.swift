@@ -62,7 +62,15 @@ struct GLTFAsset: Decodable {
 
     struct Animation: Decodable {
         struct Channel: Decodable {
-            struct Target: Decodable { var node: Int?; var path: String }
+            struct Target: Decodable {
+                struct Extensions: Decodable {
+                    struct Pointer: Decodable { var pointer: String }
+                    var KHR_animation_pointer: Pointer?
+                }
+                var node: Int?
+                var path: String
+                var extensions: Extensions?
+            }
             var sampler: Int
             var target: Target
         }
@@ -91,7 +99,13 @@ struct GLTFAsset: Decodable {
             var bufferView: Int
             var attributes: [String: Int]
         }
+        /// KHR_materials_variants: the material the primitive takes under the variants listed.
+        struct VariantMappings: Decodable {
+            struct Mapping: Decodable { var material: Int; var variants: [Int] }
+            var mappings: [Mapping]?
+        }
         var KHR_draco_mesh_compression: Draco?
+        var KHR_materials_variants: VariantMappings?
     }
 
     struct Accessor: Decodable {
@@ -177,8 +191,39 @@ struct GLTFAsset: Decodable {
         struct Extensions: Decodable {
             struct EmissiveStrength: Decodable { var emissiveStrength: Double? }
             struct Empty: Decodable {}
+            struct SpecularGlossiness: Decodable {
+                var diffuseFactor: [Double]?
+                var diffuseTexture: TextureInfo?
+                var specularFactor: [Double]?
+                var glossinessFactor: Double?
+                var specularGlossinessTexture: TextureInfo?
+            }
+            struct Transmission: Decodable {
+                var transmissionFactor: Double?
+                var transmissionTexture: TextureInfo?
+            }
+            struct Clearcoat: Decodable {
+                var clearcoatFactor: Double?
+                var clearcoatTexture: TextureInfo?
+                var clearcoatRoughnessFactor: Double?
+                var clearcoatRoughnessTexture: TextureInfo?
+                var clearcoatNormalTexture: TextureInfo?
+            }
+            struct IOR: Decodable { var ior: Double? }
             var KHR_materials_emissive_strength: EmissiveStrength?
             var KHR_materials_unlit: Empty?
+            var KHR_materials_pbrSpecularGlossiness: SpecularGlossiness?
+            var KHR_materials_transmission: Transmission?
+            var KHR_materials_clearcoat: Clearcoat?
+            var KHR_materials_ior: IOR?
+            // Read for their presence: UsdPreviewSurface has no place for them.
+            var KHR_materials_sheen: Empty?
+            var KHR_materials_volume: Empty?
+            var KHR_materials_iridescence: Empty?
+            var KHR_materials_specular: Empty?
+            var KHR_materials_anisotropy: Empty?
+            var KHR_materials_dispersion: Empty?
+            var KHR_materials_diffuse_transmission: Empty?
         }
         var name: String?
         var pbrMetallicRoughness: PBR?
@@ -227,7 +272,12 @@ struct GLTFAsset: Decodable {
 
     struct RootExtensions: Decodable {
         struct Lights: Decodable { var lights: [Light]? }
+        struct Variants: Decodable {
+            struct Variant: Decodable { var name: String? }
+            var variants: [Variant]?
+        }
         var KHR_lights_punctual: Lights?
+        var KHR_materials_variants: Variants?
     }
 
     struct Light: Decodable {

@@ -13,6 +13,9 @@ struct GLTFMaterialBuilder {
     var textures: [Texture] = []
     private var textureIndex: [Int: Int] = [:]
     var diagnostics: [Diagnostic] = []
+    /// What the scene model cannot keep of the material extensions, said once with the materials using it
+    /// (`finish`).
+    var unkept: [String: [String]] = [:]
     /// Per glTF material, the KHR_texture_transform each texcoord set is sampled through. The scene
     /// model has no per-texture transform, so the mesh builder applies it to the set's coordinates;
     /// that is exact when every texture on a set shares one transform (as gltfpack's quantization
@@ -84,6 +87,10 @@ struct GLTFMaterialBuilder {
             let e = material.emissive.value
             if e != SIMD3(repeating: 1) { material.emissive.texture?.scale = SIMD4(e, 1) }
         }
+        if let glossy = source.extensions?.KHR_materials_pbrSpecularGlossiness {
+            try specularGlossiness(glossy, into: &material, alphaMode: alphaMode, material: index, at: here)
+        }
+        try layers(source, into: &material, material: index, at: here)
         if source.extensions?.KHR_materials_unlit != nil {
             // Unlit: the colour is emitted as it is, and nothing is lit.
             material.emissive = material.baseColor
@@ -93,7 +100,7 @@ struct GLTFMaterialBuilder {
         return material
     }
 
-    private mutating func texture(_ info: GLTFAsset.TextureInfo, channels: TextureReference.Channels, material: Int,
+    mutating func texture(_ info: GLTFAsset.TextureInfo, channels: TextureReference.Channels, material: Int,
                                   at here: SourceLocation) throws(AssetError) -> TextureReference? {
         var set = info.texCoord ?? 0
         var transform: TextureTransform?

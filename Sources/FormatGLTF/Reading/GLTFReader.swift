@@ -9,7 +9,14 @@ public struct GLTFReader: SceneReader {
     /// Extensions whose meaning the reader implements or safely ignores when required.
     static let understood: Set<String> = ["KHR_lights_punctual", "KHR_materials_emissive_strength", "KHR_materials_unlit",
                                           "KHR_texture_transform", "KHR_mesh_quantization", "EXT_meshopt_compression",
-                                          "KHR_draco_mesh_compression", "EXT_texture_webp"]
+                                          "KHR_draco_mesh_compression", "EXT_texture_webp",
+                                          "KHR_materials_pbrSpecularGlossiness", "KHR_materials_transmission", "KHR_materials_clearcoat",
+                                          "KHR_materials_ior", "KHR_materials_variants", "KHR_animation_pointer"]
+
+    /// Optional extensions the material builder names itself, with the materials that use them.
+    static let namedWhereUsed: Set<String> = ["KHR_materials_sheen", "KHR_materials_volume", "KHR_materials_iridescence",
+                                              "KHR_materials_specular", "KHR_materials_anisotropy", "KHR_materials_dispersion",
+                                              "KHR_materials_diffuse_transmission"]
 
     public init() {}
 
@@ -99,7 +106,9 @@ public struct GLTFReader: SceneReader {
             throw AssetError(.unsupportedFeature("the file requires extension \(name), which assetc does not implement"),
                              at: SourceLocation(file: file, elementPath: "extensionsRequired"))
         }
-        let ignored = (asset.extensionsUsed ?? []).filter { !understood.contains($0) && !(asset.extensionsRequired ?? []).contains($0) }
+        let ignored = (asset.extensionsUsed ?? []).filter {
+            !understood.contains($0) && !namedWhereUsed.contains($0) && !(asset.extensionsRequired ?? []).contains($0)
+        }
         if !ignored.isEmpty {
             diagnostics.append(.warning("optional extensions not implemented, read without them: \(ignored.joined(separator: ", "))",
                                         at: SourceLocation(file: file, elementPath: "extensionsUsed")))

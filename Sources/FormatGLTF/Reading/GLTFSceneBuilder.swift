@@ -13,7 +13,7 @@ struct GLTFSceneBuilder {
     var diagnostics: [Diagnostic] = []
     private var scene = Scene()
     /// glTF mesh index -> what each of its primitives became: scene mesh or curves index, and material.
-    private var builtMeshes: [Int: [(built: Placement, material: Int?)]] = [:]
+    private var builtMeshes: [Int: [(built: Placement, material: Int?, variants: [MaterialVariantBinding])]] = [:]
     private var materialIndex: [Int: Int] = [:]
     private var visited: Set<Int> = []
     private var nodeCount = 0
@@ -32,6 +32,9 @@ struct GLTFSceneBuilder {
 
     mutating func build(format: AssetFormat) throws(AssetError) -> Scene {
         scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: format, generator: asset.asset.generator)
+        scene.materialVariants = (asset.extensions?.KHR_materials_variants?.variants ?? []).enumerated().map { k, variant in
+            variant.name ?? "variant\(k)"
+        }
         let nodes = asset.nodes ?? []
         var roots: [Int]
         if let scenes = asset.scenes, !scenes.isEmpty {
@@ -46,6 +49,7 @@ struct GLTFSceneBuilder {
             roots = nodes.indices.filter { !children.contains($0) }
         }
         scene.root.children = try children(roots, depth: 1, parentPath: "")
+        materialBuilder.finish()
         scene.textures = materialBuilder.textures
         diagnostics += materialBuilder.diagnostics
         var animation = GLTFAnimationBuilder(asset: asset, accessors: meshBuilder.accessors, file: file, nodePaths: nodePaths)
@@ -91,11 +95,12 @@ struct GLTFSceneBuilder {
         if let meshIndex = source.mesh {
             let placements = try mesh(meshIndex)  // checks that the mesh exists
             let weights = (source.weights ?? asset.meshes?[meshIndex].weights ?? []).map(Float.init)
-            for (built, material) in placements {
+            for (built, material, variants) in placements {
                 switch built {
                 case .mesh(let m):
                     var instance = MeshInstance(mesh: m, material: material)
                     instance.blendShapeWeights = weights
+                    instance.variantBindings = variants
                     if let skin = source.skin {
                         // Scene skeletons are the file's skins in order (GLTFAnimationBuilder).
                         guard asset.skins?.indices.contains(skin) == true else { throw AssetError(.malformed("skin \(skin) does not exist"), at: here) }
@@ -133,31 +138,49 @@ struct GLTFSceneBuilder {
         return result
     }
 
-    private mutating func mesh(_ index: Int) throws(AssetError) -> [(built: Placement, material: Int?)] {
+    private mutating func mesh(_ index: Int) throws(AssetError) -> [(built: Placement, material: Int?, variants: [MaterialVariantBinding])] {
         if let known = builtMeshes[index] { return known }
         let here = SourceLocation(file: file, elementPath: "meshes[\(index)]")
         guard let meshes = asset.meshes, meshes.indices.contains(index) else { throw AssetError(.malformed("mesh \(index) does not exist"), at: here) }
         let source = meshes[index]
         let baseName = source.name ?? "mesh\(index)"
-        var placements: [(built: Placement, material: Int?)] = []
+        var placements: [(built: Placement, material: Int?, variants: [MaterialVariantBinding])] = []
         for (k, primitive) in source.primitives.enumerated() {
             let pHere = SourceLocation(file: file, elementPath: "meshes[\(index)].primitives[\(k)]")
             let name = source.primitives.count == 1 ? baseName : "\(baseName)_\(k)"
             guard let built = try meshBuilder.build(primitive, name: name, targetNames: source.extras?.targetNames, at: pHere,
                                                     diagnostics: &diagnostics) else { continue }
             let material = try primitive.material.map { m throws(AssetError) in try self.material(m, at: pHere) }
+            let variants = try variantBindings(primitive, at: pHere)
             switch built {
             case .mesh(var mesh):
                 if let m = material { mesh.isDoubleSided = scene.materials[m].isDoubleSided }
                 scene.meshes.append(mesh)
-                placements.append((.mesh(scene.meshes.count - 1), material))
+                placements.append((.mesh(scene.meshes.count - 1), material, variants))
             case .curves(let curves):
                 scene.curves.append(curves)
-                placements.append((.curves(scene.curves.count - 1), material))
+                placements.append((.curves(scene.curves.count - 1), material, []))
+                if !variants.isEmpty { diagnostics.append(.warning("material variants of a line primitive are not kept", at: pHere)) }
             }
         }
         builtMeshes[index] = placements
         return placements
+    }
+
+    /// A primitive's KHR_materials_variants mappings as bindings of the whole mesh it becomes.
+    private mutating func variantBindings(_ primitive: GLTFAsset.Primitive, at here: SourceLocation) throws(AssetError) -> [MaterialVariantBinding] {
+        guard let mappings = primitive.extensions?.KHR_materials_variants?.mappings else { return [] }
+        var bindings: [MaterialVariantBinding] = []
+        for mapping in mappings {
+            let material = try self.material(mapping.material, at: here)
+            for variant in mapping.variants {
+                guard scene.materialVariants.indices.contains(variant) else {
+                    throw AssetError(.malformed("KHR_materials_variants mapping names variant \(variant); the file has \(scene.materialVariants.count)"), at: here)
+                }
+                bindings.append(MaterialVariantBinding(variant: variant, material: material))
+            }
+        }
+        return bindings
     }
 
     private mutating func material(_ index: Int, at here: SourceLocation) throws(AssetError) -> Int {

@@ -41,6 +41,14 @@ struct USDMaterialBuilder {
         if let f = scalar(surface, "opacityThreshold") { material.opacityThreshold = f.value }
         material.normal = texture(surface, "normal")
         material.occlusion = texture(surface, "occlusion")
+        if case .value(let value, _) = input(surface, "useSpecularWorkflow"), let on = value.doubleValue { material.usesSpecularWorkflow = on != 0 }
+        if let c = color(surface, "specularColor") { material.specularColor = c }
+        if let f = scalar(surface, "clearcoat") { material.clearcoat = f }
+        if let f = scalar(surface, "clearcoatRoughness") { material.clearcoatRoughness = f }
+        if let f = scalar(surface, "ior") { material.ior = f.value }
+        if case .output = input(surface, "displacement") {
+            diagnostics.append(.warning("material \(prim.name): displacement is not kept", at: surface.location))
+        }
         return material
     }
 

@@ -23,8 +23,8 @@ struct USDSceneBuilder {
     let budget: ReadBudget
     let values: USDAttributeValues
     var diagnostics: [Diagnostic] = []
-    private var scene = Scene()
-    private var materialIndex: [String: Int] = [:]
+    var scene = Scene()
+    var materialIndex: [String: Int] = [:]
     private var warnedTypes: Set<String> = []
     private var primsByPath: [String: USDComposedPrim] = [:]
     private var skel: USDSkelBuilder
@@ -65,6 +65,7 @@ struct USDSceneBuilder {
         diagnostics += materials.diagnostics
         scene.root = Node(name: "", children: try makeNodes(stage.prims, inherited: nil, skelContext: .init()))
         try skel.finish(&scene, primsByPath: primsByPath, clipName: scene.metadata.defaultPrim ?? "stage")
+        readMaterialVariants()
         diagnostics += skel.diagnostics
         return scene
     }

@@ -77,6 +77,8 @@ public struct USDAPrinter {
     private func primMetadata(_ prim: USDPrimSpec) -> [String] {
         var entries: [String] = []
         for key in prim.metadata.keys.sorted() {
+            // The variant sets a prim defines are listed from the sets themselves, below.
+            if key == "variantSets" && !prim.variantSets.isEmpty { continue }
             guard let value = prim.metadata[key] else { continue }
             // The writers add schemas to whatever a stronger layer says, as usd-core's Apply does.
             entries.append(key == "apiSchemas" ? "prepend " + metadataEntry(key, value) : metadataEntry(key, value))
@@ -84,6 +86,10 @@ public struct USDAPrinter {
         if !prim.references.isEmpty { entries.append("prepend references = " + Self.list(prim.references.map(Self.reference))) }
         if !prim.payloads.isEmpty { entries.append("prepend payload = " + Self.list(prim.payloads.map(Self.reference))) }
         if !prim.inherits.isEmpty { entries.append("prepend inherits = " + Self.list(prim.inherits.map { "<\($0)>" })) }
+        if !prim.variantSets.isEmpty {
+            // usd-core composes only the sets this list names.
+            entries.append("prepend variantSets = " + Self.list(prim.variantSets.keys.sorted().map { USDAValueText.quoted($0) }))
+        }
         if !prim.variantSelections.isEmpty {
             let selections = prim.variantSelections.keys.sorted().map { "string \($0) = \(USDAValueText.quoted(prim.variantSelections[$0] ?? ""))" }
             entries.append("variants = { " + selections.joined(separator: "; ") + " }")

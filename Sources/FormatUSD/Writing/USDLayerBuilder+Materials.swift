@@ -55,7 +55,7 @@ extension USDLayerBuilder {
                 .attribute("inputs:wrapT", "token", .string(scene.textures[texture.texture].wrapT.rawValue)),
                 .attribute("inputs:fallback", "float4", fallback),
             ]
-            if ["normal", "occlusion", "metallic", "roughness"].contains(key) {
+            if ["normal", "occlusion", "metallic", "roughness", "clearcoat", "clearcoatRoughness"].contains(key) {
                 shader.properties.append(.attribute("inputs:sourceColorSpace", "token", .string("raw")))
             }
             if key == "normal" {
@@ -85,6 +85,19 @@ extension USDLayerBuilder {
             input(key, type: "float", constant: .number(Double(property.value)), texture: property.texture, output: channel,
                   fallback: .floats(SIMD4(repeating: property.value)))
         }
+        if material.usesSpecularWorkflow {
+            surface.properties.append(.attribute("inputs:useSpecularWorkflow", "int", .number(1)))
+            let s = material.specularColor.value
+            input("specularColor", type: "color3f", constant: .floats(s), texture: material.specularColor.texture,
+                  output: "rgb", fallback: .floats(SIMD4(s, 1)))
+        }
+        for (key, property) in [("clearcoat", material.clearcoat), ("clearcoatRoughness", material.clearcoatRoughness)]
+        where material.clearcoat.value != 0 || material.clearcoat.texture != nil {
+            let channel = property.texture.map { $0.channels == .rgb || $0.channels == .rgba ? "r" : $0.channels.rawValue } ?? "r"
+            input(key, type: "float", constant: .number(Double(property.value)), texture: property.texture, output: channel,
+                  fallback: .floats(SIMD4(repeating: property.value)))
+        }
+        if material.ior != 1.5 { surface.properties.append(.attribute("inputs:ior", "float", .number(Double(material.ior)))) }
         if material.opacityThreshold > 0 {
             surface.properties.append(.attribute("inputs:opacityThreshold", "float", .number(Double(material.opacityThreshold))))
         }

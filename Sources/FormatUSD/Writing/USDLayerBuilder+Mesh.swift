@@ -3,7 +3,7 @@ import AssetCore
 extension USDLayerBuilder {
     mutating func meshPrim(_ mesh: Mesh, instance: MeshInstance, name: String, path: String, node: Node?, scenePath: String) -> USDPrimSpec {
         var prim = USDPrimSpec(specifier: .def, typeName: "Mesh", name: name, line: 0)
-        let binds = instance.material != nil || instance.subsetMaterials.contains { $0 != nil }
+        let binds = instance.material != nil || instance.subsetMaterials.contains { $0 != nil } || !instance.variantBindings.isEmpty
         let skin = rig.flatMap { skinBinding(mesh, instance: instance, scenePath: scenePath, primPath: path, plan: $0, skeletonPath: skeletonPath) }
         let schemas = (binds ? ["MaterialBindingAPI"] : []) + (skin != nil ? ["SkelBindingAPI"] : [])
         if !schemas.isEmpty { prim.metadata["apiSchemas"] = .list(schemas.map { .string($0) }) }
@@ -32,7 +32,10 @@ extension USDLayerBuilder {
         properties.append(points)
         for primvar in mesh.primvars { properties += Self.primvarProperties(primvar) }
         properties.append(.attribute("subdivisionScheme", "token", .string("none"), uniform: true))
-        if let m = instance.material, let target = materialPaths[m] { properties.append(.relationship("material:binding", to: target)) }
+        // What a variant rebinds is bound in the variants alone (see addMaterialVariants).
+        let wholeVaries = instance.variantBindings.contains { $0.subset == nil }
+        if let m = instance.material, let target = materialPaths[m], !wholeVaries { properties.append(.relationship("material:binding", to: target)) }
+        var subsetNames: [String] = []
         if !mesh.subsets.isEmpty {
             properties.append(.attribute("subsetFamily:materialBind:familyType", "token", .string("nonOverlapping"), uniform: true))
             var names = USDName.Uniquer()
@@ -40,17 +43,23 @@ extension USDLayerBuilder {
                 let material = s < instance.subsetMaterials.count ? instance.subsetMaterials[s] : nil
                 let target = material.flatMap { materialPaths[$0] }
                 var child = USDPrimSpec(specifier: .def, typeName: "GeomSubset", name: names.name(subset.name), line: 0)
-                if target != nil { child.metadata["apiSchemas"] = .list([.string("MaterialBindingAPI")]) }
+                subsetNames.append(child.name)
+                if target != nil || instance.variantBindings.contains(where: { $0.subset == s }) {
+                    child.metadata["apiSchemas"] = .list([.string("MaterialBindingAPI")])
+                }
                 child.properties = [
                     .attribute("elementType", "token", .string("face"), uniform: true),
                     .attribute("familyName", "token", .string("materialBind"), uniform: true),
                     .attribute("indices", "int[]", .integers(subset.faceIndices)),
                 ]
-                if let target { child.properties.append(.relationship("material:binding", to: target)) }
+                if let target, !instance.variantBindings.contains(where: { $0.subset == s }) {
+                    child.properties.append(.relationship("material:binding", to: target))
+                }
                 prim.children.append(child)
             }
         }
         prim.properties = properties
+        if !instance.variantBindings.isEmpty { variantOvers.append((path, subsetNames, instance)) }
         return prim
     }
 

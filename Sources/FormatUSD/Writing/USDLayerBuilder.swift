@@ -23,6 +23,10 @@ struct USDLayerBuilder {
     var skeletonPath = ""
     /// The first clip's transform channels by node path: written as sampled xformOps.
     var channelsByPath: [String: [AnimationChannel]] = [:]
+    /// Mesh prims whose material bindings change with the material variant: their paths, the
+    /// names their subsets were written under, and the instance, whose changing bindings are
+    /// written in the variants only (a binding on the prim itself would be stronger than any variant's).
+    var variantOvers: [(path: String, subsetNames: [String], instance: MeshInstance)] = []
     /// Skeleton prims of the source: their joints are the written Skeleton's now.
     var sourceSkeletonPaths: Set<String> = []
 
@@ -79,6 +83,7 @@ struct USDLayerBuilder {
         }
         if let rig { root.children.append(skeletonPrim(rig, name: skeletonName, path: skeletonPath)) }
         if !scene.materials.isEmpty { root.children.append(looksScope(path: looksPath)) }
+        addMaterialVariants(to: &root, rootPath: "/\(rootName)")
         layer.rootPrims = [root]
         return layer
     }
