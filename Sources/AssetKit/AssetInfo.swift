@@ -1,5 +1,12 @@
 import AssetCore
 
+/// A clip in `assetc info --json`.
+public struct ClipReport: Sendable, Equatable, Encodable {
+    public var name: String
+    public var start: Double
+    public var end: Double
+}
+
 /// The `assetc info --json` contract (Docs/CLI.md): one object per asset. Geometry figures come from
 /// `SceneStats`, bounds are world space in the file's own units and axes.
 public struct AssetInfo: Sendable, Equatable, Encodable {
@@ -32,6 +39,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var animations: Int
     /// Seconds; 0 without animation.
     public var duration: Double
+    /// Each clip with keys: its name and the first and last key time in seconds.
+    public var clips: [ClipReport]
     /// Nodes other than joints whose transform the animation changes.
     public var animatedNodes: Int
     /// The time `bounds` were taken at (`--time`), nil for the scene as authored.
@@ -74,6 +83,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         blendShapes = stats.blendShapes
         animations = stats.animations
         duration = stats.duration
+        clips = scene.animations.compactMap { clip in clip.timeRange.map { ClipReport(name: clip.name, start: $0.lowerBound, end: $0.upperBound) } }
         animatedNodes = stats.animatedNodes
         time = poseTime
         self.bounds = bounds.isEmpty ? nil : BoundsReport(bounds)
@@ -88,7 +98,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments
-        case materials, materialVariants, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration
+        case materials, materialVariants, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration, clips
         case animatedNodes, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
@@ -119,6 +129,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(blendShapes, forKey: .blendShapes)
         try c.encode(animations, forKey: .animations)
         try c.encode(duration, forKey: .duration)
+        try c.encode(clips, forKey: .clips)
         try c.encode(animatedNodes, forKey: .animatedNodes)
         try c.encode(time, forKey: .time)
         try c.encode(bounds, forKey: .bounds)

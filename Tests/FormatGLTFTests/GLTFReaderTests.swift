@@ -92,3 +92,47 @@ import Testing
         #expect(back.meshes.first?.primvar(named: "st")?.values == mesh.primvar(named: "st")?.values, "V flips on the way out and back")
     }
 }
+
+/// The material extensions, variants and animation pointers, read from the Blender-made and hand-written fixtures.
+@Suite struct GLTFExtensionTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/gltf")
+
+    func read(_ path: String) throws -> ReadResult {
+        try GLTFReader().read(from: Self.folder.appendingPathComponent(path), options: ReadOptions())
+    }
+
+    @Test func specularGlossinessIsTheSpecularWorkflow() throws {
+        let material = try #require(try read("material_extensions/spec_gloss_textured.gltf").scene.materials.first)
+        #expect(material.usesSpecularWorkflow)
+        #expect(material.specularColor.texture?.channels == .rgb)
+        let roughness = try #require(material.roughness.texture)
+        #expect(roughness.channels == .a && roughness.scale == SIMD4(repeating: -0.8) && roughness.bias == SIMD4(repeating: 1), "1 - 0.8 gloss")
+        #expect(material.specularColor.texture?.texture == roughness.texture, "one image feeds both")
+    }
+
+    @Test func transmissionClearcoatAndIorLandOnTheirInputs() throws {
+        let transmission = try #require(try read("material_extensions/ior.glb").scene.materials.first)
+        #expect(abs(transmission.opacity.value - 0.5) < 1e-6 && abs(transmission.ior - 1.33) < 1e-6)
+        let coat = try #require(try read("material_extensions/clearcoat.glb").scene.materials.first)
+        #expect(abs(coat.clearcoat.value - 0.8) < 1e-6 && abs(coat.clearcoatRoughness.value - 0.2) < 1e-6)
+    }
+
+    @Test func variantsBindTheMaterialsTheirMappingsSay() throws {
+        let scene = try read("material_extensions/variants.glb").scene
+        #expect(scene.materialVariants == ["Crimson", "Navy"])
+        var bound: [String: [String]] = [:]
+        scene.forEachNode { node, _ in
+            guard let instance = node.meshInstances.first else { return }
+            bound[node.name] = scene.materialVariants.indices.map { v in instance.material(forSubset: nil, variant: v).map { scene.materials[$0].name } ?? "-" }
+        }
+        #expect(bound == ["Left": ["Red", "Blue"], "Right": ["Gold", "Red"]])
+    }
+
+    @Test func animationPointersDriveNodesAndMorphWeights() throws {
+        let result = try read("animation_pointer/animation_pointer.gltf")
+        let properties = result.scene.animations.first?.channels.map(\.property.name).sorted()
+        #expect(properties == ["translation", "weights"])
+        #expect(result.warnings.count == 1 && result.warnings[0].message.contains("/materials/0/"))
+    }
+}

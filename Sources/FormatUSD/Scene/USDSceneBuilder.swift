@@ -65,9 +65,34 @@ struct USDSceneBuilder {
         diagnostics += materials.diagnostics
         scene.root = Node(name: "", children: try makeNodes(stage.prims, inherited: nil, skelContext: .init()))
         try skel.finish(&scene, primsByPath: primsByPath, clipName: scene.metadata.defaultPrim ?? "stage")
+        splitClips()
         readMaterialVariants()
         diagnostics += skel.diagnostics
         return scene
+    }
+
+    /// The clips an assetc-written stage laid end to end, cut apart again (`ClipTimeline`); the
+    /// stage's own range then spans them all, so the clips' key spans give their lengths.
+    private mutating func splitClips() {
+        let layer = stage.rootLayer
+        guard let clips = layer.metadata["customLayerData"]?.dictionaryValue("assetc"), scene.animations.count == 1,
+              case .list(let nameValues)? = clips.dictionaryValue("clipNames"),
+              let starts = clips.dictionaryValue("clipStarts")?.flatNumbers, let ends = clips.dictionaryValue("clipEnds")?.flatNumbers,
+              let sourceStarts = clips.dictionaryValue("clipSourceStarts")?.flatNumbers else { return }
+        let names = nameValues.compactMap(\.stringValue)
+        guard names.count == starts.count, starts.count == ends.count, ends.count == sourceStarts.count,
+              zip(starts, ends).allSatisfy({ $0.isFinite && $1.isFinite && $0 <= $1 }) else {
+            diagnostics.append(.warning("customLayerData assetc clips do not agree in length; the stage is read as one clip",
+                                        at: SourceLocation(file: layer.location.description)))
+            return
+        }
+        let rate = Self.timeCodesPerSecond(layer)
+        let timeline = ClipTimeline(spans: names.indices.map {
+            ClipTimeline.Span(name: names[$0], start: starts[$0] / rate, end: ends[$0] / rate, sourceStart: sourceStarts[$0] / rate)
+        })
+        scene.animations = timeline.split(scene.animations[0])
+        scene.metadata.startTimeCode = nil
+        scene.metadata.endTimeCode = nil
     }
 
     private func isTraversed(_ prim: USDComposedPrim) -> Bool {

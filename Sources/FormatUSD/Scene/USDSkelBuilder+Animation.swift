@@ -168,16 +168,30 @@ extension USDSkelBuilder {
         channels.append(AnimationChannel(nodePath: nodePath, property: .points(count: pointCount), times: times, values: values))
     }
 
+    /// Samples of the op stack between two of its time samples, where an op other than a translate moves.
+    static let spanSubdivisions = 8
+
     /// A `matrix` channel for a prim whose xformOps are sampled at more than one time: the whole
-    /// op stack evaluated at every time any op has a sample.
+    /// op stack evaluated at every time any op has a sample, and between them where it turns or scales.
     mutating func xformChannel(_ prim: USDComposedPrim, nodePath: String) throws(AssetError) {
         guard let order = values.value(prim.attribute("xformOpOrder"))?.strings else { return }
         var times = Set<Double>()
+        var onlyTranslations = true
         for name in order {
             let opName = name.hasPrefix(USDXformOps.invertPrefix) ? String(name.dropFirst(USDXformOps.invertPrefix.count)) : name
-            for sample in prim.attribute(opName)?.spec.timeSamples ?? [] where sample.time.isFinite { times.insert(sample.time) }
+            let samples = prim.attribute(opName)?.spec.timeSamples ?? []
+            if samples.count > 1, !opName.hasPrefix("xformOp:translate") { onlyTranslations = false }
+            for sample in samples where sample.time.isFinite { times.insert(sample.time) }
         }
         guard times.count > 1 else { return }
+        if !onlyTranslations {
+            // USD blends each op's own values (Euler angles, scales, matrices) between samples;
+            // the whole stack is sampled between them too, so a matrix channel follows that blend.
+            let keys = times.sorted()
+            for (a, b) in zip(keys, keys.dropFirst()) {
+                for s in 1..<Self.spanSubdivisions { times.insert(a + (b - a) * Double(s) / Double(Self.spanSubdivisions)) }
+            }
+        }
         try budget.spend(work: times.count * (order.count + 16), for: "animated transform of \(prim.path)", at: prim.location)
         var ignored: [Diagnostic] = []
         var flat: [Float] = []

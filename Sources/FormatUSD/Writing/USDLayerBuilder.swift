@@ -30,7 +30,17 @@ struct USDLayerBuilder {
     /// Skeleton prims of the source: their joints are the written Skeleton's now.
     var sourceSkeletonPaths: Set<String> = []
 
+    /// Where each clip lies when the scene has several: a stage has one timeline, so they are laid
+    /// end to end on it and named in `customLayerData` (`assetc = { clipNames, clipStarts, ... }`).
+    var clipTimeline: ClipTimeline?
+
     init(scene: Scene, context: WriteContext, textureFolder: String) {
+        var scene = scene
+        if scene.animations.filter({ $0.timeRange != nil }).count > 1 {
+            let (clip, timeline) = ClipTimeline.laidEndToEnd(scene.animations, rest: Self.restValues(scene))
+            scene.animations = [clip]
+            clipTimeline = timeline
+        }
         self.scene = scene
         self.context = context
         self.textureFolder = textureFolder
@@ -54,6 +64,16 @@ struct USDLayerBuilder {
         ]
         rig = USDRigPlan(scene: scene, rootWorld: single ? tops[0].transform : .identity, diagnostics: &diagnostics)
         layer.metadata.merge(timeMetadata()) { $1 }
+        if let clipTimeline {
+            // Time codes, as the layer's own start and end are.
+            let clips: [USDDictionaryEntry] = [
+                USDDictionaryEntry(typeName: "string[]", key: "clipNames", value: .list(clipTimeline.spans.map { .string($0.name) })),
+                USDDictionaryEntry(typeName: "double[]", key: "clipStarts", value: .numbers(clipTimeline.spans.map { timeCode($0.start) }, components: 1)),
+                USDDictionaryEntry(typeName: "double[]", key: "clipEnds", value: .numbers(clipTimeline.spans.map { timeCode($0.end) }, components: 1)),
+                USDDictionaryEntry(typeName: "double[]", key: "clipSourceStarts", value: .numbers(clipTimeline.spans.map { timeCode($0.sourceStart) }, components: 1)),
+            ]
+            layer.metadata["customLayerData"] = .dictionary([USDDictionaryEntry(typeName: "dictionary", key: "assetc", value: .dictionary(clips))])
+        }
         if scene.metadata.upAxis == .x {
             diagnostics.append(.warning("USD has no X up axis; the layer says Y and keeps the geometry as it is"))
         }
@@ -104,7 +124,8 @@ struct USDLayerBuilder {
     /// sources get the span of their keys, which AR Quick Look plays.
     private func timeMetadata() -> [String: USDValue] {
         var metadata: [String: USDValue] = [:]
-        let isUSD = scene.metadata.sourceFormat?.isUSD == true
+        // A USD source with one clip keeps its range; clips laid end to end span their keys.
+        let isUSD = scene.metadata.sourceFormat?.isUSD == true && clipTimeline == nil
         if isUSD {
             guard let start = scene.metadata.startTimeCode else { return [:] }
             metadata["startTimeCode"] = .number(start)

@@ -141,9 +141,6 @@ struct USDRigPlan {
             let (first, last) = (sorted[0], sorted[sorted.count - 1])
             sorted = (0..<maxTimes).map { first + (last - first) * Double($0) / Double(maxTimes - 1) }
         }
-        if scene.animations.count > 1 {
-            diagnostics.append(.warning("USD plays one animation per stage: clip '\(clip.name)' is written, \(scene.animations.count - 1) other clips are left out"))
-        }
         return sorted.count > 1 ? sorted : []
     }
 }

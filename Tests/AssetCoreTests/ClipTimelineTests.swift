@@ -1,0 +1,48 @@
+import AssetCore
+import Testing
+
+/// Several clips on one timeline (what the USD writers lay down) split back into the same clips.
+@Suite struct ClipTimelineTests {
+    static let walk = AnimationClip(name: "walk", channels: [
+        AnimationChannel(nodePath: "/Root", property: .translation, times: [1, 2, 3], values: [0, 0, 0, 1, 0, 0, 2, 0, 0]),
+        AnimationChannel(nodePath: "/Root/Arm", property: .rotation, interpolation: .step, times: [1, 2], values: [0, 0, 0, 1, 0, 0, 1, 0]),
+    ])
+    static let wave = AnimationClip(name: "wave", channels: [
+        AnimationChannel(nodePath: "/Root/Arm", property: .rotation, times: [0, 0.5], values: [0, 0, 0, 1, 0, 1, 0, 0]),
+    ])
+
+    @Test func clipsFollowEachOtherAGapApartAndSplitBack() throws {
+        let (merged, timeline) = ClipTimeline.laidEndToEnd([Self.walk, Self.wave], gap: 1, rest: { _ in nil })
+        #expect(timeline.spans == [ClipTimeline.Span(name: "walk", start: 1, end: 3, sourceStart: 1),
+                                   ClipTimeline.Span(name: "wave", start: 4, end: 4.5, sourceStart: 0)])
+        #expect(merged.channels.count == 2, "one channel per node property through every clip")
+        let arm = try #require(merged.channels.first { $0.nodePath == "/Root/Arm" })
+        #expect(arm.interpolation == .linear, "a step part beside a linear one is resampled to linear keys")
+        #expect(arm.sample(at: 1.9) == [0, 0, 0, 1] && arm.sample(at: 4.5) == [0, 1, 0, 0])
+        let split = timeline.split(merged)
+        #expect(split.map(\.name) == ["walk", "wave"])
+        #expect(split[0].timeRange == 1...3 && split[1].timeRange == 0...0.5)
+        #expect(split[1].channels.map(\.nodePath) == ["/Root/Arm"], "walk's translation has no key in wave's span")
+        #expect(split[0].channels[0] == Self.walk.channels[0], "keys come back at the times they had")
+    }
+
+    /// A clip that does not key a channel holds the rest value over its span, and the split leaves the hold out.
+    @Test func aChannelHoldsItsRestWhereItsClipDoesNotKeyIt() throws {
+        let rest: (AnimationChannel) -> [Float]? = { $0.property == .translation ? [0, 5, 0] : nil }
+        let (merged, timeline) = ClipTimeline.laidEndToEnd([Self.walk, Self.wave], gap: 1, rest: rest)
+        let root = try #require(merged.channels.first { $0.nodePath == "/Root" })
+        #expect(root.sample(at: 4.25) == [0, 5, 0], "during wave the root stands where it rests, not where walk left it")
+        #expect(timeline.split(merged)[1].channels.map(\.nodePath) == ["/Root/Arm"])
+    }
+
+    /// A clip's channel that starts after its clip does holds its first value from the span's start.
+    @Test func aChannelCoversItsClipsWholeSpan() throws {
+        let late = AnimationClip(name: "late", channels: [
+            AnimationChannel(nodePath: "/A", property: .scale, times: [0, 2], values: [1, 1, 1, 2, 2, 2]),
+            AnimationChannel(nodePath: "/B", property: .scale, times: [1, 2], values: [3, 3, 3, 4, 4, 4]),
+        ])
+        let (merged, _) = ClipTimeline.laidEndToEnd([late, Self.wave], gap: 1)
+        let b = try #require(merged.channels.first { $0.nodePath == "/B" })
+        #expect(b.times.first == 0 && b.sample(at: 0.5) == [3, 3, 3])
+    }
+}

@@ -1,0 +1,90 @@
+"""Every glTF and Collada fixture, walked: whatever the file holds that assetc does not carry is named in a
+warning. glTF (pygltflib): extensions used, POINTS primitives, attributes beyond the ones kept, materials
+referenced, animation channels (node targets and KHR_animation_pointer), cameras. Collada (the XML): every
+channel target either drives a node transform or a morph weight, or is named; every clip is read."""
+import xml.etree.ElementTree as ET
+
+import pygltflib
+import pytest
+
+from conftest import FIXTURES, assetc_info
+
+# What assetc's glTF reader carries (Docs/FormatSupport.md); any other extension must be named.
+CARRIED_EXTENSIONS = {"KHR_lights_punctual", "KHR_materials_emissive_strength", "KHR_materials_unlit", "KHR_texture_transform",
+                      "KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression", "EXT_texture_webp",
+                      "KHR_materials_pbrSpecularGlossiness", "KHR_materials_transmission", "KHR_materials_clearcoat",
+                      "KHR_materials_ior", "KHR_materials_variants", "KHR_animation_pointer"}
+KEPT_ATTRIBUTES = ("POSITION", "NORMAL", "TANGENT", "TEXCOORD_", "COLOR_0", "JOINTS_", "WEIGHTS_")
+ANIMATED_PATHS = {"translation", "rotation", "scale", "weights"}
+
+GLTF = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".gltf", ".glb") and "fail-case" not in p.parts)
+COLLADA = sorted(p for p in FIXTURES.rglob("*.dae") if "fail-case" not in p.parts)
+
+
+def named(warnings, *words):
+    return any(all(w in warning for w in words) for warning in warnings)
+
+
+@pytest.mark.parametrize("path", GLTF, ids=[str(p.relative_to(FIXTURES)) for p in GLTF])
+def test_gltf_loses_nothing_unnamed(path):
+    document = pygltflib.GLTF2().load(str(path))
+    info = assetc_info(path)
+    warnings = info["warnings"]
+    for extension in document.extensionsUsed or []:
+        assert extension in CARRIED_EXTENSIONS or named(warnings, extension), f"{extension} neither carried nor named"
+    referenced = set()
+    for mesh in document.meshes:
+        for primitive in mesh.primitives:
+            if primitive.mode == 0:
+                assert named(warnings, "POINTS"), "a POINTS primitive left out without a word"
+            attributes = {k: v for k, v in vars(primitive.attributes).items() if v is not None and not k.startswith("_")}
+            for name in attributes:
+                if not name.startswith(KEPT_ATTRIBUTES):
+                    assert named(warnings, name), f"attribute {name} left out without a word"
+            if primitive.material is not None:
+                referenced.add(primitive.material)
+            for mapping in (primitive.extensions or {}).get("KHR_materials_variants", {}).get("mappings", []):
+                referenced.add(mapping["material"])
+    assert info["materials"] >= len(referenced) or named(warnings, "material"), f"{len(referenced)} materials used, {info['materials']} read"
+    clips_with_channels = 0
+    for k, animation in enumerate(document.animations or []):
+        usable = 0
+        for channel in animation.channels:
+            pointer = ((channel.target.extensions or {}).get("KHR_animation_pointer") or {}).get("pointer")
+            if channel.target.node is not None and channel.target.path in ANIMATED_PATHS:
+                usable += 1
+            elif pointer and pointer.split("/")[1:2] in (["nodes"], ["meshes"]) and pointer.rsplit("/", 1)[-1] in ANIMATED_PATHS:
+                usable += 1
+            else:
+                assert named(warnings, pointer or channel.target.path), f"animations[{k}] channel {pointer or channel.target.path} dropped silently"
+        clips_with_channels += usable > 0
+    assert info["animations"] == clips_with_channels or named(warnings, "channel")
+    placed_cameras = sum(1 for node in document.nodes if node.camera is not None)
+    assert info["cameras"] >= min(placed_cameras, 1) or named(warnings, "camera")
+
+
+NS = "{http://www.collada.org/2005/11/COLLADASchema}"
+
+
+@pytest.mark.parametrize("path", COLLADA, ids=[str(p.relative_to(FIXTURES)) for p in COLLADA])
+def test_collada_loses_nothing_unnamed(path):
+    root = ET.parse(str(path)).getroot()
+    info = assetc_info(path)
+    warnings = info["warnings"]
+    sids = {}
+    for node in root.iter(NS + "node"):
+        if node.get("id"):
+            sids[node.get("id")] = {child.get("sid") for child in node if child.get("sid")}
+    morph_weights = {put.get("source")[1:] for put in root.iter(NS + "input") if put.get("semantic") == "MORPH_WEIGHT"}
+    controllers = {c.get("id") for c in root.iter(NS + "controller")}
+    for channel in root.iter(NS + "channel"):
+        target = channel.get("target")
+        head, _, rest = target.partition("/")
+        element = rest.split(".")[0].split("(")[0]
+        drives_node = head in sids and element in sids[head]
+        drives_morph = target.split("(")[0] in morph_weights or head in controllers
+        assert drives_node or drives_morph or named(warnings, target), f"channel {target} dropped silently"
+    clips = len(list(root.iter(NS + "animation_clip")))
+    animations = len(list(root.iter(NS + "animation")))
+    expected = clips if clips else (1 if animations else 0)
+    assert info["animations"] == expected or named(warnings, "clip"), f"{expected} clips in the file, {info['animations']} read"
