@@ -4,9 +4,12 @@ import Foundation
 /// Wavefront MTL materials in UsdPreviewSurface's terms: `Kd` and `map_Kd` the base colour, `d`
 /// (or 1 - `Tr`) and `map_d` opacity, `Ke`/`map_Ke` emission, `Ns` roughness (sqrt(2 / (Ns + 2)),
 /// as for Collada's shininess) unless the PBR extension's `Pr`/`map_Pr` says, `Pm`/`map_Pm`
-/// metallic, `map_Bump`/`bump`/`norm` the normal map. Texture options (`-bm 1.5`, `-s u v w`,
-/// `-clamp on`...) are read past to the file name. `Ks`, `Ps`, `map_Ks` and `illum` have no place
-/// in a metallic-roughness material and are read without effect.
+/// metallic, `map_Bump`/`bump`/`norm` the normal map, `Ni` the index of refraction. Texture options
+/// (`-bm 1.5`, `-s u v w`, `-clamp on`...) are read past to the file name. A statement that cannot be
+/// read (a word where a number belongs, a map naming no file) is left out with a located warning
+/// and the rest is read, as Blender does. `Ks`, `map_Ks`, `Tf`, sheen (`Ps`, `map_Ps`), clearcoat
+/// (`Pc`, `Pcr`), anisotropy and displacement have no place in the material and are named once per
+/// library; `Ka` and `illum`, lighting-model hints without a PBR meaning, are passed over.
 struct MTLParser {
     struct Parsed {
         var material: Material
@@ -22,7 +25,12 @@ struct MTLParser {
     static let optionArity: [String: Int] = ["-bm": 1, "-blendu": 1, "-blendv": 1, "-boost": 1, "-cc": 1, "-clamp": 1, "-imfchan": 1,
                                              "-mm": 2, "-o": 3, "-s": 3, "-t": 3, "-texres": 1, "-type": 1]
 
-    func parse(_ text: String) throws(AssetError) -> [String: Parsed] {
+    /// Statements with no place in the material, named in one warning per library when set.
+    static let unkept: Set<String> = ["ks", "map_ks", "tf", "ps", "map_ps", "pc", "pcr", "aniso", "anisor", "disp", "decal", "refl", "map_ka"]
+
+    func parse(_ text: String) -> (materials: [String: Parsed], diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        var unkept: [String: Int] = [:]
         var materials: [String: Parsed] = [:]
         var current: String?
         var shininess: Float?, explicitRoughness = false
@@ -56,8 +64,10 @@ struct MTLParser {
                 continue
             }
             guard let name = current else {
-                throw AssetError(.malformed("'\(keyword)' before any 'newmtl'"), at: here)
+                diagnostics.append(.warning("'\(keyword)' before any 'newmtl'; left out", at: here))
+                continue
             }
+            do throws(AssetError) {
             switch keyword.lowercased() {
             case "kd": let v = try numbers(3); materials[name]!.material.baseColor.value = SIMD3(v[0], v[1], v[2])
             case "ke": let v = try numbers(3); materials[name]!.material.emissive.value = SIMD3(v[0], v[1], v[2])
@@ -72,11 +82,25 @@ struct MTLParser {
             case "map_pr": materials[name]!.maps.append((.roughness, try mapPath(words, at: here), line)); explicitRoughness = true
             case "map_pm": materials[name]!.maps.append((.metallic, try mapPath(words, at: here), line))
             case "map_bump", "bump", "norm": materials[name]!.maps.append((.normal, try mapPath(words, at: here), line))
-            default: continue  // Ka, Ks, Ps, map_Ks, illum, Ni, ...: no metallic-roughness equivalent
+            case "ni":
+                let ior = try numbers(1)[0]
+                if ior >= 1 { materials[name]!.material.ior = ior }
+            case "ks":
+                // A black specular colour says there is none: nothing is lost.
+                if try numbers(3) != [0, 0, 0] { unkept["Ks", default: 0] += 1 }
+            case let other where Self.unkept.contains(other): unkept[keyword, default: 0] += 1
+            default: continue  // Ka, illum: lighting-model hints
+            }
+            } catch {
+                diagnostics.append(.warning("\(error.message); the statement is left out", at: here))
             }
         }
         finish()
-        return materials
+        if !unkept.isEmpty {
+            let list = unkept.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            diagnostics.append(.warning("statements with no place in a metallic-roughness material are not kept: \(list)", at: SourceLocation(file: file)))
+        }
+        return (materials, diagnostics)
     }
 
     /// The file name after a map statement's options.

@@ -33,8 +33,9 @@ struct OBJMaterials {
                 guard let path = resolve(name, relativeTo: folder, what: "material library", at: here) else { continue }
                 do throws(AssetError) {
                     let bytes = try FileBytes.read(path: path, display: name, budget: ReadBudget(options.limits))
-                    let parsed = try MTLParser(file: name).parse(String(decoding: bytes, as: UTF8.self))
-                    for (material, value) in parsed where defined[material] == nil { defined[material] = (value, path, name) }
+                    let parsed = MTLParser(file: name).parse(String(decoding: bytes, as: UTF8.self))
+                    diagnostics += parsed.diagnostics
+                    for (material, value) in parsed.materials where defined[material] == nil { defined[material] = (value, path, name) }
                 } catch {
                     diagnostics.append(.warning("material library '\(name)' cannot be read: \(error)", at: here))
                 }

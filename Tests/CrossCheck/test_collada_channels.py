@@ -71,12 +71,17 @@ def test_clip_count_and_length_follow_the_clips(name):
 
 
 def test_clips_play_their_own_span(tmp_path):
-    """The walk clip keeps keys 1..3 of a 0..4 curve: the usda starts and ends there."""
+    """The walk clip keeps keys 1..3 of a 0..4 curve; on USD's one timeline it lies there, the wave clip
+    (0..2) a second after it, and the layer's customLayerData says so, as usd-core reads it."""
     out = tmp_path / "clips.usda"
     subprocess.run([assetc_binary(), "convert", "--force", str(FOLDER / "clips.dae"), str(out)], check=True, capture_output=True)
     stage = Usd.Stage.Open(str(out))
     fps = stage.GetTimeCodesPerSecond()
-    assert (stage.GetStartTimeCode() / fps, stage.GetEndTimeCode() / fps) == (1.0, 3.0)
+    clips = stage.GetRootLayer().customLayerData["assetc"]
+    assert list(clips["clipNames"]) == ["walk", "wave"]
+    assert [s / fps for s in clips["clipStarts"]] == [1.0, 4.0] and [e / fps for e in clips["clipEnds"]] == [3.0, 6.0]
+    assert [s / fps for s in clips["clipSourceStarts"]] == [1.0, 0.0]
+    assert (stage.GetStartTimeCode() / fps, stage.GetEndTimeCode() / fps) == (1.0, 6.0)
 
 
 def _geometry_points(root, gid):

@@ -156,7 +156,9 @@ def test_factors_beside_textures_become_texture_scales_and_come_back(tmp_path):
     pbr = full.pbrMetallicRoughness
     assert [round(x, 6) for x in pbr.baseColorFactor] == [1, 0.5, 0.25, 0.8]
     assert (round(pbr.metallicFactor, 6), round(pbr.roughnessFactor, 6)) == (0.2, 0.7)
-    assert [round(x, 6) for x in full.emissiveFactor] == [2, 2, 0]  # factor x KHR_materials_emissive_strength
+    # glTF's emissiveFactor stops at 1: the brighter emission is a factor times KHR_materials_emissive_strength.
+    assert [round(x, 6) for x in full.emissiveFactor] == [1, 1, 0]
+    assert full.extensions["KHR_materials_emissive_strength"]["emissiveStrength"] == 2
     assert (full.normalTexture.scale, round(full.occlusionTexture.strength, 6)) == (0.5, 0.8)
 
 

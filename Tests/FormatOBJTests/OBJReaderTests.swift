@@ -48,6 +48,18 @@ import Testing
         #expect(result.warnings.contains { $0.message.hasPrefix("texture 'missing texture.png' not found") })
     }
 
+    /// A statement of the MTL that cannot be read costs that statement, named with its line, not the library.
+    @Test func aBadMTLStatementIsLeftOutAndTheLibraryRead() throws {
+        let result = try read("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl A\nf 1 2 3\nusemtl B\nf 1 3 2\n",
+                              mtl: "newmtl A\nKd 1 0 x\nNs 10\nNi 1.33\nnewmtl B\nKd 0 1 0\nd\nKs 0.5 0.5 0.5\nillum 2\nKa 1 1 1\n")
+        let materials = result.scene.materials
+        #expect(materials.map(\.name) == ["A", "B"] && materials[1].baseColor.value == SIMD3(0, 1, 0) && materials[0].ior == 1.33)
+        let warnings = result.warnings.map { "\($0.location.line.map(String.init) ?? "-"): \($0.message)" }
+        #expect(warnings.contains("2: 'Kd' needs 3 numbers; the statement is left out"))
+        #expect(warnings.contains("7: 'd' needs 1 numbers; the statement is left out"))
+        #expect(warnings.contains("-: statements with no place in a metallic-roughness material are not kept: Ks (1)"), "Ka and illum pass")
+    }
+
     @Test func aBadStatementIsLocated() {
         #expect(throws: AssetError(.malformed("a 'vn' needs x y z"), at: SourceLocation(file: temporary.appendingPathComponent("t.obj").relativePath, line: 4))) {
             try read("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 1\nf 1//1 2//1 3//1\n")
