@@ -1,4 +1,4 @@
-"""Every glTF fixture, every animation fixture and every sample converted to usdz by assetc passes
+"""Every glTF fixture (material extensions, variants and Draco ones among them), every animation fixture and every sample converted to usdz by assetc passes
 OpenUSD's legacy ARKit compliance checker (usd-core 24.11's `ComplianceChecker(arkit=True)`, the
 `usdchecker --arkit` rules): no errors, no failed checks."""
 import subprocess
@@ -15,7 +15,11 @@ ARKIT_RULES = {"ByteAlignmentChecker", "CompressionChecker", "MissingReferenceCh
                "ARKitMaterialBindingChecker", "ARKitFileExtensionChecker", "ARKitPackageEncapsulationChecker"}
 SOURCES = (sorted(p for p in (FIXTURES / "gltf").glob("*") if p.suffix in (".gltf", ".glb"))
            + sorted(p for p in (FIXTURES / "gltf" / "compressed").glob("*") if p.suffix in (".gltf", ".glb"))
+           + sorted(p for p in (FIXTURES / "gltf" / "material_extensions").glob("*") if p.suffix in (".gltf", ".glb"))
+           + sorted(p for p in (FIXTURES / "gltf" / "draco").glob("*") if p.suffix in (".gltf", ".glb"))
            + sorted(p for p in (FIXTURES / "anim").glob("*") if p.suffix in (".usda", ".gltf", ".glb", ".dae"))
+           + sorted((FIXTURES / "anim" / "collada_channels").glob("*.dae"))
+           + [FIXTURES / "usd" / "xform_animation" / "xform_animation.usda"]
            + sorted((ROOT / "Assets").rglob("*.dae")) + sorted((ROOT / "Assets").rglob("*.usdz")))
 
 
