@@ -64,16 +64,7 @@ struct USDLayerBuilder {
         ]
         rig = USDRigPlan(scene: scene, rootWorld: single ? tops[0].transform : .identity, diagnostics: &diagnostics)
         layer.metadata.merge(timeMetadata()) { $1 }
-        if let clipTimeline {
-            // Time codes, as the layer's own start and end are.
-            let clips: [USDDictionaryEntry] = [
-                USDDictionaryEntry(typeName: "string[]", key: "clipNames", value: .list(clipTimeline.spans.map { .string($0.name) })),
-                USDDictionaryEntry(typeName: "double[]", key: "clipStarts", value: .numbers(clipTimeline.spans.map { timeCode($0.start) }, components: 1)),
-                USDDictionaryEntry(typeName: "double[]", key: "clipEnds", value: .numbers(clipTimeline.spans.map { timeCode($0.end) }, components: 1)),
-                USDDictionaryEntry(typeName: "double[]", key: "clipSourceStarts", value: .numbers(clipTimeline.spans.map { timeCode($0.sourceStart) }, components: 1)),
-            ]
-            layer.metadata["customLayerData"] = .dictionary([USDDictionaryEntry(typeName: "dictionary", key: "assetc", value: .dictionary(clips))])
-        }
+        if let clips = clipMetadata() { layer.metadata["customLayerData"] = clips }
         if scene.metadata.upAxis == .x {
             diagnostics.append(.warning("USD has no X up axis; the layer says Y and keeps the geometry as it is"))
         }
