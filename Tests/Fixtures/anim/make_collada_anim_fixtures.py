@@ -112,6 +112,18 @@ def skinned_arm():
     open(os.path.join(HERE, "skinned_arm.dae"), "w").write(text)
 
 
+def rigid_skin(id_, source_id, joint, point_count):
+    """A skin controller binding every point wholly to one joint, identity bind matrices."""
+    return (f'<controller id="{id_}"><skin source="#{source_id}"><bind_shape_matrix>{floats(translation(0, 0, 0))}</bind_shape_matrix>'
+            + source(f"{id_}-joints", [joint], ["JOINT"], kind="name")
+            + source(f"{id_}-binds", translation(0, 0, 0), ["TRANSFORM"])
+            + source(f"{id_}-weights", [1], ["WEIGHT"])
+            + f'<joints><input semantic="JOINT" source="#{id_}-joints"/><input semantic="INV_BIND_MATRIX" source="#{id_}-binds"/></joints>'
+            + f'<vertex_weights count="{point_count}"><input semantic="JOINT" source="#{id_}-joints" offset="0"/>'
+              f'<input semantic="WEIGHT" source="#{id_}-weights" offset="1"/><vcount>{" ".join(["1"] * point_count)}</vcount>'
+              f'<v>{" ".join(["0 0"] * point_count)}</v></vertex_weights></skin></controller>')
+
+
 def morphed_sheet():
     grid = 4
     points = [(x - 1.5, y - 1.5, 0) for y in range(grid) for x in range(grid)]
@@ -123,14 +135,7 @@ def morphed_sheet():
              + source("SheetMorph-weights", [0, 0], ["MORPH_WEIGHT"])
              + '<targets><input semantic="MORPH_TARGET" source="#SheetMorph-targets"/><input semantic="MORPH_WEIGHT" source="#SheetMorph-weights"/>'
                '</targets></morph></controller>')
-    skin = (f'<controller id="SheetSkin"><skin source="#SheetMorph"><bind_shape_matrix>{floats(translation(0, 0, 0))}</bind_shape_matrix>'
-            + source("SheetSkin-joints", ["Hinge"], ["JOINT"], kind="name")
-            + source("SheetSkin-binds", translation(0, 0, 0), ["TRANSFORM"])
-            + source("SheetSkin-weights", [1], ["WEIGHT"])
-            + '<joints><input semantic="JOINT" source="#SheetSkin-joints"/><input semantic="INV_BIND_MATRIX" source="#SheetSkin-binds"/></joints>'
-            + f'<vertex_weights count="{len(points)}"><input semantic="JOINT" source="#SheetSkin-joints" offset="0"/>'
-              f'<input semantic="WEIGHT" source="#SheetSkin-weights" offset="1"/><vcount>{" ".join(["1"] * len(points))}</vcount>'
-              f'<v>{" ".join(["0 0"] * len(points))}</v></vertex_weights></skin></controller>')
+    skin = rigid_skin("SheetSkin", "SheetMorph", "Hinge", len(points))
     # BEZIER with 2D control points a third of the way along each span (time, angle).
     times, angles = [0, 1, 3], [0, 45, 90]
     tangents_in = [0, 0, 2 / 3, 30, 7 / 3, 90]

@@ -19,7 +19,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_collada_anim_fixtures import animation, box_column, document, floats, geometry, source, translation  # noqa: E402
+from make_collada_anim_fixtures import animation, box_column, document, floats, geometry, rigid_skin, source, translation  # noqa: E402
 
 OUT = os.path.join(HERE, "collada_channels")
 BOX = geometry("Box", *box_column(1.0, 1))
@@ -118,14 +118,7 @@ def morph_on_morph():
                   '</targets></morph></controller>')
     inner = morph("InnerMorph", "Plate", ["Raise", "Widen"], [0, 0])
     outer = morph("OuterMorph", "InnerMorph", ["Twist"], [0])
-    skin = (f'<controller id="PlateSkin"><skin source="#OuterMorph"><bind_shape_matrix>{floats(translation(0, 0, 0))}</bind_shape_matrix>'
-            + source("PlateSkin-joints", ["Pin"], ["JOINT"], kind="name")
-            + source("PlateSkin-binds", translation(0, 0, 0), ["TRANSFORM"])
-            + source("PlateSkin-weights", [1], ["WEIGHT"])
-            + '<joints><input semantic="JOINT" source="#PlateSkin-joints"/><input semantic="INV_BIND_MATRIX" source="#PlateSkin-binds"/></joints>'
-            + f'<vertex_weights count="{len(points)}"><input semantic="JOINT" source="#PlateSkin-joints" offset="0"/>'
-              f'<input semantic="WEIGHT" source="#PlateSkin-weights" offset="1"/><vcount>{" ".join(["1"] * len(points))}</vcount>'
-              f'<v>{" ".join(["0 0"] * len(points))}</v></vertex_weights></skin></controller>')
+    skin = rigid_skin("PlateSkin", "OuterMorph", "Pin", len(points))
     anims = (animation("RaiseKeys", "InnerMorph-weights(0)", [0, 1], [0, 1], [""])
              + animation("WidenKeys", "InnerMorph-weights(1)", [0, 2], [0, 1], [""])
              + animation("TwistKeys", "OuterMorph-weights(0)", [1, 2], [0, 1], [""]))
