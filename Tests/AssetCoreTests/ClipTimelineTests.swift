@@ -35,6 +35,19 @@ import Testing
         #expect(timeline.split(merged)[1].channels.map(\.nodePath) == ["/Root/Arm"])
     }
 
+    /// A clip's single key at its start, held to its end, is the clip's own channel, not a hold to leave out.
+    @Test func aSingleKeyAtAClipsStartSurvivesTheSplit() throws {
+        let pose = AnimationClip(name: "pose", channels: [
+            AnimationChannel(nodePath: "/A", property: .translation, times: [0], values: [1, 2, 3]),
+            AnimationChannel(nodePath: "/B", property: .translation, times: [0, 1], values: [0, 0, 0, 1, 0, 0]),
+        ])
+        let rest: (AnimationChannel) -> [Float]? = { _ in [1, 2, 3] }
+        let (merged, timeline) = ClipTimeline.laidEndToEnd([Self.wave, pose], gap: 1, rest: rest)
+        let split = timeline.split(merged)
+        #expect(split[1].channels.map(\.nodePath).sorted() == ["/A", "/B"], "the pose keeps its one-key channel")
+        #expect(split[0].channels.map(\.nodePath) == ["/Root/Arm"], "wave's rest holds are left out")
+    }
+
     /// A clip's channel that starts after its clip does holds its first value from the span's start.
     @Test func aChannelCoversItsClipsWholeSpan() throws {
         let late = AnimationClip(name: "late", channels: [

@@ -28,8 +28,9 @@ public struct ClipTimeline: Sendable, Equatable {
     /// The clips with keys as one clip named after the first, and where each lies in it. A node
     /// property keyed in several clips becomes one channel through all of them: with one
     /// interpolation where they share it, else resampled to linear keys that follow each. Over
-    /// the span of a clip that does not key it, the channel holds its `rest` value (two keys, at
-    /// the span's start and end), so each clip plays as it would alone; `split` leaves such holds out.
+    /// the span of a clip that does not key it, the channel holds its `rest` value (three equal keys:
+    /// the span's start, middle and end), so each clip plays as it would alone; `split` leaves such
+    /// holds out. (Three, because a clip's own single key held out to its span's ends makes two.)
     public static func laidEndToEnd(_ clips: [AnimationClip], gap: Double = 1,
                                     rest: (AnimationChannel) -> [Float]? = { _ in nil }) -> (clip: AnimationClip, timeline: ClipTimeline) {
         var spans: [Span] = []
@@ -63,8 +64,9 @@ public struct ClipTimeline: Sendable, Equatable {
             for (s, span) in spans.enumerated() {
                 if let part = parts[s] { pieces.append(Self.covering(part, span)); continue }
                 guard let value = rest(example), value.count == example.property.components else { continue }
+                let times = span.end > span.start ? [span.start, (span.start + span.end) / 2, span.end] : [span.start]
                 pieces.append(AnimationChannel(nodePath: example.nodePath, property: example.property, interpolation: .linear,
-                                               times: [span.start, span.end], values: value + value))
+                                               times: times, values: Array(times.map { _ in value }.joined())))
             }
             return Self.concatenated(pieces)
         }
@@ -97,13 +99,8 @@ public struct ClipTimeline: Sendable, Equatable {
         guard let first = part.times.first, let last = part.times.last else { return part }
         let slack = 1e-9 * max(1, abs(span.end))
         guard first > span.start + slack || last < span.end - slack else { return part }
-        var held = part
-        if held.interpolation == .cubic {
-            // A key added beside cubic keys would bend the curve into it; linear samples follow it instead.
-            let times = part.linearSampleTimes().sorted()
-            held = AnimationChannel(nodePath: part.nodePath, property: part.property, interpolation: .linear, times: times,
-                                    values: times.flatMap { part.sample(at: $0) ?? [] })
-        }
+        // A key added beside cubic keys would bend the curve into it; linear samples follow it instead.
+        var held = part.interpolation == .cubic ? linearized(part) : part
         let n = held.valuesPerKey
         if first > span.start + slack {
             held.times.insert(span.start, at: 0)
@@ -116,24 +113,27 @@ public struct ClipTimeline: Sendable, Equatable {
         return held
     }
 
-    /// Two keys at the span's ends with one value: what `laidEndToEnd` puts where a clip does not key the channel.
+    /// Three equal keys at the span's start, middle and end: what `laidEndToEnd` puts where a clip
+    /// does not key the channel.
     private static func isHold(_ channel: AnimationChannel, keys: [Int], span: Span, slack: Double) -> Bool {
-        guard keys.count == 2, abs(channel.times[keys[0]] - span.start) <= slack, abs(channel.times[keys[1]] - span.end) <= slack else { return false }
+        let expected = [span.start, (span.start + span.end) / 2, span.end]
+        guard span.end > span.start, keys.count == 3, zip(keys, expected).allSatisfy({ abs(channel.times[$0] - $1) <= slack }) else { return false }
         let n = channel.valuesPerKey
-        return channel.values[(keys[0] * n)..<(keys[0] * n + n)].elementsEqual(channel.values[(keys[1] * n)..<(keys[1] * n + n)])
+        let first = channel.values[(keys[0] * n)..<(keys[0] * n + n)]
+        return keys.dropFirst().allSatisfy { channel.values[($0 * n)..<($0 * n + n)].elementsEqual(first) }
+    }
+
+    /// The channel as linear keys that follow it (its own, an instant before each step, points inside cubic spans).
+    private static func linearized(_ part: AnimationChannel) -> AnimationChannel {
+        let times = part.linearSampleTimes().sorted()
+        return AnimationChannel(nodePath: part.nodePath, property: part.property, interpolation: .linear, times: times,
+                                values: times.flatMap { part.sample(at: $0) ?? [] })
     }
 
     private static func concatenated(_ parts: [AnimationChannel]) -> AnimationChannel {
         guard parts.count > 1 else { return parts[0] }
         var parts = parts
-        if Set(parts.map(\.interpolation)).count > 1 {
-            parts = parts.map { part in
-                let times = part.linearSampleTimes().sorted()
-                var linear = AnimationChannel(nodePath: part.nodePath, property: part.property, interpolation: .linear, times: times, values: [])
-                linear.values = times.flatMap { part.sample(at: $0) ?? [] }
-                return linear
-            }
-        }
+        if Set(parts.map(\.interpolation)).count > 1 { parts = parts.map(linearized) }
         var result = parts[0]
         for part in parts.dropFirst() {
             result.times += part.times
