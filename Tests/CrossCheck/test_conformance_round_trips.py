@@ -42,6 +42,8 @@ def test_clips_survive_usdz_glb_usda(source, tmp_path):
         current = out
         after = assetc_info(current)
         assert len(after["clips"]) == len(before["clips"]), f"{fmt}: {after['clips']}"
+        # Joints travel as the skeleton; they must not come back as animated nodes of their own.
+        assert after["animatedNodes"] == before["animatedNodes"], f"{fmt}: {after['animatedNodes']} animated nodes, not {before['animatedNodes']}"
         for a, b in zip(after["clips"], before["clips"]):
             assert math.isclose(a["end"] - a["start"], b["end"] - b["start"], abs_tol=1e-4), f"{fmt}: {a} vs {b}"
             if len(before["clips"]) > 1:

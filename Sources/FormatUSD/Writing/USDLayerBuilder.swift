@@ -132,10 +132,21 @@ struct USDLayerBuilder {
     }
 
     /// What the source's own UsdSkel left as nodes (joints, its Skeleton, SkelAnimation and
-    /// BlendShape prims): the rig writes them anew, so they are not written as Xforms.
+    /// BlendShape prims), and joint nodes of other formats with nothing but joints below them (a
+    /// Collada or glTF skeleton): the rig writes them anew, so they are not written as Xforms, which
+    /// would play the joints' animation a second time and read back as animated nodes. A joint
+    /// holding an attachment (a mesh, a camera, a light, another node) stays an Xform, so what it
+    /// holds still follows it.
     func isRigSource(_ node: Node, scenePath: String) -> Bool {
         node.isJoint || node.typeName == "SkelAnimation" || node.typeName == "BlendShape"
             || (node.typeName == "Skeleton" && sourceSkeletonPaths.contains(scenePath))
+            || isBareJointTree(node, scenePath: scenePath)
+    }
+
+    private func isBareJointTree(_ node: Node, scenePath: String) -> Bool {
+        guard let rig, rig.jointPathSet.contains(scenePath), node.meshInstances.isEmpty, node.curvesInstances.isEmpty,
+              node.camera == nil, node.light == nil else { return false }
+        return node.children.allSatisfy { isBareJointTree($0, scenePath: scenePath + "/" + $0.name) }
     }
 
     private mutating func nodePrim(for node: Node, parentPath: String, scenePath: String, names: inout USDName.Uniquer) -> USDPrimSpec {
