@@ -6,8 +6,7 @@ import Foundation
 /// hashing: the system library every Debian machine has, at no build cost.
 public enum ContentHash {
     public static func file(_ path: String) throws(AssetError) -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw AssetError.openFailed(path: path, errno: errno) }
+        let fd = try RegularFile.openForReading(path, display: path)
         defer { close(fd) }
         guard let context = EVP_MD_CTX_new() else { throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: path)) }
         defer { EVP_MD_CTX_free(context) }

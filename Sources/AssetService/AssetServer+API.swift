@@ -106,7 +106,9 @@ extension AssetServer {
         case "file":
             let record = try await row(id)
             let path = try AssetPath.file(of: record)
-            let bytes = try await Blocking.run { try Data(contentsOf: URL(fileURLWithPath: path)) }
+            let bytes = try await Blocking.run { () throws(AssetError) -> [UInt8] in
+                try FileBytes.read(path: path, display: record.id, budget: ReadBudget(ReadLimits()))
+            }
             return Response(status: .ok, headers: [
                 .contentType: record.format.mediaType,
                 .contentDisposition: "attachment; filename=\"\((path as NSString).lastPathComponent)\"",

@@ -245,7 +245,7 @@ struct GLTFBuilder {
         if source.usesSpecularWorkflow {
             let k = source.specularColor.value
             var lost = ["specular colour (\(NumberText.float(k.x)), \(NumberText.float(k.y)), \(NumberText.float(k.z))) (as metalness \(NumberText.float(m.metallic.value)))"]
-            if source.specularColor.texture != nil { lost.append("the specular texture") }
+            if source.specularColor.texture != nil { lost = ["the specular texture (taken as a dielectric, metalness 0)"] }
             diagnostics.append(.warning("material \(source.name): glTF has no specular workflow; written as metallic-roughness without \(lost.joined(separator: " and "))"))
         }
         // glTF multiplies a texture by its factor; a textured input's constant is only a fallback, so

@@ -24,3 +24,23 @@ import Testing
         #expect(try FileBytes.read(path: url.path, expectedSize: FileBytes.parallelThreshold + 10) == expected)
     }
 }
+
+/// Only regular files are read: a FIFO named like an asset is refused at once, not waited on.
+@Suite struct RegularFileTests {
+    @Test func aFIFOIsRefusedWithoutWaiting() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString).usda").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect(throws: AssetError(.io("is a FIFO (named pipe), not a regular file; assetc reads regular files only"), at: SourceLocation(file: "f.usda"))) {
+            _ = try RegularFile.openForReading(path, display: "f.usda")
+        }
+        #expect(throws: AssetError.self) { try FileBytes.read(path: path, display: "f.usda", budget: ReadBudget(ReadLimits())) }
+        #expect(throws: AssetError.self) { try RegularFile.check(path, display: "f.usda") }
+    }
+
+    @Test func aFolderAndADeviceAreNamed() {
+        #expect(RegularFile.problem(S_IFDIR) == "is a folder, not a file")
+        #expect(RegularFile.problem(S_IFCHR)?.hasPrefix("is a device") == true)
+        #expect(RegularFile.problem(S_IFREG) == nil)
+    }
+}

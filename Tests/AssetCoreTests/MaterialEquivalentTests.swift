@@ -24,6 +24,13 @@ import Testing
         #expect(abs(m.baseColor.value.y - 0.78) < 0.02 && abs(m.baseColor.value.z - 0.34) < 0.02, "the specular colour becomes the base colour")
     }
 
+    @Test func aTexturedSpecularIsTakenAsADielectric() {
+        var material = specular(diffuse: SIMD3(0.5, 0.2, 0.1), specular: .one)
+        material.specularColor.texture = TextureReference(texture: 0)
+        let m = material.metallicRoughnessEquivalent
+        #expect(m.metallic.value == 0 && m.baseColor.value == SIMD3(0.5, 0.2, 0.1))
+    }
+
     @Test func aMetallicRoughnessMaterialIsItsOwnEquivalent() {
         let m = Material(name: "m", metallic: .init(0.7))
         #expect(m.metallicRoughnessEquivalent == m)

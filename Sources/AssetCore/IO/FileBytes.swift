@@ -11,10 +11,7 @@ package enum FileBytes {
     static let parallelThreshold = 16 << 20
 
     package static func read(path: String, expectedSize: Int) throws(AssetError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw AssetError(.io("cannot open: \(String(cString: strerror(errno)))"), at: SourceLocation(file: path))
-        }
+        let fd = try RegularFile.openForReading(path, display: path)
         defer { close(fd) }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: expectedSize) { buffer, count in
@@ -65,6 +62,7 @@ extension FileBytes {
     package static func read(path: String, display: String, budget: ReadBudget) throws(AssetError) -> [UInt8] {
         var status = stat()
         guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: display, errno: errno) }
+        if let problem = RegularFile.problem(status.st_mode) { throw AssetError(.io(problem), at: SourceLocation(file: display)) }
         let size = Int(status.st_size)
         guard size <= budget.limits.maxFileBytes else {
             throw AssetError(.limitExceeded("file is \(size) bytes (at most \(budget.limits.maxFileBytes))"), at: SourceLocation(file: display))

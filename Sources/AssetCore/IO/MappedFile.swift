@@ -21,8 +21,8 @@ package final class MappedFile: @unchecked Sendable {
     /// reads it instead).
     package init?(path: String, size: Int) {
         guard size > 0 else { return nil }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
+        let fd: Int32
+        do { fd = try RegularFile.openForReading(path, display: path) } catch { return nil }  // the caller's own read reports why
         defer { close(fd) }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
         let start = UInt(bitPattern: base)

@@ -52,13 +52,10 @@ public struct SniffedFile: Sendable {
     /// them); "not found" only when it is absent, else an I/O error.
     public static func head(of url: URL) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
         let path = url.relativePath
-        let fd = open(url.path, O_RDONLY)
-        guard fd >= 0 else { throw AssetError.openFailed(path: path, errno: errno) }
+        let fd = try RegularFile.openForReading(url.path, display: path)
         defer { close(fd) }
         var status = stat()
-        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw AssetError(.io("is a folder, not a file"), at: SourceLocation(file: path))
-        }
+        _ = fstat(fd, &status)
         // A regular file is read up to its size, so a small one takes one read, not a second that
         // finds the end.
         let wanted = status.st_mode & S_IFMT == S_IFREG && status.st_size >= 0 ? min(prefixLength, Int(status.st_size)) : prefixLength

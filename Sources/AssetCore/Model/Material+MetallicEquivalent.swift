@@ -4,8 +4,9 @@
 /// that explains how strong and how coloured the specular reflection is beside the diffuse colour,
 /// with 0.04 as the reflectance of every dielectric; the colour then blends the diffuse and specular
 /// colours by that metalness squared. Textures stay on the inputs they fed: the diffuse texture as
-/// the base colour's, the roughness (1 - glossiness) texture as it is; a specular texture has no
-/// metallic-roughness counterpart and is left to the caller to name.
+/// the base colour's, the roughness (1 - glossiness) texture as it is. A specular texture has no
+/// metallic-roughness counterpart: the material is then taken as a dielectric (metalness 0, the
+/// diffuse colour as it is), what most painted specular-glossiness assets are, and the caller names it.
 extension Material {
     static let dielectricReflectance: Float = 0.04
 
@@ -14,6 +15,10 @@ extension Material {
         var result = self
         result.usesSpecularWorkflow = false
         result.specularColor = MaterialProperty(.zero)
+        guard specularColor.texture == nil else {
+            result.metallic = MaterialProperty(0)
+            return result
+        }
         let diffuse = baseColor.value, specular = specularColor.value
         let strongest = max(specular.x, specular.y, specular.z)
         let metallic = Self.solveMetallic(diffuse: Self.brightness(diffuse), specular: Self.brightness(specular),

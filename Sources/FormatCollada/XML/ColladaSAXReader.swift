@@ -65,8 +65,7 @@ final class ColladaSAXReader {
     }
 
     private func run(path: String, mappedFrom: Int) throws(AssetError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw AssetError.openFailed(path: file, errno: errno) }
+        let fd = try RegularFile.openForReading(path, display: file)
         defer { close(fd) }
         var status = stat()
         if fstat(fd, &status) == 0 { fileBytes = Int(status.st_size) }

@@ -23,6 +23,8 @@ package final class USDZArchive {
     /// Opens a package on disk.
     convenience init(path: String, location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false) throws(AssetError) {
         var code: Int32 = 0
+        // libzip opens the path itself, and would wait on a FIFO.
+        try RegularFile.check(path, display: location.description)
         guard let archive = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
             throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(Self.describe(code: code))"),
                              at: SourceLocation(file: location.description))
