@@ -16,6 +16,16 @@ enum CrateFormat {
     static let newestReadable = Version(0, 10, 0)
     /// What assetc writes: payload list ops with layer offsets need 0.8.0.
     static let written = Version(0, 8, 0)
+
+    /// The version that introduced a value type, where it is later than the oldest read: a file
+    /// whose header claims less than its values need was not written by a crate writer, and is
+    /// refused rather than decoded by the older version's layout.
+    static let introduced: [CrateType: Version] = [
+        .payloadListOp: Version(0, 8, 0), .timeCode: Version(0, 9, 0), .pathExpression: Version(0, 10, 0),
+    ]
+    /// Compressed integer arrays came in 0.5.0, compressed floating-point ones in 0.6.0.
+    static let compressedIntegers = Version(0, 5, 0)
+    static let compressedFloats = Version(0, 6, 0)
 }
 
 struct Version: Comparable, CustomStringConvertible {

@@ -18,7 +18,15 @@ extension CrateValueReader {
     private mutating func decodeArray(_ rep: ValueRep, type: CrateType) throws(AssetError) -> USDValue {
         if rep.payload == 0 { return Self.emptyArray(type) }
         var r = try reader(at: rep)
-        if version < Version(0, 5, 0) { _ = try r.u32() }  // a rank, always 1, before 0.5.0
+        if version < Version(0, 5, 0) {
+            // A rank, always 1, before 0.5.0: anything else is a newer file's 64-bit count read
+            // by the older layout, which would give an empty array without a word.
+            let rankAt = r.position
+            let rank = try r.u32()
+            guard rank == 1 else {
+                throw error("an array of rank \(rank) where crate \(version) writes 1: the header's version does not match the data", at: UInt64(rankAt))
+            }
+        }
         let countStart = r.position
         let count = version < Version(0, 7, 0) ? UInt64(try r.u32()) : try r.u64()
         guard count <= UInt64(limits.maxArrayElements) else {
@@ -59,7 +67,11 @@ extension CrateValueReader {
         try budget.spend(bytes: Int(total.partialValue) * MemoryLayout<Double>.stride, for: "a usdc array of \(count) values",
                          at: SourceLocation(file: file.file, elementPath: "byte offset \(rep.payload)"))
         let compressed = rep.isCompressed && components == 1 && n >= CrateFormat.minCompressedArraySize
-        if compressed, [.int32, .uint32, .int64, .uint64].contains(scalar), version >= Version(0, 5, 0) {
+        let isInteger = [.int32, .uint32, .int64, .uint64].contains(scalar), isFloat = [.half, .float, .double].contains(scalar)
+        if compressed, isInteger || isFloat, version < (isInteger ? CrateFormat.compressedIntegers : CrateFormat.compressedFloats) {
+            throw error("the header says crate version \(version), but a compressed \(isInteger ? "integer" : "floating-point") array needs \(isInteger ? CrateFormat.compressedIntegers : CrateFormat.compressedFloats)", at: rep.payload)
+        }
+        if compressed, isInteger {
             let start = r.position
             let size = try r.u64()
             let data = try r.slice(size, "compressed integer array")
@@ -74,7 +86,7 @@ extension CrateValueReader {
             guard let ints = CrateIntegerCoding.decode64(data, count: n) else { throw error("integer array data is corrupt", at: UInt64(start)) }
             return .numbers(scalar == .int64 ? ints.map { Double($0) } : ints.map { Double(UInt64(bitPattern: $0)) }, components: 1)
         }
-        if compressed, [.half, .float, .double].contains(scalar), version >= Version(0, 6, 0) {
+        if compressed, isFloat {
             return .numbers(try codedFloats(&r, count: n, scalar: scalar), components: 1)
         }
         try r.require(count, of: scalar.size * components, "\(type.usdaName ?? "numeric") array")

@@ -53,6 +53,7 @@ extension CrateValueReader {
 
     /// References, a payload, or payload list op, as the usda parser records them.
     mutating func references(_ rep: ValueRep) throws(AssetError) -> [USDReference] {
+        if let type = rep.type { try requireVersion(for: type, at: rep.payload) }
         switch rep.type {
         case .referenceListOp:
             return try listOp(rep) { (r: inout CrateByteReader) throws(AssetError) in

@@ -27,6 +27,13 @@ struct CrateValueReader {
 
     var version: Version { structure.version }
 
+    /// Refuses a value the header's version predates (`CrateFormat.introduced`).
+    func requireVersion(for type: CrateType, at offset: UInt64) throws(AssetError) {
+        if let needed = CrateFormat.introduced[type], version < needed {
+            throw error("the header says crate version \(version), but a \(type.usdaName ?? "\(type)") value needs \(needed)", at: offset)
+        }
+    }
+
     func error(_ why: String, at offset: UInt64? = nil) -> AssetError {
         file.error(why, at: offset.map { Int(clamping: $0) })
     }
@@ -82,6 +89,7 @@ struct CrateValueReader {
             throw AssetError(.limitExceeded("usdc values nested deeper than \(Self.maxNesting) levels"), at: SourceLocation(file: file.file))
         }
         guard let type = rep.type else { throw error("unknown value type \(rep.typeNumber)") }
+        try requireVersion(for: type, at: rep.payload)
         if rep.isArrayEdit { throw AssetError(.unsupportedFeature("usdc array edits (crate 0.14)"), at: SourceLocation(file: file.file)) }
         if rep.isArray {
             return try shared(rep) { (reader) throws(AssetError) in try reader.array(rep, type: type) }
