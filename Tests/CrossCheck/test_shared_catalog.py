@@ -128,37 +128,43 @@ def test_two_indexers_and_two_workers_record_every_asset_once(tmp_path, database
 
 
 def test_a_killed_indexer_leaves_a_readable_catalog_and_the_next_run_completes(tmp_path, database):
-    library = tmp_path / "lib"
-    write_library(library, 400)
-    expected, _ = reference_rows(library, tmp_path)
-    indexer = subprocess.Popen([assetc_binary(), "index", str(library), "--db", database],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # Killed once some transactions have committed, and before all have.
-    deadline = time.time() + 300
-    stored = 0
-    while time.time() < deadline and indexer.poll() is None:
-        if "asset" in psql(database, "SELECT string_agg(tablename, ',') FROM pg_tables WHERE tablename = 'asset'"):
-            stored = int(psql(database, "SELECT COUNT(*) FROM asset"))
-            if stored > 0:
-                break
-        time.sleep(0.02)
-    indexer.kill()
-    indexer.communicate(timeout=60)
+    # An indexer that finishes before the first committed row is seen cannot be killed midway: the
+    # attempt is repeated on a library four times larger (on an empty catalog), never passed over.
+    for count in (400, 1600, 6400):
+        library = tmp_path / f"lib{count}"
+        write_library(library, count)
+        indexer = subprocess.Popen([assetc_binary(), "index", str(library), "--db", database],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # Killed once some transactions have committed, and before all have.
+        deadline = time.time() + 300
+        stored = 0
+        while time.time() < deadline and indexer.poll() is None:
+            if "asset" in psql(database, "SELECT string_agg(tablename, ',') FROM pg_tables WHERE tablename = 'asset'"):
+                stored = int(psql(database, "SELECT COUNT(*) FROM asset"))
+                if stored > 0:
+                    break
+            time.sleep(0.02)
+        indexer.kill()
+        indexer.communicate(timeout=60)
+        if indexer.returncode == -signal.SIGKILL:
+            break
+        psql(database, "DROP SCHEMA public CASCADE; CREATE SCHEMA public")
     assert indexer.returncode == -signal.SIGKILL, "the indexer was still running when killed"
-    assert 0 < stored < 400
+    assert 0 < stored < count
+    expected, _ = reference_rows(library, tmp_path)
 
     # Readable: every recorded asset is whole (its search row written in the same transaction).
     listed = run_assetc("query", "--db", database, "--json")
     assert listed.returncode == 0, listed.stderr
     partial = json.loads(listed.stdout)
-    assert 0 < len(partial) < 400
+    assert 0 < len(partial) < count
     assert psql(database, "SELECT COUNT(*) FROM asset a LEFT JOIN assetSearch s ON s.assetId = a.id WHERE s.assetId IS NULL") == "0"
     for record in partial:
         assert comparable(record) == comparable(expected[record["id"]])
 
     rerun = run_assetc("index", str(library), "--db", database, timeout=600)
     assert rerun.returncode == 0, rerun.stderr
-    assert f"{400 - len(partial)} added" in rerun.stdout and f"{len(partial)} unchanged" in rerun.stdout, rerun.stdout
+    assert f"{count - len(partial)} added" in rerun.stdout and f"{len(partial)} unchanged" in rerun.stdout, rerun.stdout
     final = {r["id"]: comparable(r) for r in json.loads(run_assetc("query", "--db", database, "--json", timeout=120).stdout)}
     assert final == {k: comparable(v) for k, v in expected.items()}
 
