@@ -20,6 +20,8 @@ struct USDLayerBuilder {
     var usedTextureNames: Set<String> = []
     /// Skeletons, skins, blend shapes and their animation as UsdSkel; nil for a static scene.
     var rig: USDRigPlan?
+    /// The rig's joint paths, for the per-node question `isRigSource` asks.
+    var rigJointPaths: Set<String> = []
     var skeletonPath = ""
     /// The first clip's transform channels by node path: written as sampled xformOps.
     var channelsByPath: [String: [AnimationChannel]] = [:]
@@ -63,6 +65,7 @@ struct USDLayerBuilder {
             "upAxis": .string(scene.metadata.upAxis == .z ? "Z" : "Y"),
         ]
         rig = USDRigPlan(scene: scene, rootWorld: single ? tops[0].transform : .identity, diagnostics: &diagnostics)
+        rigJointPaths = Set(rig?.jointPaths ?? [])
         layer.metadata.merge(timeMetadata()) { $1 }
         if let clips = clipMetadata() { layer.metadata["customLayerData"] = clips }
         if scene.metadata.upAxis == .x {
@@ -144,7 +147,7 @@ struct USDLayerBuilder {
     }
 
     private func isBareJointTree(_ node: Node, scenePath: String) -> Bool {
-        guard let rig, rig.jointPathSet.contains(scenePath), node.meshInstances.isEmpty, node.curvesInstances.isEmpty,
+        guard rigJointPaths.contains(scenePath), node.meshInstances.isEmpty, node.curvesInstances.isEmpty,
               node.camera == nil, node.light == nil else { return false }
         return node.children.allSatisfy { isBareJointTree($0, scenePath: scenePath + "/" + $0.name) }
     }

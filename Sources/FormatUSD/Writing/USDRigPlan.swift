@@ -14,8 +14,6 @@ import AssetCore
 struct USDRigPlan {
     var jointPaths: [String] = []
     var tokens: [String] = []
-    /// `jointPaths` for lookups.
-    var jointPathSet: Set<String> { Set(jointPaths) }
     var bindTransforms: [Matrix4x4] = []
     var restTransforms: [Matrix4x4] = []
     /// Per scene skeleton: its joints' numbers in the written Skeleton (-1 for a joint not placed).
