@@ -43,6 +43,10 @@ public protocol Catalog: Sendable {
     func claimThumbnails(worker: String, limit: Int, leaseSeconds: Double) async throws(AssetError) -> [ThumbnailJob]
     /// Records claimed jobs' outcomes in one transaction: each thumbnail's path, or its error.
     func finishThumbnails(_ outcomes: [ThumbnailOutcome]) async throws(AssetError)
+    /// Hands claimed jobs back unrendered (a worker stopping mid-batch): pending again, for any
+    /// worker at once, the claim not counted as an attempt. Jobs another worker took meanwhile are
+    /// left alone.
+    func releaseThumbnails(_ jobs: [ThumbnailJob], worker: String) async throws(AssetError)
     func jobCounts() async throws(AssetError) -> ThumbnailJobCounts
     /// Puts failed jobs back to pending (after the cause is fixed); returns how many.
     func retryFailedThumbnails() async throws(AssetError) -> Int

@@ -12,10 +12,13 @@ extension AssetError: HTTPResponseError {
         case .refusedPath: return .forbidden
         case .unsupportedFeature: return .unprocessableContent
         case .io: return .internalServerError
+        case .unavailable: return .serviceUnavailable
         }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try HTTPError(status, message: description).response(from: request, context: context)
+        // A load balancer or client waiting on the database is told when to ask again.
+        let headers: HTTPFields = status == .serviceUnavailable ? [.retryAfter: "1"] : [:]
+        return try HTTPError(status, headers: headers, message: description).response(from: request, context: context)
     }
 }

@@ -12,14 +12,20 @@ public enum CatalogDatabase {
     }
 
     /// A PostgreSQL connection string opens the shared catalog (its thumbnails in `thumbnailStore`,
-    /// else `.assetc` in the current folder); anything else is a SQLite file path.
-    public static func open(_ location: String, thumbnailStore: String? = nil) async throws(AssetError) -> any Catalog {
+    /// else `.assetc` in the current folder; the timeouts, in seconds, win over the string's);
+    /// anything else is a SQLite file path.
+    public static func open(_ location: String, thumbnailStore: String? = nil,
+                            connectTimeout: Double? = nil, statementTimeout: Double? = nil) async throws(AssetError) -> any Catalog {
         if isPostgres(location) {
-            return try await PostgresCatalog(url: location, thumbnailStore: thumbnailStore ?? ".assetc")
+            return try await PostgresCatalog(url: location, thumbnailStore: thumbnailStore ?? ".assetc",
+                                             connectTimeout: connectTimeout, statementTimeout: statementTimeout)
         }
         if let thumbnailStore {
             throw AssetError(.malformed("--thumbnail-store is for a PostgreSQL catalog; a SQLite catalog keeps thumbnails beside its file"),
                              at: SourceLocation(file: thumbnailStore))
+        }
+        if connectTimeout != nil || statementTimeout != nil {
+            throw AssetError(.malformed("--db-connect-timeout and --db-statement-timeout are for a PostgreSQL catalog"), at: SourceLocation(file: location))
         }
         return try SQLiteCatalog(path: location)
     }

@@ -3,20 +3,21 @@ import AssetCore
 import Foundation
 import PostgresNIO
 
-/// How the PostgreSQL catalog runs its statements: reads on any pooled connection, writes in
+/// How the PostgreSQL catalog runs its statements: each on a connection leased from the pool
+/// under a watch (`leased`), reads in snapshots where several go together, writes in
 /// transactions retried when the server picks them as a deadlock's victim, and every failure one
 /// `AssetError` naming the database and what the server said.
 extension PostgresCatalog {
-    func read<T>(_ body: (PostgresClient) async throws -> T) async throws(AssetError) -> T {
-        do { return try await body(client) } catch {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(AssetError) -> T {
+        do { return try await leased(body) } catch {
             throw failure("catalog read failed", error)
         }
     }
 
     /// Several statements on one connection in one read-only snapshot.
-    func readTogether<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(AssetError) -> T {
+    func readTogether<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(AssetError) -> T {
         do {
-            return try await client.withConnection { connection in
+            return try await leased { connection in
                 try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: self.logger)
                 do {
                     let value = try await body(connection)
@@ -35,12 +36,14 @@ extension PostgresCatalog {
     /// One transaction; run again (up to three times) when the server aborted it to break a
     /// deadlock or a serialization conflict, which only means another process got there first.
     @discardableResult
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(AssetError) -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(AssetError) -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+                return try await leased { connection in
+                    try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
+                }
             } catch {
                 if attempt < 3, let state = Self.sqlState(error), state == "40P01" || state == "40001" { continue }
                 throw failure("catalog write failed", error)
@@ -50,7 +53,11 @@ extension PostgresCatalog {
 
     func failure(_ what: String, _ error: any Error) -> AssetError {
         if let assetError = error as? AssetError { return assetError }
-        return AssetError(.io("\(what): \(Self.describe(error))"), at: SourceLocation(file: location))
+        var why = "\(what): \(Self.describe(error))"
+        if Self.sqlState(error) == "57014" {
+            why += " (a statement may run \(Self.seconds(settings.statementTimeoutSeconds)); statement_timeout in the connection string or --db-statement-timeout allows longer)"
+        }
+        return AssetError(.io(why), at: SourceLocation(file: location))
     }
 
     static func underlying(_ error: any Error) -> any Error {
@@ -75,8 +82,26 @@ extension PostgresCatalog {
             if let state = info[.sqlState] { text += " [SQLSTATE \(state)]" }
             return text
         }
-        if let underlying = psql.underlying { return "\(psql.code): \(underlying)" }
-        return "\(psql.code)"
+        if let underlying = psql.underlying, let problem = connectionProblem(underlying) { return problem }
+        switch psql.code {
+        case .serverClosedConnection: return "the server closed the connection"
+        case .uncleanShutdown: return "the connection ended in the middle of an answer"
+        case .clientClosedConnection: return "the connection was closed"
+        default: return psql.underlying.map { "\(psql.code): \($0)" } ?? "\(psql.code)"
+        }
+    }
+
+    /// What stopped a connection, in words: "connection refused", not SwiftNIO's nested dump.
+    static func connectionProblem(_ error: any Error) -> String? {
+        if let failed = error as? NIOConnectionError {
+            if let first = failed.connectionErrors.first { return connectionProblem(first.error) ?? "\(first.error)" }
+            return "cannot resolve \(failed.host)"
+        }
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
+        if let channel = error as? ChannelError, case .connectTimeout(let waited) = channel {
+            return "no answer within \(seconds(Double(waited.nanoseconds) / 1e9)) (connect_timeout)"
+        }
+        return nil
     }
 }
 

@@ -85,10 +85,23 @@ extension PostgresCatalog {
         }
     }
 
+    public func releaseThumbnails(_ jobs: [ThumbnailJob], worker: String) async throws(AssetError) {
+        guard !jobs.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        let ids = jobs.map(\.assetId), hashes = jobs.map(\.contentHash)
+        try await transaction { connection in
+            try await connection.query("""
+                UPDATE thumbnailJob j SET state = 'pending', worker = NULL, claimedAt = NULL, attempts = GREATEST(j.attempts - 1, 0), updatedAt = \(now)
+                FROM unnest(\(ids)::text[], \(hashes)::text[]) AS t(assetId, contentHash)
+                WHERE j.assetId = t.assetId AND j.contentHash = t.contentHash AND j.state = 'running' AND j.worker = \(worker)
+                """, logger: self.logger)
+        }
+    }
+
     public func jobCounts() async throws(AssetError) -> ThumbnailJobCounts {
-        try await read { client in
+        try await read { connection in
             var counts = ThumbnailJobCounts()
-            for try await (state, n) in try await client.query("SELECT state::text, COUNT(*) FROM thumbnailJob GROUP BY state",
+            for try await (state, n) in try await connection.query("SELECT state::text, COUNT(*) FROM thumbnailJob GROUP BY state",
                                                                logger: self.logger).decode((String, Int).self) {
                 counts.add(state, n)
             }

@@ -116,8 +116,8 @@ extension PostgresCatalog {
     /// The asset table's columns in table order, asked of the server once: the upsert replaces each.
     func assetColumns() async throws(AssetError) -> [String] {
         if let known = columns.withLock({ $0 }) { return known }
-        let found: [String] = try await read { client in
-            try await client.query("""
+        let found: [String] = try await read { connection in
+            try await connection.query("""
                 SELECT column_name::text FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name = 'asset' AND column_name <> 'id' ORDER BY ordinal_position
                 """, logger: self.logger).decode(String.self).collectAll()

@@ -11,21 +11,26 @@ public final class PostgresCatalog: Catalog {
     public let location: String
     public let folder: String
     public var engine: CatalogEngine { .postgresql }
-    let client: PostgresClient
-    let running: Task<Void, Never>
+    let settings: PostgresConnectionString
+    /// The pool in use, and the outage under way if the server stopped answering.
+    let pool: Locked<PoolState>
     let logger = Logger(label: "assetc.catalog.postgres")
     /// The asset table's columns, read once after the schema is current.
     let columns = Locked<[String]?>(nil)
 
     /// Connects, and brings the schema up to date (one process at a time: an advisory lock).
-    public init(url: String, thumbnailStore: String) async throws(AssetError) {
-        let connection = try PostgresConnectionString(url)
-        location = connection.redacted
+    /// `connectTimeout` and `statementTimeout` (seconds) win over the connection string's.
+    public init(url: String, thumbnailStore: String, connectTimeout: Double? = nil, statementTimeout: Double? = nil) async throws(AssetError) {
+        var settings = try PostgresConnectionString(url)
+        if let connectTimeout { settings.connectTimeoutSeconds = connectTimeout }
+        if let statementTimeout { settings.statementTimeoutSeconds = statementTimeout }
+        self.settings = settings
+        location = settings.redacted
         folder = URL(fileURLWithPath: thumbnailStore).standardizedFileURL.path
         let logger = self.logger
         // The first connection alone: it migrates, and its failure is the command's one error.
         do {
-            let first = try await PostgresConnection.connect(configuration: try connection.connectionConfiguration(), id: 0, logger: logger)
+            let first = try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(), id: 0, logger: logger)
             do {
                 try await Self.migrate(first, logger: logger)
                 try await first.close()
@@ -34,24 +39,41 @@ public final class PostgresCatalog: Catalog {
                 throw error
             }
         } catch {
-            throw AssetError(.io("cannot open the catalog: \(Self.describe(error))"), at: SourceLocation(file: connection.redacted))
+            let why = "cannot open the catalog: \(Self.describe(error))"
+            throw AssetError(Self.meansUnreachable(error) ? .unavailable(why) : .io(why), at: SourceLocation(file: settings.redacted))
         }
-        // The pool's own log: errors only. Its warnings include one per lease made before its
-        // `run()` task has started, which is the normal case for a command's first statement.
-        var poolLogger = Logger(label: "assetc.catalog.postgres.pool")
-        poolLogger.logLevel = .error
-        let client = PostgresClient(configuration: connection.clientConfiguration, backgroundLogger: poolLogger)
-        self.client = client
-        running = Task { await client.run() }
+        pool = Locked(PoolState(settings: settings))
     }
 
     public func close() async {
+        let running = pool.withLock { state in
+            state.outage?.probe.cancel()
+            state.outage = nil
+            state.closed = true
+            return state.running
+        }
         running.cancel()
-        await running.value
+        // The pool ends once its connections are returned; a call left behind on a server that
+        // stopped answering (see `leased`) may never return its own, and a process must not wait
+        // on it to exit.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = Locked(false)
+            let resume: @Sendable () -> Void = {
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
+            }
+            Task { await running.value; resume() }
+            Task {
+                try? await Task.sleep(for: .seconds(2))  // never cancelled: it only bounds the wait
+                resume()
+            }
+        }
     }
 
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.withTransaction(logger: logger) { connection in
+            // Waiting for another process's migration, or building an index over a large
+            // catalog, may take longer than one statement is otherwise allowed.
+            try await connection.query("SET LOCAL statement_timeout = '10min'", logger: logger)
             // A fixed key: every assetc process migrating this database waits for the first.
             try await connection.query("SELECT pg_advisory_xact_lock(7305817412)", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS assetc_migrations (identifier text PRIMARY KEY)", logger: logger)
@@ -71,9 +93,9 @@ public final class PostgresCatalog: Catalog {
     // MARK: Reading
 
     public func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint] {
-        try await read { client in
+        try await read { connection in
             var out: [String: CatalogFingerprint] = [:]
-            let rows = try await client.query("SELECT id, byteSize, modifiedAt, contentHash FROM asset WHERE root = \(root)", logger: self.logger)
+            let rows = try await connection.query("SELECT id, byteSize, modifiedAt, contentHash FROM asset WHERE root = \(root)", logger: self.logger)
             for try await (id, size, time, hash) in rows.decode((String, Int64, Double, String).self) {
                 out[id] = CatalogFingerprint(byteSize: size, modifiedAt: time, contentHash: hash)
             }
@@ -82,14 +104,14 @@ public final class PostgresCatalog: Catalog {
     }
 
     public func count() async throws(AssetError) -> Int {
-        try await read { client in
-            try await client.query("SELECT COUNT(*) FROM asset", logger: self.logger).decode(Int.self).collectOne() ?? 0
+        try await read { connection in
+            try await connection.query("SELECT COUNT(*) FROM asset", logger: self.logger).decode(Int.self).collectOne() ?? 0
         }
     }
 
     public func summary(id: String) async throws(AssetError) -> CatalogSummary? {
-        try await read { client in
-            let rows = try await client.query("SELECT id, root, kind, format, byteSize, contentHash, error FROM asset WHERE id = \(id)", logger: self.logger)
+        try await read { connection in
+            let rows = try await connection.query("SELECT id, root, kind, format, byteSize, contentHash, error FROM asset WHERE id = \(id)", logger: self.logger)
             guard let (id, root, kind, format, size, hash, error) = try await rows.decode((String, String, String, String, Int64, String, String?).self).collectOne() else {
                 return nil
             }
@@ -143,7 +165,7 @@ public final class PostgresCatalog: Catalog {
             }
         }
         let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
-        return try await read { client in try await self.records(client.query(query, logger: self.logger)) }
+        return try await read { connection in try await self.records(connection.query(query, logger: self.logger)) }
     }
 
     /// Any of the words, best match first. PostgreSQL ranks with `ts_rank` where SQLite uses bm25,
@@ -153,8 +175,8 @@ public final class PostgresCatalog: Catalog {
         guard !tokens.isEmpty else { return [] }
         // Tokens hold only letters and digits, so quoting each makes a tsquery that always parses.
         let tsquery = tokens.map { "'\($0)'" }.joined(separator: " | ")
-        return try await read { client in
-            try await self.records(client.query("""
+        return try await read { connection in
+            try await self.records(connection.query("""
                 SELECT row_to_json(asset)::text FROM assetSearch JOIN asset ON asset.id = assetSearch.assetId,
                     to_tsquery('simple', \(tsquery)) AS q
                 WHERE assetSearch.document @@ q ORDER BY ts_rank(assetSearch.document, q) DESC, asset.id LIMIT \(limit)
@@ -163,8 +185,8 @@ public final class PostgresCatalog: Catalog {
     }
 
     public func linkedTextureCount() async throws(AssetError) -> Int {
-        try await read { client in
-            try await client.query("SELECT COUNT(*) FROM textureReference JOIN asset ON asset.id = textureReference.resolvedID",
+        try await read { connection in
+            try await connection.query("SELECT COUNT(*) FROM textureReference JOIN asset ON asset.id = textureReference.resolvedID",
                                    logger: self.logger).decode(Int.self).collectOne() ?? 0
         }
     }
@@ -172,8 +194,8 @@ public final class PostgresCatalog: Catalog {
     /// Foreign keys and CHECK constraints are enforced by the server; what is left to look at is
     /// that every asset has its search row (both are written in one transaction).
     public func integrityCheck() async throws(AssetError) -> String {
-        try await read { client in
-            let missing = try await client.query(
+        try await read { connection in
+            let missing = try await connection.query(
                 "SELECT COUNT(*) FROM asset LEFT JOIN assetSearch ON assetSearch.assetId = asset.id WHERE assetSearch.assetId IS NULL",
                 logger: self.logger).decode(Int.self).collectOne() ?? 0
             return missing == 0 ? "ok" : "assets without a search row: \(missing)"

@@ -17,7 +17,10 @@ struct PostgresConnectionString {
     var database: String
     var tlsMode: TLSMode
     var tlsConfiguration: TLSConfiguration
-    var connectTimeoutSeconds: Int64
+    /// How long making a connection may take (libpq's `connect_timeout`).
+    var connectTimeoutSeconds: Double
+    /// How long the server lets one statement run (its `statement_timeout`, set at connection).
+    var statementTimeoutSeconds: Double
     var poolSize: Int?
     /// The string with its password replaced, for messages and logs.
     var redacted: String
@@ -58,12 +61,30 @@ struct PostgresConnectionString {
         case let other:
             throw Self.fail("sslmode '\(other)' is not one of disable, allow, prefer, require, verify-ca, verify-full")
         }
-        connectTimeoutSeconds = Int64(query["connect_timeout"].flatMap(Int.init) ?? 10)
+        // A few seconds each: a command facing a database that went away says so promptly instead
+        // of waiting on it, and nothing a catalog asks of a healthy server takes that long.
+        connectTimeoutSeconds = try Self.seconds(query["connect_timeout"], name: "connect_timeout") ?? 5
+        statementTimeoutSeconds = try Self.seconds(query["statement_timeout"], name: "statement_timeout") ?? 10
         poolSize = query["pool_size"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
 
         var shown = components
         if shown.password != nil { shown.password = "***" }
         redacted = shown.string ?? "\(scheme)://..."
+    }
+
+    static func seconds(_ text: String?, name: String) throws(AssetError) -> Double? {
+        guard let text else { return nil }
+        guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
+            throw fail("\(name) takes seconds, more than 0 and at most 86400, not '\(text)'")
+        }
+        return value
+    }
+
+    var connectTimeout: TimeAmount { .milliseconds(Int64((connectTimeoutSeconds * 1000).rounded(.up))) }
+
+    /// Sent in the startup message, so it holds for every statement on the connection.
+    var startupParameters: [(String, String)] {
+        [("statement_timeout", String(Int64((statementTimeoutSeconds * 1000).rounded(.up))))]
     }
 
     /// The pool's configuration.
@@ -80,7 +101,8 @@ struct PostgresConnectionString {
             configuration = PostgresClient.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
                                                          database: database, tls: tls)
         }
-        configuration.options.connectTimeout = .seconds(connectTimeoutSeconds)
+        configuration.options.connectTimeout = .milliseconds(Int64((connectTimeoutSeconds * 1000).rounded(.up)))
+        configuration.options.additionalStartupParameters = startupParameters
         if let poolSize { configuration.options.maximumConnections = poolSize }
         return configuration
     }
@@ -100,7 +122,8 @@ struct PostgresConnectionString {
             configuration = PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
                                                              database: database, tls: tls)
         }
-        configuration.options.connectTimeout = .seconds(connectTimeoutSeconds)
+        configuration.options.connectTimeout = connectTimeout
+        configuration.options.additionalStartupParameters = startupParameters
         return configuration
     }
 }

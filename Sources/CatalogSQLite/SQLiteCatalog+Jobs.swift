@@ -61,6 +61,19 @@ extension SQLiteCatalog {
         }
     }
 
+    public func releaseThumbnails(_ jobs: [ThumbnailJob], worker: String) async throws(AssetError) {
+        guard !jobs.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        try await write { db in
+            for job in jobs {
+                try db.execute(sql: """
+                    UPDATE thumbnailJob SET state = 'pending', worker = NULL, claimedAt = NULL, attempts = MAX(attempts - 1, 0), updatedAt = ?
+                    WHERE assetId = ? AND contentHash = ? AND state = 'running' AND worker = ?
+                    """, arguments: [now, job.assetId, job.contentHash, worker])
+            }
+        }
+    }
+
     public func jobCounts() async throws(AssetError) -> ThumbnailJobCounts {
         try await read { db in
             var counts = ThumbnailJobCounts()

@@ -17,6 +17,20 @@ struct CatalogLocation: ParsableArguments {
                                valueName: "folder"))
     var thumbnailStore: String?
 
+    @Option(help: ArgumentHelp("With a PostgreSQL catalog: seconds to wait for a connection before the database counts as unreachable (default: connect_timeout in the string, else 5).",
+                               valueName: "seconds"))
+    var dbConnectTimeout: Double?
+
+    @Option(help: ArgumentHelp("With a PostgreSQL catalog: seconds the server lets one statement run (default: statement_timeout in the string, else 10).",
+                               valueName: "seconds"))
+    var dbStatementTimeout: Double?
+
+    func validate() throws {
+        for (name, value) in [("--db-connect-timeout", dbConnectTimeout), ("--db-statement-timeout", dbStatementTimeout)] {
+            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) takes seconds, more than 0 and at most 86400") }
+        }
+    }
+
     func resolved(defaultPath: String) -> String {
         db ?? ProcessInfo.processInfo.environment["ASSETC_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPath
     }
@@ -30,7 +44,8 @@ struct CatalogLocation: ParsableArguments {
             if !creating, !CatalogDatabase.isPostgres(location), !FileManager.default.fileExists(atPath: location) {
                 throw AssetError(.fileNotFound, at: SourceLocation(file: location + " (run assetc index first, or pass --db)"))
             }
-            return try await CatalogDatabase.open(location, thumbnailStore: thumbnailStore)
+            return try await CatalogDatabase.open(location, thumbnailStore: thumbnailStore,
+                                                  connectTimeout: dbConnectTimeout, statementTimeout: dbStatementTimeout)
         }
         do {
             let value = try await ExitStatus.orExit { try await body(catalog) }

@@ -10,6 +10,8 @@ enum ExitStatus {
         case .unsupportedFormat: return 2
         case .fileNotFound, .io: return 3
         case .malformed, .unresolvedReference, .limitExceeded, .refusedPath, .unsupportedFeature, .strict: return 1
+        // sysexits' EX_TEMPFAIL: a script may try the same command again later.
+        case .unavailable: return 75
         }
     }
 

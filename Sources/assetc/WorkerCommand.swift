@@ -32,10 +32,15 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "The name recorded on claimed jobs (default: host:pid).")
     var name: String?
 
+    @Option(help: ArgumentHelp("Seconds to keep retrying while the catalog's database is unreachable, then fail with status 75 (default: 300; with --watch, without end).",
+                               valueName: "seconds"))
+    var retryFor: Double?
+
     func validate() throws {
         guard batch > 0 else { throw ValidationError("--batch takes a positive number") }
         guard maxJobs >= 0 else { throw ValidationError("--max-jobs takes 0 or more") }
         guard lease >= 1 else { throw ValidationError("--lease takes at least 1 second") }
+        if let retryFor, !(retryFor >= 0 && retryFor.isFinite) { throw ValidationError("--retry-for takes 0 or more seconds") }
     }
 
     func run() async throws {
@@ -43,6 +48,12 @@ struct WorkerCommand: AsyncParsableCommand {
         (worker.batchSize, worker.maxJobs, worker.leaseSeconds, worker.watch) = (batch, maxJobs, lease, watch)
         let stop = SignalStop()
         worker.shouldStop = { stop.requested }
+        worker.unavailableRetrySeconds = retryFor ?? (watch ? nil : 300)
+        worker.onUnavailable = { error, pause in
+            var stderr = StandardError()
+            print("assetc: worker: \(TerminalText.safe(error.description)); trying again in \(String(format: "%.1f", Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)) s",
+                  to: &stderr)
+        }
         let report = try await location.with { catalog in
             try await worker.run(catalog: catalog) { job, error in
                 if let error {
@@ -51,7 +62,9 @@ struct WorkerCommand: AsyncParsableCommand {
                 }
             }
         }
-        print("rendered \(report.rendered) thumbnails, \(report.failed) failed")
+        var summary = "rendered \(report.rendered) thumbnails, \(report.failed) failed"
+        if report.released > 0 { summary += ", \(report.released) handed back unstarted" }
+        print(summary)
         if report.failed > 0 { throw ExitCode(1) }
     }
 }

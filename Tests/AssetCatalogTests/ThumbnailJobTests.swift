@@ -141,4 +141,27 @@ import Testing
         #expect(try await catalog.jobCounts() == ThumbnailJobCounts(done: 4, failed: 1))
         await catalog.close()
     }
+
+    /// A stop asked for mid-batch: the jobs already rendering finish and are recorded; the rest go
+    /// back to pending, unclaimed and with the attempt not counted, for the next worker.
+    @Test(arguments: CatalogBackend.allCases) func aStoppedWorkerHandsBackWhatItHadNotStarted(_ backend: CatalogBackend) async throws {
+        let catalog = try await catalog(backend, assets: 6)
+        var worker = ThumbnailWorkerUseCase(name: "stopping")
+        worker.batchSize = 6
+        // Asked once before the claim, then once per job: the stop comes before the third job starts
+        // (two cores render at once, so one or two jobs may have been started by then).
+        let asked = Locked(0)
+        worker.shouldStop = { asked.withLock { $0 += 1; return $0 > 3 } }
+        let report = try await worker.run(catalog: catalog)
+        // The assets do not exist, so each started job fails; what matters is where each job ends.
+        #expect(report.rendered == 0 && report.failed >= 1 && report.failed + report.released == 6, "\(report)")
+        #expect(report.released >= 3)
+        #expect(try await catalog.jobCounts() == ThumbnailJobCounts(pending: report.released, failed: report.failed))
+        let again = try await catalog.claimThumbnails(worker: "next", limit: 10, leaseSeconds: 600)
+        #expect(again.count == report.released && again.allSatisfy { $0.attempts == 1 }, "the handed-back claim is not counted")
+        // Only the worker holding a job hands it back.
+        try await catalog.releaseThumbnails(again, worker: "stopping")
+        #expect(try await catalog.jobCounts() == ThumbnailJobCounts(running: report.released, failed: report.failed))
+        await catalog.close()
+    }
 }

@@ -28,6 +28,9 @@ public struct AssetError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedFeature(String)
         /// A warning promoted to an error because the caller asked for strict reading.
         case strict(String)
+        /// A service the command depends on (the catalog's database server) does not answer now;
+        /// the same command may succeed later, unlike every other kind.
+        case unavailable(String)
     }
 
     public var message: String {
@@ -43,6 +46,7 @@ public struct AssetError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refusedPath(let why): return "refused path: \(why)"
         case .unsupportedFeature(let why): return "not supported: \(why)"
         case .strict(let why): return "warning treated as error (--strict): \(why)"
+        case .unavailable(let why): return why
         }
     }
 
