@@ -190,3 +190,30 @@ def test_a_worker_started_without_retries_gives_up_with_status_75(tmp_path, serv
     server.start()
     missing = run_assetc("query", "--db", server.url.replace("/postgres?", "/no_such_database?"))
     assert missing.returncode == 3 and "does not exist" in missing.stderr, missing.stderr
+
+
+def test_a_statement_past_its_timeout_is_cancelled_by_the_server_and_named(tmp_path, server):
+    library = tmp_path / "lib"
+    write_library(library, 4)
+    assert run_assetc("index", str(library), "--db", server.url).returncode == 0
+    # Another session holds the table: assetc's statement waits on the lock until the server
+    # cancels it, which a server that answers does after statement_timeout.
+    holder = subprocess.Popen(["psql", "-X", "-q", server.url, "-c",
+                               "BEGIN; LOCK TABLE asset IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(30); COMMIT;"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_for(lambda: count(server, "SELECT COUNT(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'asset'::regclass") > 0, 30)
+        started = time.time()
+        slow = run_assetc("query", "--db", server.url, "--db-statement-timeout", "1", timeout=60)
+        took = time.time() - started
+        assert slow.returncode == 3, slow.stderr
+        assert "statement timeout" in slow.stderr and "--db-statement-timeout allows longer" in slow.stderr, slow.stderr
+        assert 1 <= took < 5, f"{took:.1f} s"
+        via_string = run_assetc("query", "--db", server.url + "&statement_timeout=1", timeout=60)
+        assert via_string.returncode == 3 and "statement timeout" in via_string.stderr, via_string.stderr
+    finally:
+        # The server's session, not only the psql client, must go for the lock to be released.
+        psql(server.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()")
+        holder.communicate(timeout=30)
+    assert run_assetc("query", "--db", server.url + "&statement_timeout=soon").returncode == 1
+    assert run_assetc("query", "--db", server.url, "--db-statement-timeout", "1").returncode == 0, "with the lock gone"
