@@ -76,6 +76,7 @@ public struct Converter: Sendable {
         if !requirements.keepsTextureTransforms { passes.append(BakeTextureTransformsPass()) }
         if !requirements.keepsLights { passes.append(DropLightsPass(format: format.name)) }
         if !requirements.keepsMaterialVariants { passes.append(DropMaterialVariantsPass(format: format.name)) }
+        if !requirements.writesUsdSkel { passes.append(DropSkelSchemaNodesPass()) }
         if !requirements.keepsCurves {
             // USD holds curves; it is ARKit that refuses them in the usdz AR Quick Look opens.
             let reason = requirements.keepsLights ? "holds surfaces only" : "for AR Quick Look takes no curves (ARKit's rules)"

@@ -33,11 +33,15 @@ public struct WriterRequirements: Sendable, Equatable {
     /// The format switches materials by variant (glTF KHR_materials_variants, USD variant sets);
     /// others get the base bindings with one warning naming the variants.
     public var keepsMaterialVariants: Bool
+    /// The format is UsdSkel's own: the nodes a USD source's BlendShape and SkelAnimation prims
+    /// became are written anew from the meshes and clips; other formats get them left out.
+    public var writesUsdSkel: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
                 keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false,
                 keepsAnimation: Bool = false, keepsTextureTransforms: Bool = false, keepsLights: Bool = true,
-                keepsMaterialVariants: Bool = false) {
+                keepsMaterialVariants: Bool = false, writesUsdSkel: Bool = false) {
+        self.writesUsdSkel = writesUsdSkel
         self.keepsLights = keepsLights
         self.keepsMaterialVariants = keepsMaterialVariants
         self.keepsAnimation = keepsAnimation

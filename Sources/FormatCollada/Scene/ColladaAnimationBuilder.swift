@@ -168,7 +168,9 @@ struct ColladaAnimationBuilder {
                 }
                 values += ColladaTransforms.matrix(stack).columnMajorElements.map(Float.init)
             }
-            channels.append(AnimationChannel(nodePath: paths[order], property: .matrix, times: times, values: values))
+            let keys = Set(driven.flatMap(\.curve.times) + (window.map { [$0.lowerBound, $0.upperBound] } ?? []))
+            channels.append(AnimationChannel(nodePath: paths[order], property: .matrix, times: times, values: values)
+                .withoutSamplesTheBlendReproduces(keeping: keys))
         }
         for (order, entry) in weightsByPlacement.sorted(by: { $0.key < $1.key }) {
             let count = entry.defaults.count

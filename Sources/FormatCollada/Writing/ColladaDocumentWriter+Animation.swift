@@ -175,24 +175,39 @@ extension ColladaDocumentWriter {
         return "  <library_animations>\n" + animations + "  </library_animations>\n  <library_animation_clips>\n" + clips + "  </library_animation_clips>\n"
     }
 
-    /// A node's channels as keys of its whole local matrix, at every time any of them samples and
-    /// four more per span (Collada blends the matrix elements linearly, which shrinks a turn between
-    /// keys far apart).
+    /// A node's channels as keys of its whole local matrix, at every time any of them samples and,
+    /// where it turns, three more inside a span whose element-wise blend (Collada's LINEAR on a
+    /// matrix, which shrinks a turn) misses the pose at the span's quarters by more than a
+    /// ten-thousandth of the node's size: the tolerance within which the readers' thinning
+    /// (`withoutSamplesTheBlendReproduces`) drops samples again, so a round trip adds none.
     private func matrixAnimation(_ id: String, target: String, rest: Matrix4x4, channels: [AnimationChannel]) -> String {
         var times = Set<Double>()
         for channel in channels { times.formUnion(channel.linearSampleTimes()) }
-        var sorted = times.sorted()
-        if channels.contains(where: { $0.property == .rotation || $0.property == .matrix }) {
-            var dense: [Double] = []
-            for (k, t) in sorted.enumerated() {
-                dense.append(t)
-                if k + 1 < sorted.count { for s in 1..<4 { dense.append(t + (sorted[k + 1] - t) * Double(s) / 4) } }
-            }
-            sorted = dense
-        }
+        let keys = times.sorted()
+        func pose(_ time: Double) -> [Float] { Self.rowMajor(channels.localTransform(rest: rest, at: time) ?? rest) }
+        let turns = channels.contains(where: { $0.property == .rotation || $0.property == .matrix })
+        var sorted: [Double] = []
         var values: [Float] = []
-        for time in sorted {
-            values += Self.rowMajor(channels.localTransform(rest: rest, at: time) ?? rest)
+        for (k, t) in keys.enumerated() {
+            let here = pose(t)
+            sorted.append(t)
+            values += here
+            guard turns, k + 1 < keys.count else { continue }
+            let next = keys[k + 1], there = pose(next)
+            let size = max(1, here.map { abs(Double($0)) }.max() ?? 1)
+            let quarters: [Double] = (1..<4).map { t + (next - t) * Double($0) / 4 }
+            let inside: [[Float]] = quarters.map(pose)
+            var misses = false
+            for s in 0..<3 where !misses {
+                let f = Double(s + 1) / 4
+                for e in 0..<16 where abs(Double(inside[s][e]) - (Double(here[e]) + (Double(there[e]) - Double(here[e])) * f)) > 1e-4 * size {
+                    misses = true
+                }
+            }
+            if misses {
+                sorted += quarters
+                values += inside.flatMap { $0 }
+            }
         }
         return animation(id, target: target, times: sorted, values: values, params: ["TRANSFORM"], type: "float4x4", interpolation: "LINEAR")
     }

@@ -21,7 +21,19 @@ struct USDAttributeValues {
         while samples[upper].time < time { upper += 1 }
         let (t0, v0) = samples[upper - 1], (t1, v1) = samples[upper]
         if samples[upper].time == time { return v1 }
-        return Self.interpolate(v0, v1, fraction: (time - t0) / (t1 - t0)) ?? v0
+        let fraction = (time - t0) / (t1 - t0)
+        if property.spec.typeName.hasPrefix("quat"), let turned = Self.slerp(v0, v1, fraction: fraction) { return turned }
+        return Self.interpolate(v0, v1, fraction: fraction) ?? v0
+    }
+
+    /// Quaternions turn on the sphere between samples, as usd-core interpolates them (GfSlerp):
+    /// blended component by component, a turn of 135° between two samples was 30.6° a quarter of
+    /// the way, not 33.75°. USD writes the real part first.
+    static func slerp(_ a: USDValue, _ b: USDValue, fraction f: Double) -> USDValue? {
+        guard let x = a.flatNumbers, let y = b.flatNumbers, x.count == 4, y.count == 4 else { return nil }
+        let q = Quaternion.slerp(Quaternion(real: x[0], imaginary: SIMD3(x[1], x[2], x[3])),
+                                 Quaternion(real: y[0], imaginary: SIMD3(y[1], y[2], y[3])), f)
+        return .tuple([q.real, q.imaginary.x, q.imaginary.y, q.imaginary.z])
     }
 
     static func interpolate(_ a: USDValue, _ b: USDValue, fraction f: Double) -> USDValue? {

@@ -201,6 +201,11 @@ extension USDSkelBuilder {
             let matrix = USDXformOps.evaluate(prim, values: USDAttributeValues(time: time), diagnostics: &ignored).transform
             flat += matrix.columnMajorElements.map(Float.init)
         }
-        channels.append(AnimationChannel(nodePath: nodePath, property: .matrix, times: sorted.map { $0 / timeCodesPerSecond }, values: flat))
+        let keys = Set(order.flatMap { name in
+            (prim.attribute(name.hasPrefix(USDXformOps.invertPrefix) ? String(name.dropFirst(USDXformOps.invertPrefix.count)) : name)?
+                .spec.timeSamples ?? []).map { $0.time / timeCodesPerSecond }
+        })
+        channels.append(AnimationChannel(nodePath: nodePath, property: .matrix, times: sorted.map { $0 / timeCodesPerSecond }, values: flat)
+            .withoutSamplesTheBlendReproduces(keeping: keys))
     }
 }

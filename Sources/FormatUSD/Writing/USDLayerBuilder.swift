@@ -54,7 +54,7 @@ struct USDLayerBuilder {
         let tops = scene.root.children
         // A single group becomes the default prim; otherwise (several top nodes, or one that is a
         // mesh itself) they are wrapped in an Xform named after the file.
-        let single = tops.count == 1 && !Self.isMeshPrim(tops[0])
+        let single = tops.count == 1 && !isMeshPrim(tops[0], scenePath: "/" + tops[0].name)
         var rootNames = USDName.Uniquer()
         let rootName = single ? rootNames.name(tops[0].name) : rootNames.name(context.outputStem)
         var layer = USDLayer(location: .file(path: context.outputName))
@@ -109,8 +109,13 @@ struct USDLayerBuilder {
             && node.camera == nil && node.light == nil && node.transform.isIdentity
     }
 
-    static func isMeshPrim(_ node: Node) -> Bool {
-        node.meshInstances.count == 1 && node.curvesInstances.isEmpty && node.children.isEmpty && node.camera == nil && node.light == nil
+    /// A node that is one mesh and nothing else is written as that Mesh prim, not an Xform
+    /// around it. Its BlendShape children (a USD source's) count as nothing here: the mesh prim
+    /// writes its targets anew, and an Xform kept for them would read back as one more node and
+    /// wrap the mesh once more at every round trip.
+    func isMeshPrim(_ node: Node, scenePath: String) -> Bool {
+        node.meshInstances.count == 1 && node.curvesInstances.isEmpty && node.camera == nil && node.light == nil
+            && node.children.allSatisfy { isRigSource($0, scenePath: scenePath + "/" + $0.name) }
     }
 
     /// The stage's time range. A USD source keeps its own (or none: a stage without `startTimeCode`
@@ -146,17 +151,38 @@ struct USDLayerBuilder {
             || isBareJointTree(node, scenePath: scenePath)
     }
 
+    /// A joint, or a group that does not move (a glTF or Collada skeleton's parent node, a USD
+    /// Skeleton read back from another format), with nothing but joints below it. The rig places each joint by its world
+    /// transform, so such a group's transform lives on in the joints; kept as an Xform, it was
+    /// one more empty prim beside the rig at every conversion.
     private func isBareJointTree(_ node: Node, scenePath: String) -> Bool {
-        guard rigJointPaths.contains(scenePath), node.meshInstances.isEmpty, node.curvesInstances.isEmpty,
-              node.camera == nil, node.light == nil else { return false }
-        return node.children.allSatisfy { isBareJointTree($0, scenePath: scenePath + "/" + $0.name) }
+        guard node.meshInstances.isEmpty, node.curvesInstances.isEmpty, node.camera == nil, node.light == nil else { return false }
+        let childrenBare = node.children.allSatisfy { isBareJointTree($0, scenePath: scenePath + "/" + $0.name) }
+        if rigJointPaths.contains(scenePath) { return childrenBare }
+        // A group that moves stays, its animation its own.
+        return childrenBare && !node.children.isEmpty && channelsByPath[scenePath] == nil
     }
 
     private mutating func nodePrim(for node: Node, parentPath: String, scenePath: String, names: inout USDName.Uniquer) -> USDPrimSpec {
         let name = names.name(node.name)
         let path = parentPath + "/" + name
-        if Self.isMeshPrim(node), let instance = node.meshInstances.first, scene.meshes.indices.contains(instance.mesh) {
+        if isMeshPrim(node, scenePath: scenePath), let instance = node.meshInstances.first, scene.meshes.indices.contains(instance.mesh) {
             return meshPrim(scene.meshes[instance.mesh], instance: instance, name: name, path: path, node: node, scenePath: scenePath)
+        }
+        // A node that is one camera or one light and nothing else is that prim (both are
+        // xformable), as a USD source's Camera or light prim was read: an Xform around it read
+        // back as one more node at every round trip.
+        if node.meshInstances.isEmpty, node.curvesInstances.isEmpty, node.children.allSatisfy({ isRigSource($0, scenePath: scenePath + "/" + $0.name) }) {
+            var prim: USDPrimSpec?
+            if let c = node.camera, node.light == nil, scene.cameras.indices.contains(c) {
+                prim = Self.cameraPrim(scene.cameras[c], name: name)
+            } else if let l = node.light, node.camera == nil, scene.lights.indices.contains(l) {
+                prim = Self.lightPrim(scene.lights[l], name: name)
+            }
+            if var prim {
+                prim.properties = transformProperties(node, scenePath: scenePath) + prim.properties
+                return prim
+            }
         }
         var xform = USDPrimSpec(specifier: .def, typeName: "Xform", name: name, line: 0)
         xform.properties = transformProperties(node, scenePath: scenePath)
