@@ -102,3 +102,25 @@ def test_animation_pointer_poses_as_the_plain_channels(seconds):
 def test_a_pointer_assetc_cannot_animate_is_named():
     warnings = assetc_info(POINTER / "animation_pointer.gltf")["warnings"]
     assert len(warnings) == 1 and "/materials/0/pbrMetallicRoughness/baseColorFactor" in warnings[0]
+
+
+def test_quaternion_samples_turn_as_usd_core_turns_them(tmp_path):
+    """`xformOp:orient` samples are blended on the sphere (GfSlerp), not component by component: a
+    135-degree turn between two samples is 33.75 degrees a quarter of the way, not 30.6."""
+    from pxr import Gf
+    path = tmp_path / "orient.usda"
+    stage = Usd.Stage.CreateNew(str(path))
+    stage.SetTimeCodesPerSecond(24)
+    stage.SetStartTimeCode(0)
+    stage.SetEndTimeCode(48)
+    turner = UsdGeom.Xform.Define(stage, "/Turner")
+    orient = turner.AddOrientOp()
+    for frame, degrees in ((0, 0), (24, 135), (48, 270)):
+        orient.Set(Gf.Quatf(Gf.Rotation(Gf.Vec3d(0, 1, 0), degrees).GetQuat()), Usd.TimeCode(frame))
+    mesh = UsdGeom.Mesh.Define(stage, "/Turner/Bar")
+    mesh.CreatePointsAttr([(1, 0, 0), (3, 0, 0), (3, 1, 0), (1, 1, 0)])
+    mesh.CreateFaceVertexCountsAttr([4])
+    mesh.CreateFaceVertexIndicesAttr([0, 1, 2, 3])
+    stage.GetRootLayer().Save()
+    for seconds in (0.25, 0.5, 0.8, 1.25, 1.6):
+        skel_reference.assert_bounds_close(info_at(path, seconds)["bounds"], skel_reference.posed_bounds(path, seconds))
