@@ -117,6 +117,8 @@ extension AssetServer {
             return try await thumbnail(try await row(id), request: request)
         case "preview.webp":
             return try await preview(try await row(id), request: request)
+        case "ar.usdz":
+            return try await arQuickLook(id, request: request)
         default:
             return try await convert(try await row(id), request: request)
         }
@@ -188,14 +190,20 @@ extension AssetServer {
         guard let target = request.uri.queryParameters["to"].flatMap({ AssetFormat(rawValue: $0.lowercased()) }), formats.contains(target) else {
             throw HTTPError(.badRequest, message: "to takes one of \(formats.map(\.name).joined(separator: ", "))")
         }
+        return try await converted(record, to: target, request: request, attachment: true)
+    }
+
+    /// The asset converted to `target`, made once per content hash (on disk beside the catalog,
+    /// and in memory); as a download when `attachment`, else for the browser to open.
+    func converted(_ record: CatalogSummary, to target: AssetFormat, request: Request, attachment: Bool) async throws -> Response {
         guard record.kind == .model, record.error == nil else { throw HTTPError(.notFound, message: "\(record.id) is not a readable model") }
         guard record.byteSize <= configuration.maxConvertBytes else {
             throw HTTPError(.contentTooLarge, message: "\(record.id) is larger than the \(configuration.maxConvertBytes)-byte conversion limit")
         }
         let key = "\(record.contentHash).\(target)"
         let name = ((record.id as NSString).lastPathComponent as NSString).deletingPathExtension + "." + target.fileExtension
-        let headers: HTTPFields = [.contentType: target.mediaType, .eTag: "\"\(key)\"",
-                                   .contentDisposition: "attachment; filename=\"\(name)\"", .cacheControl: "public, max-age=86400"]
+        var headers: HTTPFields = [.contentType: target.mediaType, .eTag: "\"\(key)\"", .cacheControl: "public, max-age=86400"]
+        if attachment { headers[.contentDisposition] = "attachment; filename=\"\(name)\"" }
         if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
         let folder = (catalog.folder as NSString).appendingPathComponent("converted")

@@ -19,7 +19,11 @@ extension AssetServer {
             header input[type=text] { flex: 1; padding: .45em; font: inherit; border-radius: 4px; border: 0 }
             main { padding: 1.5em }
             .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 1em }
-            .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px; color: inherit; text-decoration: none }
+            .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px; position: relative }
+            .card > a.open { color: inherit; text-decoration: none; display: block }
+            .card .ar { position: absolute; top: 12px; right: 12px; line-height: 0 }
+            .card .ar img { width: 32px; height: 32px; border-radius: 4px; border: 1px solid #ccc; background: #fff }
+            p.ar { display: flex; gap: .8em; align-items: center }
             .card img, .views img { width: 100% }
             .card b { display: block; margin-top: .4em; word-break: break-all }
             .badge { display: inline-block; margin-top: .3em; padding: .05em .5em; border-radius: 3px; font-size: .85em; color: #fff }
@@ -66,7 +70,10 @@ extension AssetServer {
             }
             let figures = r.error.map { "<span class=error>\(MarkupText.escape($0))</span>" }
                 ?? "\(r.format) · \(r.triangles.map { "\($0) triangles" } ?? r.kind.rawValue)"
-            body += "<a class=card href=\"\(link)\">\(image)<b>\(MarkupText.escape(r.id))</b><span class=muted>\(figures)</span>\(Self.arkitBadge(r))</a>"
+            // The AR link sits beside the card's own link: anchors do not nest.
+            let ar = r.kind == .model && r.error == nil ? Self.arLink(r.id, imageSize: 32, caption: "View \(r.id) in AR") : ""
+            body += "<div class=card><a class=open href=\"\(link)\">\(image)<b>\(MarkupText.escape(r.id))</b><span class=muted>\(figures)</span>"
+                + "\(Self.arkitBadge(r))</a>\(ar)</div>"
         }
         body += "</div>"
         if records.isEmpty { body += "<p class=muted>No assets match.</p>" }
@@ -103,6 +110,8 @@ extension AssetServer {
                 body += "<figure><img class=thumbnail src=\"\(api)/preview.webp?size=256\" alt=\"animated preview\"><figcaption>animation</figcaption></figure>"
             }
             body += "</div>"
+            body += "<p class=ar>\(Self.arLink(id, imageSize: 128, caption: "View in AR"))<span>View in AR: on an iPhone or iPad, "
+                + "the picture opens the model in AR Quick Look (<a href=\"\(api)/ar.usdz\">the usdz</a>)</span></p>"
         }
         // Cells are HTML: plain values are escaped here, where they are made.
         var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", r.format.name), ("size", "\(r.byteSize) bytes"),

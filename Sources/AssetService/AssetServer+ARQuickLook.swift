@@ -1,0 +1,41 @@
+import AssetCatalog
+import AssetKit
+import Foundation
+import Hummingbird
+
+/// AR Quick Look: Safari on an iPhone or iPad opens a link marked `rel="ar"` whose target is a
+/// usdz served as `model/vnd.usdz+zip` in its AR viewer. The link's target is this route.
+extension AssetServer {
+    /// A usdz the catalog found passing ARKit's rules is served as it is; any other model (a
+    /// usdz with ARKit errors, or another format) as the service's usdz conversion, made once per
+    /// content hash. Served inline, for the viewer to open rather than the browser to save.
+    func arQuickLook(_ id: String, request: Request) async throws -> Response {
+        let entry = try await record(id)
+        let summary = try await row(id)
+        guard summary.kind == .model, summary.error == nil else {
+            throw HTTPError(.notFound, message: "\(id) is not a readable model, so it has no AR view")
+        }
+        guard entry.record.format == .usdz, entry.record.arkitErrors == 0 else {
+            return try await converted(summary, to: .usdz, request: request, attachment: false)
+        }
+        let key = "\(summary.contentHash).ar"
+        let headers: HTTPFields = [.contentType: AssetFormat.usdz.mediaType, .eTag: "\"\(key)\"", .cacheControl: "public, max-age=86400"]
+        if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
+        if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
+        let path = try AssetPath.file(of: summary)
+        let bytes = try await Blocking.run { () throws(AssetError) -> [UInt8] in
+            try FileBytes.read(path: path, display: summary.id, budget: ReadBudget(ReadLimits()))
+        }
+        let buffer = ByteBuffer(bytes: bytes)
+        cache.put(key, buffer)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    /// Apple's markup for the link: the anchor's one child is the image, which Safari badges with
+    /// the AR icon on devices that have AR Quick Look (elsewhere it is a plain link to the usdz).
+    static func arLink(_ id: String, imageSize: Int, caption: String) -> String {
+        let api = "/api/assets/" + AssetPath.encode(id)
+        return "<a rel=\"ar\" class=ar href=\"\(api)/ar.usdz\"><img src=\"\(api)/thumbnail.png?size=\(imageSize)\" "
+            + "width=\(imageSize) height=\(imageSize) alt=\"\(MarkupText.escape(caption))\"></a>"
+    }
+}
