@@ -7,7 +7,9 @@ catalog's ids end in the paths SceneKit code passes to `SCNScene(named:)`:
 - SceneKitAssetCatalog.scnassets/LoomisHead.usdz, packaged from LoomisHead/LoomisHead.usda and its
   paper texture: a Loomis-style head (cranium with flattened sides, a jaw, and the hair, brow,
   nose and centre guide lines as separate meshes) under an Xform hierarchy, with a
-  UsdPreviewSurface material;
+  UsdPreviewSurface material. Every mesh is closed and wound outward, uses every point, and has
+  its extent, vertex normals and `subdivisionScheme = "none"`, so NVIDIA's asset validator
+  passes it (`Tests/CrossCheck/test_sample_assets.py`);
 - Assets.xcassets with a Planks image set (Contents.json and the PNG), as Xcode writes one.
 
 Deterministic: the same bytes on every run.
@@ -44,32 +46,48 @@ def array(items, per_line=4):
 
 
 def cranium():
+    """A closed ball with flattened sides: one point at each pole, rings of `slices` points between,
+    every face wound outward; the texture seam lives in face-varying coordinates, not in the points."""
     slices, stacks = 32, 16
-    points, st, counts, indices = [], [], [], []
-    for i in range(stacks + 1):
-        polar = math.pi * i / stacks
-        for j in range(slices + 1):  # one extra column so the texture seam has its own uvs
-            azimuth = 2 * math.pi * j / slices
-            x = R * math.sin(polar) * math.sin(azimuth)
-            y = R * math.cos(polar)
-            z = R * math.sin(polar) * math.cos(azimuth)
-            points.append((max(-SIDE, min(SIDE, x)), y, z))
-            st.append((j / slices, 1 - i / stacks))
-    row = slices + 1
+
+    def at(i, j):
+        polar, azimuth = math.pi * i / stacks, 2 * math.pi * j / slices
+        x = R * math.sin(polar) * math.sin(azimuth)
+        return (max(-SIDE, min(SIDE, x)), R * math.cos(polar), R * math.sin(polar) * math.cos(azimuth))
+
+    points = [at(0, 0)] + [at(i, j) for i in range(1, stacks) for j in range(slices)] + [at(stacks, 0)]
+
+    def index(i, j):
+        if i == 0:
+            return 0
+        if i == stacks:
+            return len(points) - 1
+        return 1 + (i - 1) * slices + j % slices
+
+    def uv(i, j):
+        # A pole's corner takes the middle of its face's column.
+        return ((j + 0.5) / slices if i in (0, stacks) else j / slices, 1 - i / stacks)
+
+    counts, indices, st = [], [], []
     for i in range(stacks):
         for j in range(slices):
-            a, b, c, d = i * row + j, i * row + j + 1, (i + 1) * row + j + 1, (i + 1) * row + j
+            corners = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)]
             if i == 0:
-                counts.append(3); indices += [a, c, d]
+                corners = corners[:3]
             elif i == stacks - 1:
-                counts.append(3); indices += [a, b, d]
-            else:
-                counts.append(4); indices += [a, d, c, b]
-    return points, counts, indices, st
+                corners = [corners[0], corners[1], corners[3]]
+            counts.append(len(corners))
+            for c in corners:
+                indices.append(index(*c))
+                st.append(uv(c[0], c[1] if c[0] not in (0, stacks) else j))
+    # Corners share their coordinates where faces meet: each value once, and an index per corner.
+    values = sorted(set(st))
+    number = {value: k for k, value in enumerate(values)}
+    return points, counts, indices, (values, [number[value] for value in st])
 
 
 def jaw():
-    """Rings lofted from inside the cranium down to the chin, closed by a 24-sided cap."""
+    """Rings lofted from inside the cranium down to the chin, closed at both ends by 24-sided caps."""
     sides, rings = 24, 8
     points, counts, indices = [], [], []
     for k in range(rings):
@@ -81,6 +99,8 @@ def jaw():
         for s in range(sides):
             a = 2 * math.pi * s / sides
             points.append((half_width * math.sin(a), y, forward + depth * math.cos(a)))
+    counts.append(sides)
+    indices += list(range(sides))  # the top cap, facing up
     for k in range(rings - 1):
         for s in range(sides):
             n = (s + 1) % sides
@@ -88,12 +108,12 @@ def jaw():
             indices += [k * sides + s, (k + 1) * sides + s, (k + 1) * sides + n, k * sides + n]
     last = (rings - 1) * sides
     counts.append(sides)
-    indices += [last + s for s in range(sides)]
+    indices += [last + s for s in reversed(range(sides))]  # the chin's cap, facing down
     return points, counts, indices
 
 
 def tube(path, radius=0.12, sides=8):
-    """A thin tube along a polyline: the guide lines drawn on the head."""
+    """A thin closed tube along a polyline: the guide lines drawn on the head."""
     points, counts, indices = [], [], []
     for i, p in enumerate(path):
         q = path[min(i + 1, len(path) - 1)]
@@ -110,11 +130,16 @@ def tube(path, radius=0.12, sides=8):
         for s in range(sides):
             a = 2 * math.pi * s / sides
             points.append(tuple(p[k] + radius * (math.cos(a) * u[k] + math.sin(a) * v[k]) for k in range(3)))
+    counts.append(sides)
+    indices += list(reversed(range(sides)))  # closed at the start, facing back along the path
     for i in range(len(path) - 1):
         for s in range(sides):
             n = (s + 1) % sides
             counts.append(4)
             indices += [i * sides + s, i * sides + n, (i + 1) * sides + n, (i + 1) * sides + s]
+    end = (len(path) - 1) * sides
+    counts.append(sides)
+    indices += [end + s for s in range(sides)]  # and at the end
     return points, counts, indices
 
 
@@ -147,14 +172,47 @@ def nose_line():
             for a in (math.radians(-45 + 90 * i / 16) for i in range(17))]
 
 
+def vertex_normals(points, counts, indices):
+    """Each point's normal: the sum of its faces' area-weighted normals (Newell's method), unit length."""
+    sums = [[0.0, 0.0, 0.0] for _ in points]
+    start = 0
+    for count in counts:
+        face = indices[start:start + count]
+        start += count
+        n = [0.0, 0.0, 0.0]
+        for k in range(count):
+            p, q = points[face[k]], points[face[(k + 1) % count]]
+            n[0] += (p[1] - q[1]) * (p[2] + q[2])
+            n[1] += (p[2] - q[2]) * (p[0] + q[0])
+            n[2] += (p[0] - q[0]) * (p[1] + q[1])
+        for v in face:
+            for c in range(3):
+                sums[v][c] += n[c]
+    out = []
+    for n in sums:
+        length = math.sqrt(sum(c * c for c in n)) or 1
+        out.append(tuple(c / length for c in n))
+    return out
+
+
 def mesh_prim(name, points, counts, indices, indent, extra=""):
+    """A polygonal mesh as renderers should take it: its extent, its normals, and
+    `subdivisionScheme = "none"` (USD's default subdivides a mesh without normals into a smooth one)."""
     pad = " " * indent
+    low = [min(p[c] for p in points) for c in range(3)]
+    high = [max(p[c] for p in points) for c in range(3)]
+    normals = vertex_normals(points, counts, indices)
     body = f'''{pad}def Mesh "{name}"
 {pad}{{
 {pad}    uniform bool doubleSided = 0
+{pad}    float3[] extent = [{vec(low)}, {vec(high)}]
 {pad}    int[] faceVertexCounts = {array([str(c) for c in counts], 24)}
 {pad}    int[] faceVertexIndices = {array([str(i) for i in indices], 24)}
+{pad}    normal3f[] normals = {array([vec(n) for n in normals])} (
+{pad}        interpolation = "vertex"
+{pad}    )
 {pad}    point3f[] points = {array([vec(p) for p in points])}
+{pad}    uniform token subdivisionScheme = "none"
 {extra}{pad}}}
 '''
     return body.replace("\n        ]", "\n" + pad + "    ]").replace("[\n            ", "[\n" + pad + "        ").replace(",\n            ", ",\n" + pad + "        ")
@@ -171,9 +229,10 @@ def material(name, body):
 def head_layer():
     cp, cc, ci, cst = cranium()
     jp, jc, ji = jaw()
-    st_attr = f'''            texCoord2f[] primvars:st = {array([vec(t) for t in cst])} (
-                interpolation = "vertex"
+    st_attr = f'''            texCoord2f[] primvars:st = {array([vec(t) for t in cst[0]])} (
+                interpolation = "faceVarying"
             )
+            int[] primvars:st:indices = {array([str(k) for k in cst[1]], 24)}
 '''.replace("[\n            ", "[\n                ").replace(",\n            ", ",\n                ").replace("\n        ]", "\n            ]")
     guides = {
         "HairLine": arc_at_height(0.6 * R, 62),
