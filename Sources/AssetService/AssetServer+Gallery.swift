@@ -24,6 +24,9 @@ extension AssetServer {
             .card .ar { position: absolute; top: 12px; right: 12px; line-height: 0 }
             .card .ar img { width: 32px; height: 32px; border-radius: 4px; border: 1px solid #ccc; background: #fff }
             p.ar { display: flex; gap: .8em; align-items: center }
+            .card .moving { display: none }
+            .card:hover .moving, .card:focus-within .moving { display: block }
+            .card:hover .still.moves, .card:focus-within .still.moves { display: none }
             .card img, .views img { width: 100% }
             .card b { display: block; margin-top: .4em; word-break: break-all }
             .badge { display: inline-block; margin-top: .3em; padding: .05em .5em; border-radius: 3px; font-size: .85em; color: #fff }
@@ -62,14 +65,17 @@ extension AssetServer {
             let image: String
             switch (r.kind, r.error) {
             case (.model, nil):
-                // An asset that moves plays its animated preview.
-                let picture = (r.animations ?? 0) > 0 ? "preview.webp" : "thumbnail.png"
-                image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/\(picture)?size=256\" alt=\"\" loading=lazy>"
+                // An asset that moves plays its animated preview under the pointer (or keyboard
+                // focus), in CSS alone; the browser fetches it only then (a hidden lazy image waits).
+                let api = "/api/assets/\(AssetPath.encode(r.id))"
+                let moves = (r.animations ?? 0) > 0
+                image = "<img class=\"thumbnail still\(moves ? " moves" : "")\" src=\"\(api)/thumbnail.png?size=256\" alt=\"\" loading=lazy>"
+                    + (moves ? "<img class=\"thumbnail moving\" src=\"\(api)/preview.webp?size=256\" alt=\"animated preview\" loading=lazy>" : "")
             case (.texture, _): image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/file\" alt=\"\" loading=lazy style=\"object-fit: contain\">"
             default: image = "<div class=muted>unreadable</div>"
             }
             let figures = r.error.map { "<span class=error>\(MarkupText.escape($0))</span>" }
-                ?? "\(r.format) · \(r.triangles.map { "\($0) triangles" } ?? r.kind.rawValue)"
+                ?? "\(r.format) · \(r.triangles.map { "\(PeopleFigures.count($0)) triangles" } ?? r.kind.rawValue) · \(PeopleFigures.bytes(r.byteSize))"
             // The AR link sits beside the card's own link: anchors do not nest.
             let ar = r.kind == .model && r.error == nil ? Self.arLink(r.id, imageSize: 32, caption: "View \(r.id) in AR") : ""
             body += "<div class=card><a class=open href=\"\(link)\">\(image)<b>\(MarkupText.escape(r.id))</b><span class=muted>\(figures)</span>"
@@ -114,7 +120,7 @@ extension AssetServer {
                 + "the picture opens the model in AR Quick Look (<a href=\"\(api)/ar.usdz\">the usdz</a>)</span></p>"
         }
         // Cells are HTML: plain values are escaped here, where they are made.
-        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", r.format.name), ("size", "\(r.byteSize) bytes"),
+        var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", r.format.name), ("size", "\(PeopleFigures.bytes(r.byteSize)) (\(PeopleFigures.count(Int(r.byteSize))) bytes)"),
                                         ("hash", MarkupText.escape(r.contentHash))]
         if let e = r.error { rows.append(("error", "<span class=error>\(MarkupText.escape(e))</span>")) }
         if r.arkitErrors != nil {
@@ -124,13 +130,14 @@ extension AssetServer {
             rows.append(("ARKit", Self.arkitBadge(r) + (rules.isEmpty ? "" : " " + rules.joined(separator: ", "))))
         }
         if r.kind == .model && r.error == nil {
-            rows += [("nodes", "\(r.nodes ?? 0)"), ("meshes", "\(r.meshes ?? 0)"), ("points", "\(r.points ?? 0)"),
-                     ("faces", "\(r.faces ?? 0)"), ("triangles", "\(r.triangles ?? 0)"), ("materials", "\(r.materials ?? 0)"),
+            let n = { (value: Int?) in PeopleFigures.count(value ?? 0) }
+            rows += [("nodes", n(r.nodes)), ("meshes", n(r.meshes)), ("points", n(r.points)),
+                     ("faces", n(r.faces)), ("triangles", n(r.triangles)), ("materials", n(r.materials)),
                      ("up axis", MarkupText.escape(r.upAxis ?? "-")), ("metres per unit", r.metersPerUnit.map { "\($0)" } ?? "-")]
             if (r.skeletons ?? 0) + (r.blendShapes ?? 0) + (r.animations ?? 0) > 0 {
                 rows += [("skeletons", "\(r.skeletons ?? 0) (\(r.joints ?? 0) joints, \(r.skinnedMeshes ?? 0) skinned meshes)"),
                          ("blend shapes", "\(r.blendShapes ?? 0)"),
-                         ("animation", "\(r.animations ?? 0) clips, \(r.duration ?? 0) s, \(r.animatedNodes ?? 0) animated nodes")]
+                         ("animation", "\(r.animations ?? 0) clips, \(PeopleFigures.seconds(r.duration ?? 0)), \(r.animatedNodes ?? 0) animated nodes")]
             }
             if let b = r.bounds { rows.append(("bounds", "min (\(b.min.x), \(b.min.y), \(b.min.z))<br>max (\(b.max.x), \(b.max.y), \(b.max.z))")) }
         }

@@ -44,7 +44,9 @@ import Testing
                 #expect(response.status == .notFound)
                 #expect(String(buffer: response.body).contains("does not move"))
             }
+            var duration = -1.0
             try await client.execute(uri: "/api/assets/Moving/skinned_arm.usda", method: .get) { response in
+                duration = (try json(response.body)["record"] as? [String: Any])?["duration"] as? Double ?? -1
                 let links = try json(response.body)["links"] as? [String: String]
                 #expect(links?["preview"] == "/api/assets/Moving/skinned_arm.usda/preview.webp")
             }
@@ -52,7 +54,29 @@ import Testing
                 let page = String(buffer: response.body)
                 #expect(page.contains("preview.webp?size=256"))
                 #expect(page.contains("3 joints"))
+                #expect(page.contains("clips, \(String(format: "%.2f", duration)) s, "), "the duration to a hundredth of a second")
+                #expect(page.range(of: #"<td>[0-9.]+ KB \([0-9,]+ bytes\)</td>"#, options: .regularExpression) != nil, "the size for people, and exact")
+            }
+            // The gallery plays it under the pointer only: a still picture first, the WebP in CSS's
+            // :hover; a still asset has no second picture.
+            try await client.execute(uri: "/", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("<img class=\"thumbnail still moves\" src=\"/api/assets/Moving/skinned_arm.usda/thumbnail.png?size=256\""))
+                #expect(page.contains("<img class=\"thumbnail moving\" src=\"/api/assets/Moving/skinned_arm.usda/preview.webp?size=256\""))
+                #expect(page.contains("<img class=\"thumbnail still\" src=\"/api/assets/Moving/minimal_mesh.usda/thumbnail.png?size=256\""))
+                #expect(!page.contains("minimal_mesh.usda/preview.webp"))
+                #expect(page.contains(".card:hover .moving"))
             }
         }
+    }
+
+    @Test func figuresAreWrittenForPeople() {
+        #expect(PeopleFigures.bytes(83) == "83 bytes" && PeopleFigures.bytes(1) == "1 byte")
+        #expect(PeopleFigures.bytes(8_512) == "8.5 KB")
+        #expect(PeopleFigures.bytes(1_254_000) == "1.25 MB")
+        #expect(PeopleFigures.bytes(3_000_000_000) == "3.00 GB")
+        #expect(PeopleFigures.seconds(2) == "2.00 s" && PeopleFigures.seconds(0.041666) == "0.04 s")
+        #expect(PeopleFigures.count(2764) == "2,764" && PeopleFigures.count(1_000_000) == "1,000,000" && PeopleFigures.count(-1234) == "-1,234")
+        #expect(PeopleFigures.count(999) == "999" && PeopleFigures.count(0) == "0")
     }
 }
