@@ -24,6 +24,8 @@ extension AssetServer {
             .card .ar { position: absolute; top: 12px; right: 12px; line-height: 0 }
             .card .ar img { width: 32px; height: 32px; border-radius: 4px; border: 1px solid #ccc; background: #fff }
             p.ar { display: flex; gap: .8em; align-items: center }
+            #viewer canvas { width: 640px; max-width: 100%; height: auto; border: 1px solid #ddd; border-radius: 6px; background: #f4f4f4; touch-action: none }
+            #viewer .controls { display: flex; gap: 1em; align-items: center; margin: .4em 0 1em }
             .card .moving { display: none }
             .card:hover .moving, .card:focus-within .moving { display: block }
             .card:hover .still.moves, .card:focus-within .still.moves { display: none }
@@ -116,6 +118,7 @@ extension AssetServer {
                 body += "<figure><img class=thumbnail src=\"\(api)/preview.webp?size=256\" alt=\"animated preview\"><figcaption>animation</figcaption></figure>"
             }
             body += "</div>"
+            body += Self.viewer(id: id, animated: (r.animations ?? 0) > 0, missing: threeMissing)
             body += "<p class=ar>\(Self.arLink(id, imageSize: 128, caption: "View in AR"))<span>View in AR: on an iPhone or iPad, "
                 + "the picture opens the model in AR Quick Look (<a href=\"\(api)/ar.usdz\">the usdz</a>)</span></p>"
         }

@@ -44,6 +44,8 @@ public struct AssetServer: Sendable {
         router.post("/api/reindex") { request, _ in try await self.reindex(request) }
         router.get("/") { request, _ in try await self.galleryPage(request) }
         router.get("/assets/**") { _, context in try await self.assetPage(context.parameters.getCatchAll()) }
+        router.get("/static/three/:file") { request, context in try self.threeFile(context.parameters.get("file") ?? "", request: request) }
+        router.get("/static/assetc-viewer.js") { request, _ in self.viewerScript(request) }
         return router
     }
 

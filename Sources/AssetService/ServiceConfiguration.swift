@@ -22,6 +22,9 @@ public struct ServiceConfiguration: Sendable {
     /// Seconds a catalog summary, a record's JSON or a listing page is answered from memory;
     /// another process's reindex shows within this time (this process's own clears them at once).
     public var summaryMaxAge: Double = 1
+    /// Where Debian's libjs-three puts three.js (r111); the asset page's 3D view loads it from here,
+    /// through the service, never from a CDN.
+    public var threeFolder = "/usr/share/javascript/three"
 
     public init() {}
 

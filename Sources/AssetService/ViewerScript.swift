@@ -1,0 +1,142 @@
+/// The asset page's 3D view, on three.js r111's globals (`THREE`, `THREE.GLTFLoader`,
+/// `THREE.OrbitControls`). It frames the model as the thumbnails do (the bounding sphere in a 60°
+/// view from the iso direction, near and far planes around the sphere) so the first frame matches
+/// the iso thumbnail, and offers reset, wireframe, normals, and play/pause and a clip list for
+/// animated assets. `window.assetcViewer` reports its state for the page tests.
+enum ViewerScript {
+    static let source = #"""
+(function () {
+  "use strict";
+  var section = document.getElementById("viewer");
+  if (!section || !window.THREE || !THREE.GLTFLoader || !THREE.OrbitControls) return;
+  var state = window.assetcViewer = { ready: false, error: null, clips: [], playing: false, time: 0, meshes: 0 };
+  var status = section.querySelector("[data-status]");
+  var canvas = section.querySelector("canvas");
+  section.hidden = false;
+  var renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(window.devicePixelRatio || 1);
+  renderer.setClearColor(0xf4f4f4);
+  renderer.gammaOutput = true;
+  renderer.gammaFactor = 2.2;
+  var scene = new THREE.Scene();
+  var camera = new THREE.PerspectiveCamera(60, canvas.width / canvas.height, 0.01, 1000);
+  // SceneKit's default lighting, as the thumbnails: an ambient term and a light at the camera.
+  scene.add(new THREE.AmbientLight(0xffffff, 0.35));
+  var headlight = new THREE.DirectionalLight(0xffffff, 0.9);
+  camera.add(headlight);
+  scene.add(camera);
+  var controls = new THREE.OrbitControls(camera, canvas);
+  var clock = new THREE.Clock();
+  var mixer = null, actions = [], current = null, home = null, model = null, normals = [];
+
+  function frame() {
+    var box = new THREE.Box3().setFromObject(model);
+    var sphere = box.getBoundingSphere(new THREE.Sphere());
+    var radius = Math.max(sphere.radius, 1e-6);
+    var distance = radius / Math.sin(THREE.Math.degToRad(camera.fov / 2)) * 1.04;
+    // Fit the sphere in the narrower direction of the canvas too.
+    if (camera.aspect < 1) distance /= camera.aspect;
+    var direction = new THREE.Vector3(1, 0.75, 1.1).normalize();
+    home = { position: sphere.center.clone().addScaledVector(direction, distance), target: sphere.center.clone(),
+             near: Math.max(distance - radius * 1.5, distance * 0.001), far: distance + radius * 1.5 };
+    reset();
+  }
+
+  function reset() {
+    camera.position.copy(home.position);
+    camera.near = home.near;
+    camera.far = home.far * 4;  // room to zoom out
+    camera.updateProjectionMatrix();
+    controls.target.copy(home.target);
+    controls.update();
+  }
+
+  function setWireframe(on) {
+    model.traverse(function (node) {
+      if (!node.isMesh) return;
+      (Array.isArray(node.material) ? node.material : [node.material]).forEach(function (m) { m.wireframe = on; });
+    });
+  }
+
+  function setNormals(on) {
+    if (on && normals.length === 0) {
+      var length = new THREE.Box3().setFromObject(model).getSize(new THREE.Vector3()).length() * 0.02;
+      model.traverse(function (node) {
+        var g = node.isMesh && node.geometry;
+        if (!g || !g.attributes.normal) return;
+        // A fiftieth of the model's size in the world, whatever the mesh's own scale.
+        var local = length / Math.max(node.getWorldScale(new THREE.Vector3()).x, 1e-9);
+        var p = g.attributes.position, n = g.attributes.normal, lines = new Float32Array(p.count * 6);
+        for (var i = 0; i < p.count; i++) {
+          lines.set([p.getX(i), p.getY(i), p.getZ(i),
+                     p.getX(i) + n.getX(i) * local, p.getY(i) + n.getY(i) * local, p.getZ(i) + n.getZ(i) * local], i * 6);
+        }
+        var geometry = new THREE.BufferGeometry();
+        geometry.setAttribute("position", new THREE.BufferAttribute(lines, 3));
+        var segments = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: 0x2266cc }));
+        node.add(segments);
+        normals.push(segments);
+      });
+    }
+    normals.forEach(function (s) { s.visible = on; });
+  }
+
+  function play(index) {
+    if (current) current.stop();
+    current = actions[index];
+    if (current) { current.reset().play(); state.playing = true; }
+  }
+
+  section.addEventListener("click", function (event) {
+    var action = event.target.getAttribute("data-action");
+    if (action === "reset") reset();
+    if (action === "play" && current) {
+      state.playing = !state.playing;
+      current.paused = !state.playing;
+      event.target.textContent = state.playing ? "Pause" : "Play";
+    }
+  });
+  section.addEventListener("change", function (event) {
+    var action = event.target.getAttribute("data-action");
+    if (action === "wireframe") setWireframe(event.target.checked);
+    if (action === "normals") setNormals(event.target.checked);
+    if (action === "clip") play(Number(event.target.value));
+  });
+
+  new THREE.GLTFLoader().load(section.getAttribute("data-glb"), function (gltf) {
+    model = gltf.scene;
+    scene.add(model);
+    model.traverse(function (node) { if (node.isMesh) state.meshes += 1; });
+    frame();
+    if (gltf.animations.length > 0) {
+      mixer = new THREE.AnimationMixer(model);
+      actions = gltf.animations.map(function (clip) { return mixer.clipAction(clip); });
+      state.clips = gltf.animations.map(function (clip, i) { return clip.name || "clip " + (i + 1); });
+      var select = section.querySelector("[data-action=clip]");
+      if (select) {
+        state.clips.forEach(function (name, i) {
+          var option = document.createElement("option");
+          option.value = String(i);
+          option.textContent = name + " (" + gltf.animations[i].duration.toFixed(2) + " s)";
+          select.appendChild(option);
+        });
+      }
+      play(0);
+    }
+    status.textContent = "";
+    state.ready = true;
+  }, undefined, function (error) {
+    state.error = String(error && error.message || error);
+    status.textContent = "The 3D view could not load the model (" + state.error + "); the thumbnails show it.";
+  });
+
+  (function loop() {
+    requestAnimationFrame(loop);
+    var delta = clock.getDelta();
+    if (mixer && state.playing) { mixer.update(delta); state.time = current ? current.time : 0; }
+    controls.update();
+    renderer.render(scene, camera);
+  })();
+})();
+"""#
+}

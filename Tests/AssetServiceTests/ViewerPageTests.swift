@@ -1,0 +1,58 @@
+import AssetCatalog
+import AssetKit
+import AssetTestSupport
+import CatalogTestSupport
+import Foundation
+import Hummingbird
+import Testing
+@testable import AssetService
+
+/// The asset page's 3D view markup: present for a model when three.js is installed (and hidden
+/// until the script shows it), one line saying why when it is not, never for a texture.
+@Suite struct ViewerPageTests {
+    let temporary = TemporaryFolder("assetc-viewer")
+
+    @Test func theViewNeedsThreeJSAndSaysSoWithoutIt() async throws {
+        let (server, _) = try await makeServer(.sqlite, in: temporary)
+        var missing = server.configuration
+        missing.threeFolder = temporary.appendingPathComponent("no-three").path
+        let without = AssetServer(catalog: server.catalog, configuration: missing)
+        let head = "/assets/Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz"
+        try await withLiveServer(without) { client in
+            try await client.execute(uri: head, method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("No 3D view: the 3D view needs three.js from Debian&apos;s libjs-three"))
+                #expect(!page.contains("<script"), "no script tags pointing at files that are not there")
+                #expect(page.contains("thumbnail.png?size=256&amp;view=iso"), "the thumbnails stay")
+            }
+            try await client.execute(uri: "/static/three/three.min.js", method: .get) { #expect($0.status == .notFound) }
+        }
+        var present = server.configuration
+        let three = temporary.appendingPathComponent("three")
+        for file in AssetServer.threeFiles.values {
+            let path = three.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("/* \(file) */".utf8).write(to: path)
+        }
+        present.threeFolder = three.path
+        try await withLiveServer(AssetServer(catalog: server.catalog, configuration: present)) { client in
+            try await client.execute(uri: head, method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("<section id=viewer hidden data-glb=\"/api/assets/Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz/convert?to=glb\">"))
+                #expect(page.contains("<script src=\"/static/three/three.min.js\"></script>"))
+                #expect(!page.contains("data-action=play"), "a still model has no play control")
+            }
+            try await client.execute(uri: "/static/three/GLTFLoader.js", method: .get) { response in
+                #expect(String(buffer: response.body) == "/* examples/js/loaders/GLTFLoader.js */")
+                #expect(response.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            }
+            try await client.execute(uri: "/static/three/..%2F..%2Fetc%2Fpasswd", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/static/assetc-viewer.js", method: .get) { response in
+                #expect(String(buffer: response.body).contains("THREE.GLTFLoader"))
+            }
+            try await client.execute(uri: "/assets/Art/Assets.xcassets/Planks.imageset/planks.png", method: .get) { response in
+                #expect(!String(buffer: response.body).contains("id=viewer"))
+            }
+        }
+    }
+}

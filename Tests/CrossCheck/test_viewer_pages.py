@@ -1,0 +1,164 @@
+"""The asset page's 3D view (issue 41), in Debian's Chromium driven by playwright (installed by
+Scripts/setup-reference-tools), against a running `assetc serve`: three.js r111 comes from the
+service (Debian's libjs-three), the model from its GLB conversion; the view draws it, plays its clip
+and pauses, toggles wireframe and normals, resets after a drag; with JavaScript off the page is
+the thumbnails and links.
+"""
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from io import BytesIO
+
+import pytest
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+from conftest import FIXTURES, assetc_binary, run_assetc
+
+ROOT = FIXTURES.parent.parent
+BACKGROUND = (244, 244, 244)
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("viewer")
+    library = folder / "Library"
+    shutil.copytree(ROOT / "Assets", library)
+    shutil.copy(FIXTURES / "anim" / "skinned_arm.usda", library / "skinned_arm.usda")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen([assetc_binary(), "serve", str(library), "--db", str(folder / "catalog.sqlite"), "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(base + "/health", timeout=5) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.2)
+    yield base, library
+    process.terminate()
+    process.communicate(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=shutil.which("chromium"),
+                                     args=["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"])
+        yield chromium
+        chromium.close()
+
+
+def open_view(browser, url):
+    page = browser.new_page(viewport={"width": 900, "height": 1000})
+    failures = []
+    page.on("pageerror", lambda error: failures.append(str(error)))
+    page.goto(url)
+    page.wait_for_function("window.assetcViewer && (window.assetcViewer.ready || window.assetcViewer.error)", timeout=120000)
+    assert page.evaluate("window.assetcViewer.error") is None
+    page.wait_for_timeout(300)
+    return page, failures
+
+
+def canvas(page):
+    return Image.open(BytesIO(page.locator("#viewer canvas").screenshot())).convert("RGB")
+
+
+def drawn(image):
+    """Pixels that are not the background."""
+    return sum(1 for p in image.getdata() if max(abs(a - b) for a, b in zip(p, BACKGROUND)) > 12)
+
+
+def test_three_js_comes_from_the_service_with_cache_headers(service):
+    base, _ = service
+    for name in ("three.min.js", "GLTFLoader.js", "OrbitControls.js"):
+        with urllib.request.urlopen(f"{base}/static/three/{name}") as response:
+            assert response.status == 200 and "max-age" in response.headers["Cache-Control"]
+            assert response.read() == (ROOT / "Scripts").parent.joinpath("/usr/share/javascript/three").joinpath(
+                {"three.min.js": "three.min.js", "GLTFLoader.js": "examples/js/loaders/GLTFLoader.js",
+                 "OrbitControls.js": "examples/js/controls/OrbitControls.js"}[name]).read_bytes()
+
+
+def test_the_view_draws_the_model_and_its_toggles_and_reset_work(service, browser):
+    base, _ = service
+    page, failures = open_view(browser, f"{base}/assets/Library/SceneKitAssetCatalog.scnassets/LoomisHead.usdz")
+    info = json.loads(run_assetc("info", "--json", str(ROOT / "Assets" / "SceneKitAssetCatalog.scnassets" / "LoomisHead.usdz")).stdout)
+    assert page.evaluate("window.assetcViewer.meshes") == info["meshes"]
+    first = canvas(page)
+    covered = drawn(first)
+    assert covered > 0.05 * first.width * first.height, "the model fills a good part of the view"
+    # Framed as the thumbnails are: the whole bounding sphere in view, so no edge is touched.
+    width, height = first.size
+    # A ring just inside the canvas's border and rounded corners.
+    inset = 6
+    ring = [first.getpixel((x, y)) for x in range(inset, width - inset) for y in (inset, height - 1 - inset)] + \
+           [first.getpixel((x, y)) for y in range(inset, height - inset) for x in (inset, width - 1 - inset)]
+    assert all(max(abs(a - b) for a, b in zip(p, BACKGROUND)) <= 12 for p in ring), "nothing cut at the edges"
+
+    page.check("[data-action=wireframe]")
+    page.wait_for_timeout(300)
+    assert drawn(canvas(page)) < 0.9 * covered, "wireframe shows the background between the edges"
+    page.uncheck("[data-action=wireframe]")
+    page.check("[data-action=normals]")
+    page.wait_for_timeout(300)
+    blue = sum(1 for p in canvas(page).getdata() if p[2] > 180 and p[2] - p[0] > 80)
+    assert blue > 200, "normals are drawn as blue lines"
+    page.uncheck("[data-action=normals]")
+
+    box = page.locator("#viewer canvas").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 200, box["y"] + box["height"] / 2 + 40, steps=8)
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    turned = canvas(page)
+    assert sum(abs(a - b) for p, q in zip(turned.getdata(), first.getdata()) for a, b in zip(p, q)) > 0, "a drag turns the model"
+    page.click("[data-action=reset]")
+    page.wait_for_timeout(500)
+    again = canvas(page)
+    differing = sum(1 for p, q in zip(again.getdata(), first.getdata()) if max(abs(a - b) for a, b in zip(p, q)) > 24)
+    assert differing < 0.01 * width * height, f"reset returns to the first view ({differing} pixels differ)"
+    assert failures == []
+    page.close()
+
+
+def test_an_animated_asset_plays_its_clip_and_pauses(service, browser):
+    base, library = service
+    page, failures = open_view(browser, f"{base}/assets/Library/skinned_arm.usda")
+    clips = json.loads(run_assetc("info", "--json", str(library / "skinned_arm.usda")).stdout)["clips"]
+    assert page.evaluate("window.assetcViewer.clips") == [c["name"] for c in clips]
+    options = page.locator("[data-action=clip] option").all_text_contents()
+    assert len(options) == len(clips) and options[0].startswith(clips[0]["name"] + " (")
+    t0 = page.evaluate("window.assetcViewer.time")
+    page.wait_for_timeout(400)
+    t1 = page.evaluate("window.assetcViewer.time")
+    assert t1 != t0, "the clip plays"
+    moving = canvas(page)
+    page.click("[data-action=play]")
+    assert page.locator("[data-action=play]").text_content() == "Play"
+    paused = page.evaluate("window.assetcViewer.time")
+    page.wait_for_timeout(400)
+    assert page.evaluate("window.assetcViewer.time") == paused, "paused"
+    assert drawn(moving) > 0
+    assert failures == []
+    page.close()
+
+
+def test_without_javascript_the_page_is_thumbnails_and_links(service, browser):
+    base, _ = service
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/assets/Library/SceneKitAssetCatalog.scnassets/LoomisHead.usdz")
+    assert not page.locator("#viewer").is_visible(), "the view stays hidden"
+    thumbnails = page.locator("img.thumbnail")
+    assert thumbnails.count() >= 4 and thumbnails.first.is_visible()
+    assert page.locator("a[rel=ar]").count() == 1
+    assert page.locator("a[href$='convert?to=glb']").count() == 1
+    context.close()
