@@ -1,15 +1,15 @@
 /// The asset page's 3D view, on three.js r111's globals (`THREE`, `THREE.GLTFLoader`,
 /// `THREE.OrbitControls`). It frames the model as the thumbnails do (the bounding sphere in a 60°
 /// view from the iso direction, near and far planes around the sphere) so the first frame matches
-/// the iso thumbnail, and offers reset, wireframe, normals, and play/pause and a clip list for
-/// animated assets. `window.assetcViewer` reports its state for the page tests.
+/// the iso thumbnail, and offers reset, wireframe, normals, play/pause and a clip list for
+/// animated assets, and a material-variant picker where the glTF has variants. `window.assetcViewer` reports its state for the page tests.
 enum ViewerScript {
     static let source = #"""
 (function () {
   "use strict";
   var section = document.getElementById("viewer");
   if (!section || !window.THREE || !THREE.GLTFLoader || !THREE.OrbitControls) return;
-  var state = window.assetcViewer = { ready: false, error: null, clips: [], playing: false, time: 0, meshes: 0 };
+  var state = window.assetcViewer = { ready: false, error: null, clips: [], playing: false, time: 0, meshes: 0, variants: [], variant: null };
   var status = section.querySelector("[data-status]");
   var canvas = section.querySelector("canvas");
   section.hidden = false;
@@ -81,6 +81,49 @@ enum ViewerScript {
     normals.forEach(function (s) { s.visible = on; });
   }
 
+  // KHR_materials_variants: r111's loader does not apply them. Each glTF mesh it made (one
+  // three.js mesh per primitive, in a group when there are several) is in its cache, and the
+  // meshes placed in the scene are those or clones sharing their geometry: so the mappings find
+  // them by geometry. The base materials come back with no variant.
+  function setUpVariants(gltf) {
+    var json = gltf.parser.json, ext = json.extensions && json.extensions.KHR_materials_variants;
+    if (!ext || !ext.variants || ext.variants.length === 0) return Promise.resolve();
+    state.variants = ext.variants.map(function (v, i) { return v.name || "variant " + (i + 1); });
+    return Promise.all((json.meshes || []).map(function (_, m) { return gltf.parser.getDependency("mesh", m); })).then(function (objects) {
+      var byGeometry = new Map();
+      objects.forEach(function (object, m) {
+        (object.isGroup ? object.children : [object]).forEach(function (mesh, i) {
+          var primitive = json.meshes[m].primitives[i];
+          var mappings = primitive && primitive.extensions && primitive.extensions.KHR_materials_variants &&
+                         primitive.extensions.KHR_materials_variants.mappings;
+          if (mappings && mesh.geometry) byGeometry.set(mesh.geometry, mappings);
+        });
+      });
+      var targets = [];
+      model.traverse(function (node) {
+        if (node.isMesh && byGeometry.has(node.geometry)) targets.push({ mesh: node, base: node.material, mappings: byGeometry.get(node.geometry) });
+      });
+      var select = document.createElement("select");
+      select.setAttribute("data-action", "variant");
+      select.setAttribute("aria-label", "material variant");
+      ["(as authored)"].concat(state.variants).forEach(function (name, i) {
+        var option = document.createElement("option");
+        option.value = String(i - 1);
+        option.textContent = name;
+        select.appendChild(option);
+      });
+      section.querySelector(".controls").insertBefore(select, status);
+      select.addEventListener("change", function () {
+        var v = Number(select.value);
+        Promise.all(targets.map(function (t) {
+          var mapping = t.mappings.filter(function (m) { return m.variants.indexOf(v) >= 0; })[0];
+          if (!mapping) { t.mesh.material = t.base; return null; }
+          return gltf.parser.getDependency("material", mapping.material).then(function (material) { t.mesh.material = material; });
+        })).then(function () { state.variant = v >= 0 ? state.variants[v] : null; });
+      });
+    });
+  }
+
   function play(index) {
     if (current) current.stop();
     current = actions[index];
@@ -123,8 +166,10 @@ enum ViewerScript {
       }
       play(0);
     }
-    status.textContent = "";
-    state.ready = true;
+    setUpVariants(gltf).then(function () {
+      status.textContent = "";
+      state.ready = true;
+    });
   }, undefined, function (error) {
     state.error = String(error && error.message || error);
     status.textContent = "The 3D view could not load the model (" + state.error + "); the thumbnails show it.";

@@ -2,7 +2,7 @@
 Scripts/setup-reference-tools), against a running `assetc serve`: three.js r111 comes from the
 service (Debian's libjs-three), the model from its GLB conversion; the view draws it, plays its clip
 and pauses, toggles wireframe and normals, resets after a drag; with JavaScript off the page is
-the thumbnails and links.
+the thumbnails and links; a glTF with material variants gets a picker that switches them.
 """
 import json
 import shutil
@@ -28,6 +28,7 @@ def service(tmp_path_factory):
     library = folder / "Library"
     shutil.copytree(ROOT / "Assets", library)
     shutil.copy(FIXTURES / "anim" / "skinned_arm.usda", library / "skinned_arm.usda")
+    shutil.copy(FIXTURES / "gltf" / "material_extensions" / "variants.glb", library / "variants.glb")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -162,3 +163,25 @@ def test_without_javascript_the_page_is_thumbnails_and_links(service, browser):
     assert page.locator("a[rel=ar]").count() == 1
     assert page.locator("a[href$='convert?to=glb']").count() == 1
     context.close()
+
+
+def test_material_variants_switch_in_the_view(service, browser):
+    base, library = service
+    page, failures = open_view(browser, f"{base}/assets/Library/variants.glb")
+    names = json.loads(run_assetc("info", "--json", str(library / "variants.glb")).stdout)["materialVariants"]
+    assert page.evaluate("window.assetcViewer.variants") == names and len(names) == 2
+    authored = canvas(page)
+    page.select_option("[data-action=variant]", label=names[1])
+    page.wait_for_function(f"window.assetcViewer.variant === {json.dumps(names[1])}")
+    page.wait_for_timeout(300)
+    switched = canvas(page)
+    changed = sum(1 for p, q in zip(switched.getdata(), authored.getdata()) if max(abs(a - b) for a, b in zip(p, q)) > 40)
+    assert changed > 0.01 * authored.width * authored.height, "the materials change with the variant"
+    page.select_option("[data-action=variant]", label="(as authored)")
+    page.wait_for_function("window.assetcViewer.variant === null")
+    page.wait_for_timeout(300)
+    back = canvas(page)
+    differing = sum(1 for p, q in zip(back.getdata(), authored.getdata()) if max(abs(a - b) for a, b in zip(p, q)) > 24)
+    assert differing < 0.005 * authored.width * authored.height, "back to the materials as authored"
+    assert failures == []
+    page.close()
