@@ -108,7 +108,7 @@ extension PostgresCatalog {
         if !lease.withLock({ $0.finished }) {
             do { try await probe() } catch {
                 guard Self.meansUnreachable(error) else { throw error }
-                try await abandon(lease)
+                await abandon(lease)
                 throw beginOutage(Self.describe(error))
             }
         }
@@ -118,7 +118,7 @@ extension PostgresCatalog {
                     throw AssetError(.unavailable("catalog busy: no pooled connection came free within \(Self.seconds(allowed))"),
                                      at: SourceLocation(file: location))
                 }
-                try await abandon(lease)
+                await abandon(lease)
                 throw beginOutage("no answer within \(Self.seconds(allowed)) (statement_timeout plus connect_timeout)")
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -126,7 +126,7 @@ extension PostgresCatalog {
     }
 
     /// Closes the leased connection, if any: what fails a statement waiting on it, when anything does.
-    private func abandon(_ lease: Locked<LeaseState>) async throws {
+    private func abandon(_ lease: Locked<LeaseState>) async {
         guard let connection = lease.withLock({ $0.finished ? nil : $0.connection }) else { return }
         // Closing a connection the server already dropped may fail; it is being given up either way.
         _ = try? await connection.close()

@@ -22,6 +22,8 @@ SOURCES = [
     FIXTURES / "anim" / "animated_cube.glb", FIXTURES / "anim" / "skinned_arm.usda", FIXTURES / "gltf" / "nodes_instancing.gltf",
     FIXTURES / "gltf" / "materials.gltf", ROOT / "Assets" / "Art.scnassets" / "ship.dae",
     ROOT / "Assets" / "SceneKitAssetCatalog.scnassets" / "LoomisHead.usdz",
+    # Made by the tools users use: Blender's glTF exporter (material variants), usd-core (node animation).
+    FIXTURES / "gltf" / "material_extensions" / "variants.glb", FIXTURES / "usd" / "xform_animation" / "xform_animation.usda",
 ]
 FORMATS = ["usda", "usdc", "usdz", "glb", "gltf", "dae", "obj", "stl", "ply"]
 FIGURES = ("nodes", "nodePaths", "meshes", "triangles", "points", "joints", "blendShapes", "materials", "skinnedMeshes",

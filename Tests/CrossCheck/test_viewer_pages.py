@@ -11,6 +11,7 @@ import subprocess
 import time
 import urllib.request
 from io import BytesIO
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -20,6 +21,9 @@ from conftest import FIXTURES, assetc_binary, run_assetc
 
 ROOT = FIXTURES.parent.parent
 BACKGROUND = (244, 244, 244)
+THREE = Path("/usr/share/javascript/three")  # where Debian's libjs-three installs r111
+DEBIAN_PATHS = {"three.min.js": "three.min.js", "GLTFLoader.js": "examples/js/loaders/GLTFLoader.js",
+                "OrbitControls.js": "examples/js/controls/OrbitControls.js"}
 
 
 @pytest.fixture(scope="module")
@@ -79,12 +83,10 @@ def drawn(image):
 
 def test_three_js_comes_from_the_service_with_cache_headers(service):
     base, _ = service
-    for name in ("three.min.js", "GLTFLoader.js", "OrbitControls.js"):
+    for name in DEBIAN_PATHS:
         with urllib.request.urlopen(f"{base}/static/three/{name}") as response:
             assert response.status == 200 and "max-age" in response.headers["Cache-Control"]
-            assert response.read() == (ROOT / "Scripts").parent.joinpath("/usr/share/javascript/three").joinpath(
-                {"three.min.js": "three.min.js", "GLTFLoader.js": "examples/js/loaders/GLTFLoader.js",
-                 "OrbitControls.js": "examples/js/controls/OrbitControls.js"}[name]).read_bytes()
+            assert response.read() == (THREE / DEBIAN_PATHS[name]).read_bytes()
 
 
 def test_the_view_draws_the_model_and_its_toggles_and_reset_work(service, browser):

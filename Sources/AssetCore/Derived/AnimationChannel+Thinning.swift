@@ -6,7 +6,8 @@ extension AnimationChannel {
     /// Readers sample a Collada or USD op stack between its keys, because those formats blend the
     /// numbers (angles, matrix elements) rather than the pose; a file assetc wrote is sampled
     /// densely enough already (`ColladaDocumentWriter` samples where its own blend would miss by
-    /// as much), and sampled again at every read its key count grew eightfold per round trip. `keys` (the source's own key times, a clip's ends) are always kept.
+    /// as much), and sampled again at every read its key count grew eightfold per round trip.
+    /// `keys` (the source's own key times, a clip's ends) are always kept.
     public func withoutSamplesTheBlendReproduces(keeping keys: Set<Double>, tolerance: Double = 1e-4) -> AnimationChannel {
         guard property == .matrix, times.count > 2, values.count == times.count * 16 else { return self }
         func matrix(_ k: Int) -> ArraySlice<Float> { values[(k * 16)..<(k * 16 + 16)] }

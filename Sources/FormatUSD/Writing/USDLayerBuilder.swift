@@ -115,7 +115,12 @@ struct USDLayerBuilder {
     /// wrap the mesh once more at every round trip.
     func isMeshPrim(_ node: Node, scenePath: String) -> Bool {
         node.meshInstances.count == 1 && node.curvesInstances.isEmpty && node.camera == nil && node.light == nil
-            && node.children.allSatisfy { isRigSource($0, scenePath: scenePath + "/" + $0.name) }
+            && hasOnlyRigChildren(node, scenePath: scenePath)
+    }
+
+    /// No child that is written as a prim of its own: the rig writes them anew, or they are none.
+    func hasOnlyRigChildren(_ node: Node, scenePath: String) -> Bool {
+        node.children.allSatisfy { isRigSource($0, scenePath: scenePath + "/" + $0.name) }
     }
 
     /// The stage's time range. A USD source keeps its own (or none: a stage without `startTimeCode`
@@ -172,7 +177,7 @@ struct USDLayerBuilder {
         // A node that is one camera or one light and nothing else is that prim (both are
         // xformable), as a USD source's Camera or light prim was read: an Xform around it read
         // back as one more node at every round trip.
-        if node.meshInstances.isEmpty, node.curvesInstances.isEmpty, node.children.allSatisfy({ isRigSource($0, scenePath: scenePath + "/" + $0.name) }) {
+        if node.meshInstances.isEmpty, node.curvesInstances.isEmpty, hasOnlyRigChildren(node, scenePath: scenePath) {
             var prim: USDPrimSpec?
             if let c = node.camera, node.light == nil, scene.cameras.indices.contains(c) {
                 prim = Self.cameraPrim(scene.cameras[c], name: name)
