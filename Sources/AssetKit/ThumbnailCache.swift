@@ -52,4 +52,16 @@ public struct ThumbnailCache: Sendable {
         _ = try AtomicOutput.write([OutputFile(relativePath: (file as NSString).lastPathComponent, bytes: bytes)], mainPath: file, force: true)
         return bytes
     }
+
+    /// The cached picture of the scene's material swatches (`thumbnails/<hash>-swatches-<cell>.png`,
+    /// laid out as `MaterialSwatches` says); else drawn and written for next time. Nil when the
+    /// scene has no materials.
+    public func swatches(contentHash: String, cellSize: Int, renderer: ThumbnailUseCase,
+                         scene: () throws(AssetError) -> Scene) throws(AssetError) -> [UInt8]? {
+        let file = (catalogFolder as NSString).appendingPathComponent("thumbnails/\(contentHash)-swatches-\(cellSize).png")
+        if let data = FileManager.default.contents(atPath: file) { return Array(data) }
+        guard let bytes = try MaterialSwatches.png(of: try scene(), cellSize: cellSize, thumbnails: renderer) else { return nil }
+        _ = try AtomicOutput.write([OutputFile(relativePath: (file as NSString).lastPathComponent, bytes: bytes)], mainPath: file, force: true)
+        return bytes
+    }
 }

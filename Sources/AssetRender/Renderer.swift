@@ -5,7 +5,8 @@ public struct RenderOptions: Sendable {
     /// Width and height in pixels.
     public var size: Int = 256
     public var view: RenderView = .iso
-    /// An explicit camera; nil frames the scene automatically from `view`.
+    /// An explicit camera (the renderer sets its near and far planes around the model); nil
+    /// frames the scene automatically from `view`.
     public var camera: RenderCamera?
     /// Samples per pixel along each axis (2 gives 2x2).
     public var supersample: Int = 2
@@ -66,10 +67,16 @@ public enum Renderer {
         var shapes = [DrawMesh?](repeating: nil, count: scene.meshes.count)
         for p in placed where shapes[p.instance.mesh] == nil { shapes[p.instance.mesh] = DrawMesh(mesh: scene.meshes[p.instance.mesh]) }
         let placedCurves = scene.placedCurves()
-        let camera = options.camera ?? RenderCamera.framing(bounds.isEmpty ? Bounds3(min: [-1, -1, -1], max: [1, 1, 1]) : bounds,
-                                                            radius: bounds.isEmpty ? nil : max(farthestPoint(placed, shapes, from: bounds.center),
-                                                                                               farthestPoint(placedCurves, scene.curves, from: bounds.center)),
-                                                            view: options.view, upAxis: scene.metadata.upAxis)
+        let radius = bounds.isEmpty ? nil : max(farthestPoint(placed, shapes, from: bounds.center),
+                                                farthestPoint(placedCurves, scene.curves, from: bounds.center))
+        // An explicit camera keeps where it looks; its near and far planes still come from the
+        // bounding sphere, so no part of the model is cut off whatever planes it came with.
+        let camera = if let given = options.camera {
+            radius.map { given.clipping(around: bounds.center, radius: $0) } ?? given
+        } else {
+            RenderCamera.framing(bounds.isEmpty ? Bounds3(min: [-1, -1, -1], max: [1, 1, 1]) : bounds,
+                                 radius: radius, view: options.view, upAxis: scene.metadata.upAxis)
+        }
         var rasterizer = TriangleRasterizer(framebuffer: Framebuffer(width: size, height: size, grid: grid))
         guard !bounds.isEmpty else {
             return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)

@@ -98,6 +98,7 @@ extension AssetServer {
                     links["thumbnail"] = base + "/thumbnail.png"
                     links["convert"] = base + "/convert?to=glb"
                     if (entry.record.animations ?? 0) > 0 { links["preview"] = base + "/preview.webp" }
+                    if !entry.materialNames.isEmpty { links["swatches"] = base + "/swatches.png" }
                 }
                 return Self.jsonBytes(Detail(record: entry.record, nodes: entry.nodeNames, materials: entry.materialNames,
                                              textures: entry.textureReferences, warnings: entry.warnings, arkitRules: entry.arkitRules,
@@ -119,6 +120,8 @@ extension AssetServer {
             return try await preview(try await row(id), request: request)
         case "ar.usdz":
             return try await arQuickLook(id, request: request)
+        case "swatches.png":
+            return try await swatches(try await row(id), request: request)
         default:
             return try await convert(try await row(id), request: request)
         }
@@ -184,6 +187,27 @@ extension AssetServer {
             }
         }
     }
+
+    /// The asset's materials drawn as squares in one picture (`MaterialSwatches` gives the
+    /// layout), cached beside the thumbnails. 404 for a model without materials.
+    func swatches(_ record: CatalogSummary, request: Request) async throws -> Response {
+        guard record.kind == .model, record.error == nil else {
+            throw HTTPError(.notFound, message: "\(record.id) has no materials to show (\(record.error ?? "not a model"))")
+        }
+        let cell = Self.swatchSize
+        let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
+        return try await cachedImage(key: "\(record.contentHash)-swatches-\(cell)", contentType: "image/png", request: request,
+                                     notFound: "\(record.id) has no materials") {
+            let path = try AssetPath.file(of: record)
+            let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
+            return try thumbnails.swatches(contentHash: record.contentHash, cellSize: cell, renderer: renderer) { () throws(AssetError) in
+                try renderer.scene(at: path)
+            }
+        }
+    }
+
+    /// Pixels a side of one material's square in the swatch picture.
+    static let swatchSize = 32
 
     func convert(_ record: CatalogSummary, request: Request) async throws -> Response {
         let formats = Self.conversionFormats

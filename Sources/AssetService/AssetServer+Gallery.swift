@@ -35,6 +35,9 @@ extension AssetServer {
             .badge.fail { background: #b3261e } .badge.warn { background: #a15c00 } .badge.pass { background: #2e7d32 }
             .views { display: grid; grid-template-columns: repeat(4, minmax(0, 256px)); gap: .8em }
             table { border-collapse: collapse } td { padding: .2em 1em .2em 0; vertical-align: top }
+            ul.materials { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .4em 1.4em }
+            ul.materials li { display: flex; gap: .5em; align-items: center }
+            .swatch { width: 32px; height: 32px; flex: none; border: 1px solid #ccc; border-radius: 4px; background-repeat: no-repeat }
             pre { background: #fff; border: 1px solid #ddd; padding: .8em; overflow: auto }
             </style></head>
             <body><header><a href="/">assetc</a>
@@ -157,7 +160,7 @@ extension AssetServer {
             }
             body += "<h2>Nodes</h2><pre>\(MarkupText.escape(tree.joined(separator: "\n")))</pre>"
         }
-        if !entry.materialNames.isEmpty { body += "<h2>Materials</h2><p>\(MarkupText.escape(entry.materialNames.joined(separator: ", ")))</p>" }
+        if !entry.materialNames.isEmpty { body += Self.materialList(entry.materialNames, id: id) }
         if !entry.textureReferences.isEmpty {
             body += "<h2>Textures</h2><ul>" + entry.textureReferences.map { t in
                 let target = t.resolvedID.map { " → <a href=\"/assets/\(AssetPath.encode($0))\">\(MarkupText.escape($0))</a>" } ?? ""
@@ -166,5 +169,18 @@ extension AssetServer {
         }
         if !entry.warnings.isEmpty { body += "<h2>Warnings</h2><ul>" + entry.warnings.map { "<li>\(MarkupText.escape($0))</li>" }.joined() + "</ul>" }
         return Self.html(body, title: "assetc: \(id)")
+    }
+
+    /// The material names, each beside its square of the swatch picture (a CSS sprite: one request
+    /// for all of them, and no script). Past `MaterialSwatches.maxCount` a name stands alone.
+    static func materialList(_ names: [String], id: String) -> String {
+        let picture = "/api/assets/\(AssetPath.encode(id))/swatches.png"
+        let size = swatchSize
+        return "<h2>Materials</h2><ul class=materials>" + names.enumerated().map { index, name in
+            guard index < MaterialSwatches.maxCount else { return "<li>\(MarkupText.escape(name))</li>" }
+            let (column, row) = MaterialSwatches.cell(index, count: names.count)
+            let style = "background-image:url(&quot;\(picture)&quot;);background-position:\(-column * size)px \(-row * size)px"
+            return "<li><span class=swatch aria-hidden=true style=\"\(style)\"></span>\(MarkupText.escape(name))</li>"
+        }.joined() + "</ul>"
     }
 }

@@ -33,9 +33,10 @@ enum ViewerScript {
     var box = new THREE.Box3().setFromObject(model);
     var sphere = box.getBoundingSphere(new THREE.Sphere());
     var radius = Math.max(sphere.radius, 1e-6);
-    var distance = radius / Math.sin(THREE.Math.degToRad(camera.fov / 2)) * 1.04;
-    // Fit the sphere in the narrower direction of the canvas too.
-    if (camera.aspect < 1) distance /= camera.aspect;
+    // The sphere fits the narrower of the two fields of view, as the thumbnails' framing does.
+    var halfVertical = THREE.Math.degToRad(camera.fov / 2);
+    var halfHorizontal = Math.atan(Math.tan(halfVertical) * camera.aspect);
+    var distance = radius / Math.sin(Math.min(halfVertical, halfHorizontal)) * 1.04;
     var direction = new THREE.Vector3(1, 0.75, 1.1).normalize();
     home = { position: sphere.center.clone().addScaledVector(direction, distance), target: sphere.center.clone(),
              near: Math.max(distance - radius * 1.5, distance * 0.001), far: distance + radius * 1.5 };

@@ -79,8 +79,8 @@ struct ThumbnailCommand: ParsableCommand {
         render.supersample = supersample
         render.background = background.flatMap { RenderOptions.color(hex: $0) }
         if let p = cameraPosition.flatMap(Self.vector), let t = cameraTarget.flatMap(Self.vector) {
-            render.camera = RenderCamera(position: p, target: t, verticalFieldOfView: fov, near: 0.001 * max(Vector.length(t - p), 1e-6),
-                                         far: 1000 * max(Vector.length(t - p), 1e-6))
+            // The renderer puts the near and far planes around the model.
+            render.camera = RenderCamera(position: p, target: t, verticalFieldOfView: fov)
         }
         var useCase = ThumbnailUseCase(render: render, readOptions: reading.readOptions)
         useCase.frames = frames

@@ -44,20 +44,36 @@ public struct RenderCamera: Sendable, Equatable {
     }
 
     /// Frames `bounds` the way SceneKit's default camera does: the bounding sphere fills the
-    /// vertical field of view with a small margin, seen from `view`, with the file's up axis up.
+    /// narrower field of view with a small margin, seen from `view`, with the file's up axis up.
     /// `radius` is the sphere's around the box centre when known (the farthest point), else the
-    /// box's half-diagonal.
+    /// box's half-diagonal. `aspect` is width over height: below 1 the horizontal field is the
+    /// narrower, and the sphere must fit that one too.
     public static func framing(_ bounds: Bounds3, radius sphereRadius: Double? = nil, view: RenderView, upAxis: UpAxis,
-                               verticalFieldOfView: Double = 60) -> RenderCamera {
+                               verticalFieldOfView: Double = 60, aspect: Double = 1) -> RenderCamera {
         let center = bounds.center
         let radius = max(sphereRadius ?? bounds.boundingSphereRadius, 1e-9)
-        let distance = radius / sin(verticalFieldOfView * .pi / 360) * 1.04
+        let halfVertical = verticalFieldOfView * .pi / 360
+        let halfHorizontal = atan(tan(halfVertical) * max(aspect, 1e-6))
+        let distance = radius / sin(min(halfVertical, halfHorizontal)) * 1.04
         let (direction, upYUp) = view.directionAndUp
         let toWorld = Self.fromYUp(upAxis)
         let d = toWorld.transformDirection(Vector.normalize(direction))
-        return RenderCamera(position: center + d * distance, target: center, up: toWorld.transformDirection(upYUp),
-                            verticalFieldOfView: verticalFieldOfView,
-                            near: max(distance - radius * 1.5, distance * 0.001), far: distance + radius * 1.5)
+        let camera = RenderCamera(position: center + d * distance, target: center, up: toWorld.transformDirection(upYUp),
+                                  verticalFieldOfView: verticalFieldOfView)
+        return camera.clipping(around: center, radius: radius)
+    }
+
+    /// This camera with its near and far planes around a sphere: every point of the sphere between
+    /// them with a margin, so nothing of the model inside is clipped, and no more depth range than
+    /// that (float depth keeps its precision). A camera inside the sphere keeps a near plane a
+    /// hundred-thousandth of the far one.
+    public func clipping(around center: SIMD3<Double>, radius: Double) -> RenderCamera {
+        let distance = Vector.length(center - position)
+        let margin = max(radius, 1e-9) * 1.5
+        var camera = self
+        camera.far = distance + margin
+        camera.near = max(distance - margin, camera.far * 1e-5)
+        return camera
     }
 
     /// Views are defined for Y up (front looks down -Z); this turns them for Z- or X-up files.

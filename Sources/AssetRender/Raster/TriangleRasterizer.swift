@@ -65,8 +65,25 @@ struct TriangleRasterizer {
                             z: c.z * invW, invW: invW, barycentric: barycentric)
     }
 
-    @inline(__always) private static func edge(_ a: ScreenVertex, _ b: ScreenVertex, _ x: Float, _ y: Float) -> Float {
+    @inline(__always) fileprivate static func edge(_ a: ScreenVertex, _ b: ScreenVertex, _ x: Float, _ y: Float) -> Float {
         (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x)
+    }
+
+    /// An edge's function, evaluated from the same end whichever way a triangle walks it: rounding
+    /// then gives the two triangles sharing the edge exactly opposite values at every sample, so
+    /// the top-left rule hands each sample on it to exactly one of them. (Evaluated from either
+    /// end, both could round below zero and leave a crack of uncovered samples along a diagonal.)
+    struct Edge {
+        var from: ScreenVertex, to: ScreenVertex, sign: Float
+
+        init(_ a: ScreenVertex, _ b: ScreenVertex) {
+            let forward = a.x < b.x || (a.x == b.x && a.y < b.y)
+            (from, to, sign) = forward ? (a, b, 1) : (b, a, -1)
+        }
+
+        @inline(__always) func callAsFunction(_ x: Float, _ y: Float) -> Float {
+            sign * TriangleRasterizer.edge(from, to, x, y)
+        }
     }
 
     /// Top-left rule, with y down: an edge owns samples exactly on it when it is a top edge
@@ -87,6 +104,7 @@ struct TriangleRasterizer {
         let minY = max(0, Int(min(v0.y, v1.y, v2.y).rounded(.down))), maxY = min(height - 1, Int(max(v0.y, v1.y, v2.y).rounded(.down)))
         guard minX <= maxX, minY <= maxY else { return }
         let own0 = Self.owns(v1, v2), own1 = Self.owns(v2, v0), own2 = Self.owns(v0, v1)
+        let e0 = Edge(v1, v2), e1 = Edge(v2, v0), e2 = Edge(v0, v1)
         let n = framebuffer.samplesPerPixel
         let invArea = 1 / area
         for py in minY...maxY {
@@ -96,7 +114,7 @@ struct TriangleRasterizer {
                 for k in 0..<n {
                     let o = framebuffer.offset(k)
                     let sx = Float(px) + o.x, sy = Float(py) + o.y
-                    let w0 = Self.edge(v1, v2, sx, sy), w1 = Self.edge(v2, v0, sx, sy), w2 = Self.edge(v0, v1, sx, sy)
+                    let w0 = e0(sx, sy), w1 = e1(sx, sy), w2 = e2(sx, sy)
                     guard (w0 > 0 || (w0 == 0 && own0)) && (w1 > 0 || (w1 == 0 && own1)) && (w2 > 0 || (w2 == 0 && own2)) else { continue }
                     let b = SIMD3(w0, w1, w2) * invArea
                     let z = b.x * v0.z + b.y * v1.z + b.z * v2.z
@@ -119,7 +137,7 @@ struct TriangleRasterizer {
                         framebuffer.color[index] = color
                         let o = framebuffer.offset(index % n)
                         let sx = Float(px) + o.x, sy = Float(py) + o.y
-                        let b = SIMD3(Self.edge(v1, v2, sx, sy), Self.edge(v2, v0, sx, sy), Self.edge(v0, v1, sx, sy)) * invArea
+                        let b = SIMD3(e0(sx, sy), e1(sx, sy), e2(sx, sy)) * invArea
                         framebuffer.depth[index] = b.x * v0.z + b.y * v1.z + b.z * v2.z
                     } else {
                         // Straight "over" blending without sorting: deterministic, not order-independent.
