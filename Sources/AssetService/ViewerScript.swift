@@ -26,19 +26,40 @@ enum ViewerScript {
   camera.add(headlight);
   scene.add(camera);
   var controls = new THREE.OrbitControls(camera, canvas);
+  // Where the camera is and looks, for the page tests to compare with the thumbnails' framing.
+  state.camera = function () {
+    return { position: camera.position.toArray(), target: controls.target.toArray(), fov: camera.fov, aspect: camera.aspect,
+             near: camera.near, far: camera.far, radius: home ? home.radius : null };
+  };
   var clock = new THREE.Clock();
   var mixer = null, actions = [], current = null, home = null, model = null, normals = [];
 
   function frame() {
-    var box = new THREE.Box3().setFromObject(model);
-    var sphere = box.getBoundingSphere(new THREE.Sphere());
+    // The thumbnails' sphere: centred on the box of the vertices in the world, out to the
+    // farthest of them. (r111's Box3.setFromObject turns each mesh's local box instead, which is
+    // larger than the model once a node rotates it; a box's half-diagonal would also frame a
+    // rounder model smaller than its thumbnail.)
+    model.updateMatrixWorld(true);
+    var box = new THREE.Box3(), point = new THREE.Vector3();
+    function eachVertex(visit) {
+      model.traverse(function (object) {
+        var positions = object.isMesh && object.geometry && object.geometry.attributes.position;
+        if (!positions) return;
+        for (var i = 0; i < positions.count; i++) visit(point.fromBufferAttribute(positions, i).applyMatrix4(object.matrixWorld));
+      });
+    }
+    eachVertex(function (p) { box.expandByPoint(p); });
+    var center = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
+    var farthest = 0;
+    eachVertex(function (p) { farthest = Math.max(farthest, p.distanceToSquared(center)); });
+    var sphere = new THREE.Sphere(center, Math.sqrt(farthest));
     var radius = Math.max(sphere.radius, 1e-6);
     // The sphere fits the narrower of the two fields of view, as the thumbnails' framing does.
     var halfVertical = THREE.Math.degToRad(camera.fov / 2);
     var halfHorizontal = Math.atan(Math.tan(halfVertical) * camera.aspect);
     var distance = radius / Math.sin(Math.min(halfVertical, halfHorizontal)) * 1.04;
     var direction = new THREE.Vector3(1, 0.75, 1.1).normalize();
-    home = { position: sphere.center.clone().addScaledVector(direction, distance), target: sphere.center.clone(),
+    home = { position: sphere.center.clone().addScaledVector(direction, distance), target: sphere.center.clone(), radius: radius,
              near: Math.max(distance - radius * 1.5, distance * 0.001), far: distance + radius * 1.5 };
     reset();
   }

@@ -5,60 +5,19 @@ and pauses, toggles wireframe and normals, resets after a drag; with JavaScript 
 the thumbnails and links; a glTF with material variants gets a picker that switches them.
 """
 import json
-import shutil
-import socket
-import subprocess
-import time
 import urllib.request
 from io import BytesIO
 from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.sync_api import sync_playwright
 
-from conftest import FIXTURES, assetc_binary, run_assetc
+from conftest import run_assetc
+from page_service import BACKGROUND, ROOT, browser, service  # noqa: F401 (fixtures)
 
-ROOT = FIXTURES.parent.parent
-BACKGROUND = (244, 244, 244)
 THREE = Path("/usr/share/javascript/three")  # where Debian's libjs-three installs r111
 DEBIAN_PATHS = {"three.min.js": "three.min.js", "GLTFLoader.js": "examples/js/loaders/GLTFLoader.js",
                 "OrbitControls.js": "examples/js/controls/OrbitControls.js"}
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("viewer")
-    library = folder / "Library"
-    shutil.copytree(ROOT / "Assets", library)
-    shutil.copy(FIXTURES / "anim" / "skinned_arm.usda", library / "skinned_arm.usda")
-    shutil.copy(FIXTURES / "gltf" / "material_extensions" / "variants.glb", library / "variants.glb")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen([assetc_binary(), "serve", str(library), "--db", str(folder / "catalog.sqlite"), "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=5) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.2)
-    yield base, library
-    process.terminate()
-    process.communicate(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=shutil.which("chromium"),
-                                     args=["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"])
-        yield chromium
-        chromium.close()
 
 
 def open_view(browser, url):
@@ -185,5 +144,26 @@ def test_material_variants_switch_in_the_view(service, browser):
     back = canvas(page)
     differing = sum(1 for p, q in zip(back.getdata(), authored.getdata()) if max(abs(a - b) for a, b in zip(p, q)) > 24)
     assert differing < 0.005 * authored.width * authored.height, "back to the materials as authored"
+    assert failures == []
+    page.close()
+
+
+@pytest.mark.parametrize("asset", ["SceneKitAssetCatalog.scnassets/LoomisHead.usdz", "Art.scnassets/ship.dae"])
+def test_the_first_frame_matches_the_iso_thumbnail(service, browser, asset):
+    """The view frames as the thumbnails do: on the 480-pixel-high canvas, the square in the middle
+    shows the model where the 512-pixel iso thumbnail scaled to 480 does (the Z-up ship included,
+    whose GLB conversion turned it Y-up)."""
+    base, _ = service
+    page, failures = open_view(browser, f"{base}/assets/Library/{asset}")
+    view = canvas(page)
+    width, height = view.size
+    middle = view.crop(((width - height) // 2, 0, (width - height) // 2 + height, height))
+    shown = [max(abs(a - b) for a, b in zip(p, BACKGROUND)) > 12 for p in middle.getdata()]
+    with urllib.request.urlopen(f"{base}/api/assets/Library/{asset}/thumbnail.png?size=512") as response:
+        thumbnail = Image.open(BytesIO(response.read())).convert("RGBA").resize((height, height), Image.BILINEAR)
+    drawn_there = [p[3] > 127 for p in thumbnail.getdata()]
+    both = sum(1 for a, b in zip(shown, drawn_there) if a and b)
+    either = sum(1 for a, b in zip(shown, drawn_there) if a or b)
+    assert both / either > 0.9, f"silhouettes overlap by {both / either:.3f} (IoU)"
     assert failures == []
     page.close()
