@@ -148,7 +148,8 @@ def test_material_variants_switch_in_the_view(service, browser):
     page.close()
 
 
-@pytest.mark.parametrize("asset", ["SceneKitAssetCatalog.scnassets/LoomisHead.usdz", "Art.scnassets/ship.dae"])
+@pytest.mark.parametrize("asset", ["SceneKitAssetCatalog.scnassets/LoomisHead.usdz", "SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda",
+                                   "Art.scnassets/ship.dae"])
 def test_the_first_frame_matches_the_iso_thumbnail(service, browser, asset):
     """The view frames as the thumbnails do: on the 480-pixel-high canvas, the square in the middle
     shows the model where the 512-pixel iso thumbnail scaled to 480 does (the Z-up ship included,
@@ -164,6 +165,7 @@ def test_the_first_frame_matches_the_iso_thumbnail(service, browser, asset):
     drawn_there = [p[3] > 127 for p in thumbnail.getdata()]
     both = sum(1 for a, b in zip(shown, drawn_there) if a and b)
     either = sum(1 for a, b in zip(shown, drawn_there) if a or b)
-    assert both / either > 0.9, f"silhouettes overlap by {both / either:.3f} (IoU)"
+    print(f"{asset}: silhouette IoU {both / either:.3f}")
+    assert both / either > 0.93, f"silhouettes overlap by {both / either:.3f} (IoU)"
     assert failures == []
     page.close()
