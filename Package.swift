@@ -68,8 +68,9 @@ let package = Package(
             "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY",
         ]),
 
-        // Validation: OpenUSD's ARKit rules over the layer, package and prim facts a USD read records.
-        .target(name: "AssetValidate", dependencies: ["AssetCore", "FormatUSD"]),
+        // Validation: OpenUSD's ARKit rules over the layer, package and prim facts a USD read records, and the
+        // Khronos glTF checks over the raw JSON and buffers (FormatGLTF resolves their URIs and decodes Draco and meshopt).
+        .target(name: "AssetValidate", dependencies: ["AssetCore", "FormatUSD", "FormatGLTF"]),
 
         // The CPU renderer: imports AssetCore only (and the image codecs).
         .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage"]),

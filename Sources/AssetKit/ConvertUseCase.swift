@@ -31,8 +31,10 @@ public struct ConvertUseCase: Sendable {
     public static var outputFormats: [AssetFormat] { FormatRegistry.standard.writers.map(\.format) }
 
     public func run(input: String, output: String, options: ConvertOptions) throws(AssetError) -> Report {
+        let notice = try GLTFValidationNotice.check(input, options: options.readOptions)
         let report = try converter.convert(input: input, output: output, options: options)
-        return Report(format: report.format, sourceFormat: report.sourceFormat, writtenFiles: report.writtenFiles, diagnostics: report.diagnostics,
+        return Report(format: report.format, sourceFormat: report.sourceFormat, writtenFiles: report.writtenFiles,
+                      diagnostics: (notice.map { [$0] } ?? []) + report.diagnostics,
                       sourceMetadata: report.sourceMetadata, textures: report.scene.textures)
     }
 

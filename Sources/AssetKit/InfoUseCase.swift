@@ -18,7 +18,8 @@ public struct InfoUseCase: Sendable {
     }
 
     public func run(path: String) throws(AssetError) -> Report {
-        let result = try registry.read(URL(fileURLWithPath: path), options: options)
+        var result = try registry.read(URL(fileURLWithPath: path), options: options)
+        if let notice = try GLTFValidationNotice.check(path, options: options) { result.diagnostics.insert(notice, at: 0) }
         return Report(info: AssetInfo(file: path, result: result, poseTime: options.poseTime), result: result)
     }
 }

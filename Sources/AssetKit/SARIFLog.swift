@@ -83,7 +83,10 @@ public struct SARIFLog: Encodable {
         var rules = ARKitRule.allCases.map {
             Rule(id: $0.rawValue, name: $0.rawValue, shortDescription: Text(text: $0.summary), properties: ["validators": $0.validators])
         }
-        rules.append(Rule(id: Self.readFailureRule, name: "Unreadable", shortDescription: Text(text: "The file could not be read as a USD stage."),
+        rules += GLTFIssue.all.filter(\.checked).map {
+            Rule(id: $0.code, name: $0.code, shortDescription: Text(text: $0.summary), properties: ["validators": ["KhronosGroup/glTF-Validator"]])
+        }
+        rules.append(Rule(id: Self.readFailureRule, name: "Unreadable", shortDescription: Text(text: "The file could not be read as a USD stage or a glTF asset."),
                           properties: [:]))
         let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         var results: [Result] = []
@@ -91,7 +94,7 @@ public struct SARIFLog: Encodable {
             switch outcome {
             case .report(let report):
                 for finding in report.findings {
-                    results.append(Result(ruleId: finding.rule, ruleIndex: index[finding.rule] ?? 0, level: finding.severity.rawValue,
+                    results.append(Result(ruleId: finding.rule, ruleIndex: index[finding.rule] ?? 0, level: Self.level(finding.severity),
                                           message: Text(text: finding.message), locations: [Self.location(finding.location, file: report.file)]))
                 }
             case .failed(let file, let error):
@@ -100,6 +103,15 @@ public struct SARIFLog: Encodable {
             }
         }
         runs = [Run(tool: Tool(driver: Driver(rules: rules)), results: results)]
+    }
+
+    /// SARIF's levels: glTF's information and hints are notes.
+    static func level(_ severity: ValidationFinding.Severity) -> String {
+        switch severity {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .info, .hint: return "note"
+        }
     }
 
     /// A package entry (`a.usdz[b.usda]`) points at the package on disk, with no line: lines in an

@@ -3,7 +3,8 @@ import AssetPipeline
 import AssetValidate
 import Foundation
 
-/// `assetc validate`: the ARKit rules over USD files, given one by one or found in folders.
+/// `assetc validate`: the ARKit rules over USD files and the Khronos checks over glTF and GLB,
+/// given one by one or found in folders.
 public struct ValidateUseCase: Sendable {
     package var registry: FormatRegistry = .standard
     public var options: ReadOptions
@@ -29,12 +30,13 @@ public struct ValidateUseCase: Sendable {
         }
     }
 
-    /// The files `paths` stand for: a file as given; a folder's files with a USD extension,
+    /// The files `paths` stand for: a file as given; a folder's files with a USD or glTF extension,
     /// hidden entries skipped, in path order. Unlike `AssetFolder` (index, thumbnail), this walk
     /// asks the file system for names only: no sizes, dates or sniffing, which cost more than
     /// validating a small package when a folder holds thousands.
     public func files(for paths: [String]) -> [String] {
-        let extensions = targetsUsdz ? Set(registry.readers.flatMap { $0.formats.flatMap(\.fileExtensions) }.map { $0.lowercased() }) : AssetValidator.usdExtensions
+        let extensions = targetsUsdz ? Set(registry.readers.flatMap { $0.formats.flatMap(\.fileExtensions) }.map { $0.lowercased() })
+            : AssetValidator.usdExtensions.union(GLTFValidator.extensions)
         return paths.flatMap { path -> [String] in
             let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
             let found = FolderNames.files(under: folder.isEmpty ? "/" : folder) { name in
@@ -78,21 +80,32 @@ public struct ValidateUseCase: Sendable {
         do throws(AssetError) {
             // Said to be no folder, the URL does not stat the file to find out (the sniff does).
             let match = try registry.reader(for: URL(fileURLWithPath: file, isDirectory: false))
-            if targetsUsdz && !match.format.isUSD {
-                var check = UsdzTargetCheck(options: options)
-                check.registry = registry
-                check.budget = validator.budget
-                return .report(try check.run(file: file))
+            let contents = match.file.isWhole ? match.file.prefix : nil
+            if match.format == .gltf || match.format == .glb {
+                let findings = try GLTFValidator(options: options).validate(path: file, contents: contents)
+                guard targetsUsdz else { return .report(ValidationReport(file: file, format: match.format, findings: findings)) }
+                // Both: the file as glTF, and what its usdz conversion would change or break.
+                var report = try usdzTargetReport(file, budget: validator.budget)
+                report.findings = findings + report.findings
+                return .report(report)
             }
+            if targetsUsdz && !match.format.isUSD { return .report(try usdzTargetReport(file, budget: validator.budget)) }
             guard match.format.isUSD else {
-                throw AssetError(.unsupportedFormat("validate checks USD files (usda, usdc, usdz); this is \(match.format.name), convert it to usdz first, or pass --target usdz to see what that conversion would change",
-                                                    supported: AssetFormat.allCases.filter(\.isUSD).map(\.name)),
+                throw AssetError(.unsupportedFormat("validate checks USD (usda, usdc, usdz) and glTF (gltf, glb) files; this is \(match.format.name), convert it first, or pass --target usdz to see what converting it to usdz would change",
+                                                    supported: AssetFormat.allCases.filter { $0.isUSD || $0 == .gltf || $0 == .glb }.map(\.name)),
                                  at: SourceLocation(file: file))
             }
             // A small file the sniff read whole is not read a second time.
-            return .report(try validator.validate(path: file, format: match.format, contents: match.file.isWhole ? match.file.prefix : nil))
+            return .report(try validator.validate(path: file, format: match.format, contents: contents))
         } catch {
             return .failed(file: file, error)
         }
+    }
+
+    private func usdzTargetReport(_ file: String, budget: ValidationBudget) throws(AssetError) -> ValidationReport {
+        var check = UsdzTargetCheck(options: options)
+        check.registry = registry
+        check.budget = budget
+        return try check.run(file: file)
     }
 }

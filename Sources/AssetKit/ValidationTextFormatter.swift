@@ -9,13 +9,16 @@ public enum ValidationTextFormatter {
         case .failed:
             return nil
         case .report(let report):
-            guard !report.findings.isEmpty else { return "\(TerminalText.safe(report.file)): passes the ARKit rules" }
-            var lines = ["\(TerminalText.safe(report.file)): \(count(report.errorCount, "error")), \(count(report.warningCount, "warning"))"]
+            let gltf = report.format == .gltf || report.format == .glb
+            guard !report.findings.isEmpty else { return "\(TerminalText.safe(report.file)): \(gltf ? "no glTF validation issues" : "passes the ARKit rules")" }
+            var head = "\(TerminalText.safe(report.file)): \(count(report.errorCount, "error")), \(count(report.warningCount, "warning"))"
+            if report.infoCount + report.hintCount > 0 { head += ", \(count(report.infoCount, "info")), \(count(report.hintCount, "hint"))" }
+            var lines = [head]
             var byRule: [String: [ValidationFinding]] = [:]
             for finding in report.findings { byRule[finding.rule, default: []].append(finding) }
             for rule in byRule.keys.sorted() {
                 let findings = byRule[rule]!
-                let summary = ARKitRule(rawValue: rule)?.summary ?? ""
+                let summary = ARKitRule(rawValue: rule)?.summary ?? GLTFIssue.named(rule)?.summary ?? ""
                 lines.append("  \(rule): \(summary)")
                 for finding in findings {
                     let location = finding.location.isUnknown ? "" : TerminalText.safe(finding.location.description) + ": "
@@ -39,5 +42,5 @@ public enum ValidationTextFormatter {
         return text
     }
 
-    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 || noun == "info" ? "" : "s")" }
 }

@@ -15,6 +15,9 @@ public struct ValidationReport: Sendable, Codable {
 
     public var errorCount: Int { findings.count { $0.severity == .error } }
     public var warningCount: Int { findings.count { $0.severity == .warning } }
+    /// glTF's two lower grades: worth a look, never a failure.
+    public var infoCount: Int { findings.count { $0.severity == .info } }
+    public var hintCount: Int { findings.count { $0.severity == .hint } }
 
     /// The rules with at least one error, by name, sorted.
     public var failingRules: [String] { Set(findings.filter { $0.severity == .error }.map(\.rule)).sorted() }

@@ -3,14 +3,27 @@ import AssetCore
 /// One thing a rule found, located as precisely as the facts allow (a package entry, a layer line,
 /// a prim or property path).
 public struct ValidationFinding: Sendable, Hashable, Codable {
-    public enum Severity: String, Sendable, Codable, Comparable {
+    /// glTF findings use all four, as the Khronos validator grades its issues; ARKit rules warn or fail.
+    public enum Severity: String, Sendable, Codable, Comparable, CaseIterable {
+        case hint
+        case info
         case warning
         case error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+        private var rank: Int {
+            switch self {
+            case .hint: return 0
+            case .info: return 1
+            case .warning: return 2
+            case .error: return 3
+            }
+        }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
-    /// The rule's name as `usdchecker` prints it (`StageMetadataChecker`), so a user can match them.
+    /// The rule's name as `usdchecker` prints it (`StageMetadataChecker`), or for glTF the Khronos
+    /// validator's issue code (`ACCESSOR_MIN_MISMATCH`), so a user can match them.
     public var rule: String
     /// The same concern in OpenUSD's validation framework (`usdGeomValidators:StageMetadataChecker`),
     /// empty when the rule is ARKit's alone.
@@ -29,5 +42,16 @@ public struct ValidationFinding: Sendable, Hashable, Codable {
         self.message = message
         self.location = location
         self.fixable = fixable
+    }
+
+    /// A glTF finding under the Khronos validator's code and severity; `location.elementPath` is
+    /// the JSON pointer (or the GLB chunk).
+    public init(gltf issue: GLTFIssue, message: String, location: SourceLocation) {
+        rule = issue.code
+        validators = []
+        severity = issue.severity
+        self.message = message
+        self.location = location
+        fixable = false
     }
 }

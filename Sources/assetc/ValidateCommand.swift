@@ -7,15 +7,17 @@ import Foundation
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check USD files against OpenUSD's ARKit rules (what usdchecker --arkit checks), under usdchecker's rule names.",
+        abstract: "Check USD files against OpenUSD's ARKit rules (usdchecker's names), and glTF and GLB against the Khronos validator's checks (its issue codes).",
         discussion: """
-            Folders are searched for usda, usdc and usdz files. Exit status: 0 when every file passes, 1 when a rule \
-            reports an error (with --strict, a warning too), and a read failure's own status (1 malformed, 2 not USD, \
+            Folders are searched for usda, usdc, usdz, gltf and glb files. A glTF finding is named by the Khronos \
+            glTF-Validator's issue code and located by its JSON pointer (or GLB chunk), graded error, warning, info or hint \
+            as that validator grades it. Exit status: 0 when every file passes, 1 when a rule \
+            reports an error (with --strict, a warning too; info and hints never fail), and a read failure's own status (1 malformed, 2 not USD or glTF, \
             3 missing) when a file cannot be validated at all. With --fix OUT.usdz, one file is repaired into a new \
             package where a rule has a safe repair; the report lists each change, and the status is the copy's verdict.
             """)
 
-    @Argument(help: "USD files, or folders to search for them.")
+    @Argument(help: "USD and glTF files, or folders to search for them.")
     var paths: [String] = []
 
     @Flag(name: .long, help: "Print findings as JSON (Docs/CLI.md has the contract).")
@@ -27,7 +29,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail on warnings too.")
     var strict = false
 
-    @Flag(name: .long, help: "List the rules, their framework validator ids and what each asks, then exit.")
+    @Flag(name: .long, help: "List the ARKit rules (with their framework validator ids) and the glTF issue codes (with their severity), then exit.")
     var listRules = false
 
     @Option(name: .long, help: ArgumentHelp("Also check sources in other formats (dae, glTF, OBJ, STL, PLY) for what converting them to usdz would change or break.",
@@ -49,7 +51,7 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         if json && sarif { throw ValidationError("--json and --sarif are alternatives; choose one") }
-        if !listRules && paths.isEmpty { throw ValidationError("give at least one USD file or folder") }
+        if !listRules && paths.isEmpty { throw ValidationError("give at least one USD or glTF file, or a folder") }
         if fix != nil && (paths.count != 1 || sarif) { throw ValidationError("--fix repairs one file at a time and reports as text or --json") }
         if force && fix == nil { throw ValidationError("--force only applies to --fix") }
         if target != nil && fix != nil { throw ValidationError("--fix repairs USD files; convert other formats to usdz first (--target reports what that changes)") }
@@ -60,6 +62,10 @@ struct ValidateCommand: ParsableCommand {
             for rule in ARKitRule.allCases {
                 let validators = rule.validators.isEmpty ? "ARKit only" : rule.validators.joined(separator: ", ")
                 print("\(rule.rawValue)  (\(validators))\n    \(rule.summary)")
+            }
+            print("\nglTF and GLB (the Khronos glTF-Validator's issue codes):")
+            for issue in GLTFIssue.all {
+                print("\(issue.code)  (\(issue.severity.rawValue)\(issue.checked ? "" : "; not checked, see Docs/Validation.md"))\n    \(issue.summary)")
             }
             return
         }
@@ -72,7 +78,7 @@ struct ValidateCommand: ParsableCommand {
         useCase.targetsUsdz = target == .usdz
         let files = useCase.files(for: paths)
         if files.isEmpty {
-            throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD files")))
+            throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD or glTF files")))
         }
         let outcomes = useCase.run(files: files, progress: ProgressLine.forTerminal(total: files.count, noun: "validated"))
         if json || sarif {

@@ -1,0 +1,70 @@
+/// The image formats a glTF texture may hold (PNG and JPEG in the core, WebP with EXT_texture_webp,
+/// KTX2 with KHR_texture_basisu), told by their first bytes, and their sizes from their headers.
+enum GLTFImageKind {
+    case png, jpeg, webp, ktx2
+
+    static func detect(_ b: [UInt8]) -> GLTFImageKind? {
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if b.count >= 12, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if b.starts(with: [0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32, 0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A]) { return .ktx2 }
+        return nil
+    }
+
+    var mimeType: String {
+        switch self {
+        case .png: return "image/png"
+        case .jpeg: return "image/jpeg"
+        case .webp: return "image/webp"
+        case .ktx2: return "image/ktx2"
+        }
+    }
+
+    /// Width and height, nil when the header is broken or cut short.
+    func dimensions(_ b: [UInt8]) -> (Int, Int)? {
+        switch self {
+        case .png, .jpeg:
+            return ImageHeader.dimensions(b)
+        case .ktx2:
+            guard b.count >= 28 else { return nil }
+            return (Self.little(b, 20, 4), Self.little(b, 24, 4))
+        case .webp:
+            guard b.count >= 30 else { return nil }
+            switch String(decoding: b[12..<16], as: UTF8.self) {
+            case "VP8 ": return (Self.little(b, 26, 2) & 0x3FFF, Self.little(b, 28, 2) & 0x3FFF)
+            case "VP8L":
+                guard b[20] == 0x2F else { return nil }
+                let bits = Self.little(b, 21, 4)
+                return ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+            case "VP8X": return (Self.little(b, 24, 3) + 1, Self.little(b, 27, 3) + 1)
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether the bytes end before the header does (rather than being wrong).
+    func truncated(_ b: [UInt8]) -> Bool {
+        switch self {
+        case .png: return b.count < 24
+        case .jpeg: return !b.contains(0xC0) && b.count < 1024
+        case .webp: return b.count < 30
+        case .ktx2: return b.count < 28
+        }
+    }
+
+    private static func little(_ b: [UInt8], _ at: Int, _ count: Int) -> Int {
+        (0..<count).reduce(0) { $0 | Int(b[at + $1]) << (8 * $1) }
+    }
+}
+
+/// Bytes of buffer views, every range checked against what the buffer holds.
+enum GLTFBytes {
+    static func view(_ view: JSONValue, buffers: [ArraySlice<UInt8>?]) -> ArraySlice<UInt8>? {
+        guard let buffer = view["buffer"]?.integer, buffers.indices.contains(buffer), let bytes = buffers[buffer],
+              let length = view["byteLength"]?.integer, length >= 0 else { return nil }
+        let offset = view["byteOffset"]?.integer ?? 0
+        guard offset >= 0, offset <= bytes.count, length <= bytes.count - offset else { return nil }
+        let start = bytes.startIndex + offset
+        return bytes[start..<(start + length)]
+    }
+}
