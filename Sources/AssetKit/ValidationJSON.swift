@@ -8,6 +8,8 @@ public struct ValidationJSON: Encodable {
         var format: AssetFormat?
         var errors: Int
         var warnings: Int
+        var infos: Int
+        var hints: Int
         var failingRules: [String]
         var findings: [ValidationFinding]
         /// Why the file could not be validated at all.
@@ -23,9 +25,9 @@ public struct ValidationJSON: Encodable {
             switch outcome {
             case .report(let report):
                 return File(file: report.file, format: report.format, errors: report.errorCount, warnings: report.warningCount,
-                            failingRules: report.failingRules, findings: report.findings)
+                            infos: report.infoCount, hints: report.hintCount, failingRules: report.failingRules, findings: report.findings)
             case .failed(let file, let error):
-                return File(file: file, errors: 1, warnings: 0, failingRules: [], findings: [],
+                return File(file: file, errors: 1, warnings: 0, infos: 0, hints: 0, failingRules: [], findings: [],
                             error: Diagnostic(.error, error.message, at: error.location))
             }
         }

@@ -45,7 +45,9 @@ extension GLTFDataRules {
                 findings.add("ACCESSOR_INVALID_FLOAT", "\(stream): \(name) element \(bad / attribute.components) is \(values[bad])", at: pointer)
             }
             if name == "NORMAL" && attribute.components == 3 {
-                unitVectors(values, per: 3, length: 3, code: "ACCESSOR_VECTOR3_NON_UNIT", at: pointer, note: stream)
+                // Draco quantizes normals itself (to as few as 8 bits a component), which moves a
+                // length further than stored data may stray: twice the tolerance here.
+                unitVectors(values, per: 3, length: 3, code: "ACCESSOR_VECTOR3_NON_UNIT", at: pointer, note: stream, tolerance: 2 * Self.unitTolerance)
             }
         }
     }

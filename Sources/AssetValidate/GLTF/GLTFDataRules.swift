@@ -227,13 +227,14 @@ struct GLTFDataRules {
         }
     }
 
-    mutating func unitVectors(_ values: [Double], per: Int, length: Int, code: String, at here: String, note: String? = nil) {
+    mutating func unitVectors(_ values: [Double], per: Int, length: Int, code: String, at here: String, note: String? = nil,
+                              tolerance: Double = unitTolerance) {
         var bad = 0, first = -1, firstLength = 0.0
         for e in 0..<(values.count / per) {
             var sum = 0.0
             for c in 0..<length { sum += values[e * per + c] * values[e * per + c] }
             let norm = sum.squareRoot()
-            if abs(norm - 1) > Self.unitTolerance {
+            if abs(norm - 1) > tolerance {
                 if first < 0 { (first, firstLength) = (e, norm) }
                 bad += 1
             }
