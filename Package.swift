@@ -167,6 +167,7 @@ if Context.environment["ASSETC_FUZZ"] != nil {
     for (name, dependencies) in [("FuzzCrateReader", ["FormatUSD", "AssetCore"]), ("FuzzUSDAParser", ["FormatUSD", "AssetCore"]),
                                  ("FuzzUSDZPackage", ["FormatUSD", "AssetCore"]), ("FuzzUSDStage", ["FormatUSD", "AssetCore", "FuzzSupport"]), ("FuzzColladaReader", ["FormatCollada", "AssetCore", "FuzzSupport"]),
                                  ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore", "FuzzSupport"]),
+                                 ("FuzzGLTFValidator", ["AssetValidate", "AssetCore", "FuzzSupport"]),
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))

@@ -45,9 +45,12 @@ class Asset:
         return len(self.doc["accessors"]) - 1
 
     def floats(self, values, kind):
+        """A float accessor with its min and max, which glTF requires of positions and key times."""
         width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}[kind]
         view = self.view(struct.pack("<%df" % len(values), *values))
-        return self.accessor(view, 5126, len(values) // width, kind)
+        stored = struct.unpack("<%df" % len(values), struct.pack("<%df" % len(values), *values))  # as float32 holds them
+        bounds = ([min(stored[c::width]) for c in range(width)], [max(stored[c::width]) for c in range(width)])
+        return self.accessor(view, 5126, len(values) // width, kind, minmax=bounds)
 
     def add(self, key, value):
         self.doc.setdefault(key, []).append(value)
@@ -118,10 +121,10 @@ def sparse_accessors():
     base = a.view(struct.pack("<12f", *QUAD))
     sparse = {"count": 2, "indices": {"bufferView": a.view(struct.pack("<2H", 1, 2)), "componentType": 5123},
               "values": {"bufferView": a.view(struct.pack("<6f", 3, 0, 0, 3, 2, 0))}}
-    pos = a.accessor(base, 5126, 4, "VEC3", sparse=sparse)
+    pos = a.accessor(base, 5126, 4, "VEC3", sparse=sparse, minmax=([0, 0, 0], [3, 2, 0]))  # bounds after the substitution
     zeros_sparse = {"count": 2, "indices": {"bufferView": a.view(bytes([1, 2, 0, 0])), "componentType": 5121},
                     "values": {"bufferView": a.view(struct.pack("<6f", 0, 0, 5, 0, 4, 5))}}
-    pos2 = a.accessor(None, 5126, 3, "VEC3", sparse=zeros_sparse)
+    pos2 = a.accessor(None, 5126, 3, "VEC3", sparse=zeros_sparse, minmax=([0, 0, 0], [0, 4, 5]))
     a.add("meshes", {"name": "Stretched", "primitives": [{"attributes": {"POSITION": pos}, "indices": a.accessor(
         a.view(struct.pack("<6I", 0, 1, 2, 0, 2, 3)), 5125, 6, "SCALAR")}]})
     a.add("meshes", {"name": "FromZeros", "primitives": [{"attributes": {"POSITION": pos2}}]})
