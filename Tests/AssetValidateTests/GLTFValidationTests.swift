@@ -59,6 +59,10 @@ import Testing
         #expect(GLTFIssue.named("ACCESSOR_MIN_MISMATCH")?.severity == .error)
     }
 
+    @Test func theCheckedExtensionsAreTheOnesWithSchemas() {
+        #expect(Set(GLTFExtensionSchemas.places.keys) == GLTFExtensionSchemas.names)
+    }
+
     /// Many findings of one code are cut to a readable number, with one more saying how many.
     @Test func aFloodOfOneCodeIsCutShortAndCounted() throws {
         var findings = GLTFFindings(file: "x.gltf")

@@ -172,7 +172,7 @@ struct GLTFDocumentRules {
         }
         for (k, value) in (root["extensionsUsed"]?.elements ?? []).enumerated() {
             guard let name = value.string else { continue }
-            if GLTFExtensionSchemas.places[name] == nil {
+            if !GLTFExtensionSchemas.names.contains(name) {
                 findings.add("UNSUPPORTED_EXTENSION", "assetc does not check '\(name)'; what it adds is not validated", at: "/extensionsUsed/\(k)")
             }
             if Self.mustBeRequired.contains(name) && !required.contains(name) {

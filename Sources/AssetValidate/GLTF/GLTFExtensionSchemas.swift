@@ -2,10 +2,17 @@
 /// extends). An extension not listed here is reported once as UNSUPPORTED_EXTENSION and its
 /// content is not checked. Facts from the Khronos extension specifications.
 enum GLTFExtensionSchemas {
-    private static let unit = GLTFShape.number(min: 0, max: 1)
+    private static var unit: GLTFShape { .number(min: 0, max: 1) }
     private static let halfPi = Double.pi / 2
 
-    static let places: [String: [String: GLTFObjectSchema]] = [
+    /// The extensions whose content is checked.
+    static let names: Set<String> = ["KHR_materials_emissive_strength", "KHR_materials_ior", "KHR_materials_unlit", "KHR_materials_transmission",
+                                     "KHR_materials_clearcoat", "KHR_materials_pbrSpecularGlossiness", "KHR_materials_variants",
+                                     "KHR_texture_transform", "KHR_lights_punctual", "KHR_draco_mesh_compression", "EXT_meshopt_compression",
+                                     "KHR_mesh_quantization", "EXT_texture_webp", "KHR_animation_pointer"]
+
+    /// Built per validation, as `GLTFSchema`'s tables are.
+    static var places: [String: [String: GLTFObjectSchema]] { [
         "KHR_materials_emissive_strength": ["material": GLTFObjectSchema(properties: [("emissiveStrength", .number(min: 0))])],
         "KHR_materials_ior": ["material": GLTFObjectSchema(properties: [("ior", .number(min: 0))])],
         "KHR_materials_unlit": ["material": GLTFObjectSchema(properties: [])],
@@ -47,9 +54,9 @@ enum GLTFExtensionSchemas {
         "KHR_mesh_quantization": [:],
         "EXT_texture_webp": ["texture": GLTFObjectSchema(properties: [("source", .index("images"))], required: ["source"])],
         "KHR_animation_pointer": ["animation.channel.target": GLTFObjectSchema(properties: [("pointer", .string)], required: ["pointer"])],
-    ]
+    ] }
 
-    static let objects: [String: GLTFObjectSchema] = [
+    static var objects: [String: GLTFObjectSchema] { [
         "KHR_materials_variants.variant": GLTFObjectSchema(properties: [("name", .string)], required: ["name"]),
         "KHR_materials_variants.mapping": GLTFObjectSchema(properties: [
             ("variants", .array(.index("KHR_materials_variants.variants"), unique: true)), ("material", .index("materials")), ("name", .string),
@@ -62,5 +69,5 @@ enum GLTFExtensionSchemas {
         "KHR_lights_punctual.spot": GLTFObjectSchema(properties: [
             ("innerConeAngle", .number(min: 0, max: halfPi)), ("outerConeAngle", .number(min: 0, max: halfPi, exclusiveMin: true)),
         ]),
-    ]
+    ] }
 }

@@ -41,22 +41,26 @@ struct GLTFObjectSchema: Sendable {
     }
 }
 
+///
+/// The tables are built per validation (computed, held by the walk) rather than as global `let`s:
+/// an indirect enum's boxes are referenced through tagged pointers, which LeakSanitizer cannot
+/// follow from a global, so the fuzzer took the tables for leaks.
 enum GLTFSchema {
     static let components = [5120, 5121, 5122, 5123, 5125, 5126]
     static let types = ["SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4"]
     /// Components per element of each accessor type, and the lengths min and max may take.
     static let componentsPerType = ["SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16]
 
-    static let root = GLTFObjectSchema(properties: [
+    static var root: GLTFObjectSchema { GLTFObjectSchema(properties: [
         ("extensionsUsed", .array(.string, unique: true)), ("extensionsRequired", .array(.string, unique: true)),
         ("accessors", .array(.object("accessor"))), ("animations", .array(.object("animation"))), ("asset", .object("asset")),
         ("buffers", .array(.object("buffer"))), ("bufferViews", .array(.object("bufferView"))), ("cameras", .array(.object("camera"))),
         ("images", .array(.object("image"))), ("materials", .array(.object("material"))), ("meshes", .array(.object("mesh"))),
         ("nodes", .array(.object("node"))), ("samplers", .array(.object("sampler"))), ("scene", .index("scenes")),
         ("scenes", .array(.object("scene"))), ("skins", .array(.object("skin"))), ("textures", .array(.object("texture"))),
-    ], required: ["asset"])
+    ], required: ["asset"]) }
 
-    static let objects: [String: GLTFObjectSchema] = [
+    static var objects: [String: GLTFObjectSchema] { [
         "asset": GLTFObjectSchema(properties: [("copyright", .string), ("generator", .string), ("version", .version), ("minVersion", .version)],
                                   required: ["version"]),
         "accessor": GLTFObjectSchema(properties: [
@@ -141,5 +145,5 @@ enum GLTFSchema {
             ("joints", .array(.index("nodes"), unique: true)),
         ], required: ["joints"]),
         "texture": GLTFObjectSchema(properties: [("name", .string), ("sampler", .index("samplers")), ("source", .index("images"))]),
-    ]
+    ] }
 }

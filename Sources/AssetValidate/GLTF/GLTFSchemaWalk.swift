@@ -7,6 +7,8 @@ struct GLTFSchemaWalk {
     let root: JSONValue
     private(set) var findings: GLTFFindings
     let used: Set<String>
+    private let objects = GLTFSchema.objects.merging(GLTFExtensionSchemas.objects) { core, _ in core }
+    private let places = GLTFExtensionSchemas.places
 
     init(root: JSONValue, findings: GLTFFindings) {
         self.root = root
@@ -46,7 +48,7 @@ struct GLTFSchemaWalk {
         for (dependent, needed) in schema.dependencies where keys.contains(dependent) && !keys.contains(needed) {
             findings.add("UNSATISFIED_DEPENDENCY", "'\(dependent)' needs '\(needed)' to be defined", at: JSONPointer.join(pointer, dependent))
         }
-        if !schema.oneOf.isEmpty && schema.oneOf.count { keys.contains($0) } != 1 {
+        if !schema.oneOf.isEmpty && schema.oneOf.count(where: { keys.contains($0) }) != 1 {
             findings.add("ONE_OF_MISMATCH", "exactly one of \(schema.oneOf.map { "'\($0)'" }.joined(separator: ", ")) must be defined", at: pointer)
         }
         for (key, member) in members {
@@ -67,7 +69,7 @@ struct GLTFSchemaWalk {
     private mutating func check(_ value: JSONValue, _ shape: GLTFShape, pointer: String, container: JSONValue) {
         switch shape {
         case .object(let name):
-            guard let schema = GLTFSchema.objects[name] ?? GLTFExtensionSchemas.objects[name] else { return }
+            guard let schema = objects[name] else { return }
             object(value, schema, pointer: pointer, container: container, kind: name)
         case .integer(let min, let max, let multipleOf):
             guard case .number(let n, let integral) = value, integral, let int = value.integer else {
@@ -219,7 +221,7 @@ struct GLTFSchemaWalk {
             }
             if !used.contains(name) { findings.add("UNDECLARED_EXTENSION", "'\(name)' is not listed in extensionsUsed", at: here) }
             // One not in extensionsUsed is reported above; one listed there is reported there.
-            guard let places = GLTFExtensionSchemas.places[name] else { continue }
+            guard let places = places[name] else { continue }
             guard let schema = places[kind] else {
                 findings.add("UNEXPECTED_EXTENSION_OBJECT", "'\(name)' does not apply to \(kind)", at: here)
                 continue
