@@ -99,10 +99,13 @@ def test_an_animated_asset_plays_its_clip_and_pauses(service, browser):
     options = page.locator("[data-action=clip] option").all_text_contents()
     assert len(options) == len(clips) and options[0].startswith(clips[0]["name"] + " (")
     t0 = page.evaluate("window.assetcViewer.time")
+    before = canvas(page)
     page.wait_for_timeout(400)
     t1 = page.evaluate("window.assetcViewer.time")
     assert t1 != t0, "the clip plays"
     moving = canvas(page)
+    changed = sum(1 for p, q in zip(before.getdata(), moving.getdata()) if max(abs(a - b) for a, b in zip(p, q)) > 24)
+    assert changed > 50, f"the arm moves on the canvas between two moments ({changed} pixels changed)"
     page.click("[data-action=play]")
     assert page.locator("[data-action=play]").text_content() == "Play"
     paused = page.evaluate("window.assetcViewer.time")
