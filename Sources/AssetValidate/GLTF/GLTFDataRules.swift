@@ -85,25 +85,33 @@ struct GLTFDataRules {
         return values
     }
 
-    /// The hot loop: one pass over the bytes, widening each component as its type says.
+    /// The hot loop: one pass over the bytes, widening each component as its type says. The type
+    /// is switched on once, outside the loops, and each element's component offsets are worked
+    /// out once (matrix columns are padded to 4 bytes).
     static func read(_ bytes: ArraySlice<UInt8>, component: Int, count: Int, per: Int, rows: Int, offset: Int, stride: Int, columnStride: Int,
                      into values: inout [Double]) {
+        let size = GLTFDocumentRules.componentSize[component] ?? 4
+        let offsets = (0..<per).map { c in (c / rows) * columnStride + (c % rows) * size }
         bytes.withUnsafeBytes { raw in
             values.withUnsafeMutableBufferPointer { out in
-                var o = 0
-                for e in 0..<count {
-                    let base = offset + e * stride
-                    for c in 0..<per {
-                        let at = base + (c / rows) * columnStride + (c % rows) * (GLTFDocumentRules.componentSize[component] ?? 4)
-                        switch component {
-                        case 5126: out[o] = Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
-                        case 5125: out[o] = Double(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
-                        case 5123: out[o] = Double(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-                        case 5122: out[o] = Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int16.self)))
-                        case 5121: out[o] = Double(raw[at])
-                        default: out[o] = Double(Int8(bitPattern: raw[at]))
+                offsets.withUnsafeBufferPointer { within in
+                    func each(_ load: (Int) -> Double) {
+                        var o = 0
+                        for e in 0..<count {
+                            let base = offset + e * stride
+                            for c in 0..<per {
+                                out[o] = load(base + within[c])
+                                o += 1
+                            }
                         }
-                        o += 1
+                    }
+                    switch component {
+                    case 5126: each { Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self)))) }
+                    case 5125: each { Double(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self))) }
+                    case 5123: each { Double(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt16.self))) }
+                    case 5122: each { Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: Int16.self))) }
+                    case 5121: each { Double(raw[$0]) }
+                    default: each { Double(Int8(bitPattern: raw[$0])) }
                     }
                 }
             }
