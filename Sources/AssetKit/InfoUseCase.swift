@@ -18,8 +18,13 @@ public struct InfoUseCase: Sendable {
     }
 
     public func run(path: String) throws(AssetError) -> Report {
-        var result = try registry.read(URL(fileURLWithPath: path), options: options)
-        if let notice = try GLTFValidationNotice.check(path, options: options) { result.diagnostics.insert(notice, at: 0) }
+        let validation = GLTFValidationNotice.Pending(path, options: options)
+        var result: ReadResult
+        do throws(AssetError) { result = try registry.read(URL(fileURLWithPath: path), options: options) } catch {
+            validation.finish()  // the read's error is the one to report
+            throw error
+        }
+        if let notice = try validation.wait() { result.diagnostics.insert(notice, at: 0) }
         return Report(info: AssetInfo(file: path, result: result, poseTime: options.poseTime), result: result)
     }
 }
