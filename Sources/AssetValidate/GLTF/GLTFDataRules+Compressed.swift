@@ -40,7 +40,7 @@ extension GLTFDataRules {
         for (name, attribute) in draco.attributes.sorted(by: { $0.key < $1.key }) {
             guard let accessorIndex = primitive["attributes"]?[name]?.integer else { continue }
             let pointer = "/accessors/\(accessorIndex)"
-            let values = attribute.values.map(Double.init)
+            let values = Values(attribute.values.map(Double.init))
             if let bad = values.firstIndex(where: { !$0.isFinite }) {
                 findings.add("ACCESSOR_INVALID_FLOAT", "\(stream): \(name) element \(bad / attribute.components) is \(values[bad])", at: pointer)
             }

@@ -15,6 +15,11 @@ struct GLTFDataRules {
     let views: [JSONValue]
     /// EXT_meshopt_compression views, decoded (`decodeStreams`), by buffer view index.
     var meshopt: [Int: ArraySlice<UInt8>] = [:]
+    /// The accessor being checked, decoded: one buffer reused for every accessor, grown to the
+    /// largest, so a million-triangle file allocates (and faults in) its values once, not per accessor.
+    private var scratch: [Double] = []
+
+    typealias Values = ArraySlice<Double>
 
     /// How far a unit vector's length may stray: the Khronos validator's tolerance, about what
     /// 8-bit normalized storage loses.
@@ -34,12 +39,13 @@ struct GLTFDataRules {
     mutating func run() {
         var decoded: [Int: [Double]] = [:]
         for index in accessors.indices where !usage.compressed.contains(index) && (!inMeshoptView(index) || meshoptStream(index) != nil) {
-            guard let values = decode(index) else { continue }
+            guard let count = decode(index) else { continue }
+            let values = scratch[0..<count]
             findings.note = meshoptStream(index) != nil ? "in the meshopt stream of bufferView \(accessors[index]["bufferView"]?.integer ?? 0)" : nil
             check(index, values)
             findings.note = nil
             // Kept only where a check across accessors needs them (skin joints and weights).
-            if usage.skinSets.contains(where: { $0.joints.contains(index) || $0.weights.contains(index) }) { decoded[index] = values }
+            if usage.skinSets.contains(where: { $0.joints.contains(index) || $0.weights.contains(index) }) { decoded[index] = Array(values) }
         }
         for set in usage.skinSets { skinning(set, decoded) }
     }
@@ -60,16 +66,20 @@ struct GLTFDataRules {
         return views[view]["extensions"]?["EXT_meshopt_compression"] != nil
     }
 
-    /// The accessor's raw component values, element after element (matrix columns unpadded); nil
+    /// Decodes the accessor's raw component values, element after element (matrix columns
+    /// unpadded), into the first `count x components` of `scratch`, and returns that count; nil
     /// when its layout was already found wrong or its bytes cannot be had.
-    mutating func decode(_ index: Int) -> [Double]? {
+    mutating func decode(_ index: Int) -> Int? {
         let accessor = accessors[index]
         guard let component = accessor["componentType"]?.integer, let size = GLTFDocumentRules.componentSize[component],
               let type = accessor["type"]?.string, let per = GLTFSchema.componentsPerType[type],
               let count = accessor["count"]?.integer, count >= 1 else { return nil }
+        let total = count * per
         // Refused before allocating: the count is the file's word, the budget the user's.
-        do throws(AssetError) { try budget.spend(bytes: count * per * 8, for: "accessor \(index)", at: SourceLocation()) } catch { return nil }
-        var values: [Double]
+        if total > scratch.count {
+            do throws(AssetError) { try budget.spend(bytes: (total - scratch.count) * 8, for: "accessor \(index)", at: SourceLocation()) } catch { return nil }
+            scratch = [Double](repeating: 0, count: total)
+        }
         if let viewIndex = accessor["bufferView"]?.integer {
             let stream = meshoptStream(index)
             guard views.indices.contains(viewIndex), let bytes = stream?.bytes ?? GLTFBytes.view(views[viewIndex], buffers: buffers) else { return nil }
@@ -79,17 +89,15 @@ struct GLTFDataRules {
             guard offset >= 0, offset + stride * (count - 1) + element <= bytes.count else { return nil }
             let rows = type.hasPrefix("MAT") ? Int(Double(per).squareRoot()) : per
             let columnStride = type.hasPrefix("MAT") ? (rows * size + 3) & ~3 : rows * size
-            // Every value is written by the read: no zero fill first (it was a fifth of the time).
-            values = [Double](unsafeUninitializedCapacity: count * per) { buffer, initialized in
+            scratch.withUnsafeMutableBufferPointer { buffer in
                 Self.read(bytes, component: component, count: count, per: per, rows: rows, offset: offset, stride: stride,
-                          columnStride: columnStride, into: buffer)
-                initialized = count * per
+                          columnStride: columnStride, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<total]))
             }
         } else {
-            values = [Double](repeating: 0, count: count * per)  // sparse over zeros
+            scratch.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[0..<total]).update(repeating: 0) }  // sparse over zeros
         }
-        if let sparse = accessor["sparse"], !applySparse(sparse, accessor: index, count: count, per: per, component: component, into: &values) { return nil }
-        return values
+        if let sparse = accessor["sparse"], !applySparse(sparse, accessor: index, count: count, per: per, component: component) { return nil }
+        return total
     }
 
     /// The hot loop: one pass over the bytes, widening each component as its type says. The type
@@ -123,7 +131,7 @@ struct GLTFDataRules {
         }
     }
 
-    private mutating func applySparse(_ sparse: JSONValue, accessor index: Int, count: Int, per: Int, component: Int, into values: inout [Double]) -> Bool {
+    private mutating func applySparse(_ sparse: JSONValue, accessor index: Int, count: Int, per: Int, component: Int) -> Bool {
         let here = "/accessors/\(index)/sparse"
         guard let replaced = sparse["count"]?.integer, replaced >= 1, replaced <= count,
               let indexView = sparse["indices"]?["bufferView"]?.integer, views.indices.contains(indexView),
@@ -153,14 +161,14 @@ struct GLTFDataRules {
                 findings.add("ACCESSOR_SPARSE_INDEX_OOB", "sparse index \(k) is \(Int(position)); the accessor has \(count) elements", at: here + "/indices")
                 continue
             }
-            for c in 0..<per { values[Int(position) * per + c] = replacements[k * per + c] }
+            for c in 0..<per { scratch[Int(position) * per + c] = replacements[k * per + c] }
         }
         return true
     }
 
     // MARK: checks
 
-    private mutating func check(_ index: Int, _ values: [Double]) {
+    private mutating func check(_ index: Int, _ values: Values) {
         let accessor = accessors[index]
         let here = "/accessors/\(index)"
         let per = GLTFSchema.componentsPerType[accessor["type"]?.string ?? ""] ?? 1
@@ -199,7 +207,7 @@ struct GLTFDataRules {
         }
     }
 
-    private mutating func bounds(_ accessor: JSONValue, low: [Double], high: [Double], values: [Double], per: Int, at here: String) {
+    private mutating func bounds(_ accessor: JSONValue, low: [Double], high: [Double], values: Values, per: Int, at here: String) {
         let isFloat = accessor["componentType"]?.integer == 5126
         // Declared bounds of a float accessor are compared at float precision, as stored.
         func same(_ a: Double, _ b: Double) -> Bool { isFloat ? Float(a) == Float(b) : a == b }
@@ -219,7 +227,7 @@ struct GLTFDataRules {
         }
     }
 
-    private mutating func indices(_ index: Int, _ values: [Double], at here: String) {
+    private mutating func indices(_ index: Int, _ values: Values, at here: String) {
         let component = accessors[index]["componentType"]?.integer ?? 5125
         let restart = component == 5121 ? 255.0 : component == 5123 ? 65535.0 : 4294967295.0
         let vertices = Double(usage.vertexCount[index] ?? Int.max)
@@ -245,7 +253,7 @@ struct GLTFDataRules {
         }
     }
 
-    private mutating func keyTimes(_ values: [Double], at here: String) {
+    private mutating func keyTimes(_ values: Values, at here: String) {
         if let k = values.firstIndex(where: { $0 < 0 }) { findings.add("ACCESSOR_ANIMATION_INPUT_NEGATIVE", "key \(k) is at \(values[k]) s", at: here) }
         for k in values.indices.dropFirst() where values[k] <= values[k - 1] {
             findings.add("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", "key \(k) at \(values[k]) s does not follow key \(k - 1) at \(values[k - 1]) s", at: here)
@@ -253,7 +261,7 @@ struct GLTFDataRules {
         }
     }
 
-    mutating func unitVectors(_ values: [Double], per: Int, length: Int, code: String, at here: String, note: String? = nil,
+    mutating func unitVectors(_ values: Values, per: Int, length: Int, code: String, at here: String, note: String? = nil,
                               tolerance: Double = unitTolerance) {
         var bad = 0, first = -1, firstLength = 0.0
         for e in 0..<(values.count / per) {
@@ -268,13 +276,13 @@ struct GLTFDataRules {
         if bad > 0 { findings.add(code, (note.map { $0 + ": " } ?? "") + "\(bad) elements are not of unit length; element \(first)'s is \(firstLength)", at: here) }
     }
 
-    private mutating func inverseBindMatrices(_ values: [Double], at here: String) {
+    private mutating func inverseBindMatrices(_ values: Values, at here: String) {
         for m in 0..<(values.count / 16) where values[m * 16 + 3] != 0 || values[m * 16 + 7] != 0 || values[m * 16 + 11] != 0 || values[m * 16 + 15] != 1 {
             findings.add("ACCESSOR_INVALID_IBM", "matrix \(m)'s last row is (\(values[m * 16 + 3]), \(values[m * 16 + 7]), \(values[m * 16 + 11]), \(values[m * 16 + 15]))", at: here)
         }
     }
 
-    private mutating func vertexData(_ index: Int, _ values: [Double], per: Int, isFloat: Bool, at here: String) {
+    private mutating func vertexData(_ index: Int, _ values: Values, per: Int, isFloat: Bool, at here: String) {
         guard let semantic = usage.semantic[index], isFloat else { return }
         switch semantic {
         case "NORMAL" where per == 3: unitVectors(values, per: 3, length: 3, code: "ACCESSOR_VECTOR3_NON_UNIT", at: here)
