@@ -42,6 +42,31 @@ enum GLTFImageKind {
         }
     }
 
+    /// What a PNG holds that glTF viewers need not honour: animation (APNG's acTL), a colour space
+    /// of its own (iCCP, cHRM), pixels that are not square (pHYs); nil for none or another format.
+    func unsupportedFeatures(_ b: [UInt8]) -> String? {
+        guard self == .png else { return nil }
+        var found: [String] = []
+        var at = 8
+        while at + 12 <= b.count {
+            let length = Self.big(b, at), type = String(decoding: b[(at + 4)..<(at + 8)], as: UTF8.self)
+            guard length >= 0, length <= b.count - at - 12 else { break }
+            switch type {
+            case "acTL": found.append("animation (acTL)")
+            case "iCCP", "cHRM": found.append("its own colour space (\(type))")
+            case "pHYs" where length >= 9 && Self.big(b, at + 8) != Self.big(b, at + 12): found.append("non-square pixels (pHYs)")
+            case "IDAT", "IEND": return found.isEmpty ? nil : found.joined(separator: ", ")
+            default: break
+            }
+            at += 12 + length
+        }
+        return found.isEmpty ? nil : found.joined(separator: ", ")
+    }
+
+    private static func big(_ b: [UInt8], _ at: Int) -> Int {
+        (0..<4).reduce(0) { $0 << 8 | Int(b[at + $1]) }
+    }
+
     /// Whether the bytes end before the header does (rather than being wrong).
     func truncated(_ b: [UInt8]) -> Bool {
         switch self {

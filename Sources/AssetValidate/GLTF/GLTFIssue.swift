@@ -197,7 +197,7 @@ public struct GLTFIssue: Sendable, Hashable {
         w("BUFFER_GLB_CHUNK_TOO_BIG", "The BIN chunk is more than 3 bytes longer than its buffer."),
         w("DATA_URI_GLB", "A data: URI inside a GLB."),
         e("IMAGE_DATA_INVALID", "An image's bytes are broken."),
-        w("IMAGE_FEATURES_UNSUPPORTED", "An image with features glTF viewers need not support.", checked: false),
+        w("IMAGE_FEATURES_UNSUPPORTED", "An image with features glTF viewers need not support."),
         e("IMAGE_MIME_TYPE_INVALID", "An image's bytes are not of its declared mimeType."),
         e("IMAGE_NON_ENABLED_MIME_TYPE", "An image type that needs an extension the asset does not use."),
         i("IMAGE_NPOT_DIMENSIONS", "An image whose sides are not powers of two."),

@@ -131,6 +131,9 @@ public struct GLTFValidator: Sendable {
             if let declared, declared != found.mimeType {
                 findings.add("IMAGE_MIME_TYPE_INVALID", "the bytes are \(found.mimeType); mimeType says \(declared)", at: here + "/mimeType")
             }
+            if let features = found.unsupportedFeatures(bytes) {
+                findings.add("IMAGE_FEATURES_UNSUPPORTED", "image \(index) has \(features)", at: here)
+            }
             switch found.dimensions(bytes) {
             case .some((let width, let height)):
                 if width & (width - 1) != 0 || height & (height - 1) != 0 {

@@ -176,6 +176,29 @@ case("KHR_MATERIALS_EMISSIVE_STRENGTH_ZERO_FACTOR", "/materials/0/extensions/KHR
                               d["materials"][0].__setitem__("extensions", {"KHR_materials_emissive_strength": {"emissiveStrength": 5}}))))
 case("IMAGE_NON_ENABLED_MIME_TYPE", "/images/0/mimeType")(
     lambda: mutate(lambda d: d.__setitem__("images", [{"bufferView": 2, "mimeType": "image/webp"}])))
+def png(extra_chunk=b""):
+    """A 1 x 1 grey PNG, with one more chunk before its pixels when given."""
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)) + extra_chunk
+            + chunk(b"IDAT", zlib.compress(b"\0\x80")) + chunk(b"IEND", b""))
+
+
+def textured_with(image_bytes):
+    def change(d):
+        d["images"] = [{"uri": "data:image/png;base64," + base64.b64encode(image_bytes).decode()}]
+        d["textures"] = [{"source": 0}]
+        d["materials"][0]["emissiveTexture"] = {"index": 0}
+        d["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = 3
+        d["bufferViews"].append({"buffer": 0, "byteOffset": 0, "byteLength": 24, "target": 34962})  # the positions' bytes, read as UVs
+        d["accessors"].append({"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC2"})
+    return change
+
+
+case("IMAGE_FEATURES_UNSUPPORTED", "/images/0")(
+    lambda: mutate(textured_with(png(struct.pack(">I", 8) + b"acTL" + struct.pack(">II", 1, 0) + b"\0\0\0\0"))))
 case("BUFFER_DATA_URI_MIME_TYPE_INVALID", "/buffers/0/uri")(
     lambda: mutate(lambda d: d["buffers"][0].__setitem__("uri", d["buffers"][0]["uri"].replace("application/octet-stream", "text/plain"))))
 case("BUFFER_BYTE_LENGTH_MISMATCH", "/buffers/0/byteLength")(lambda: mutate(lambda d: d["buffers"][0].__setitem__("byteLength", 200)))
