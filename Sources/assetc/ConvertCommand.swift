@@ -7,17 +7,27 @@ struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert an asset to another format: usda, usdc, usdz, dae, gltf, glb, obj, stl, ply.",
+        usage: """
+            assetc convert IN OUT [options]
+            assetc convert IN|FOLDER... --to FORMAT --out-dir DIR [options]
+            """,
         discussion: """
             The output format comes from OUT's extension unless --to names it. What the target cannot \
             hold is dropped with one warning each. Files are written to temporary names and renamed \
             into place only when every one is complete, so a failed conversion leaves nothing behind.
+
+            With --out-dir, every file given and every asset under every folder given is converted \
+            to --to's format on all cores, written under DIR with its name relative to its folder \
+            (Art/ships/ship.dae given as Art becomes DIR/ships/ship.usdz). A file that fails is \
+            reported and the rest go on; the exit status is 0 only when every one converted.
             """)
 
-    @Argument(help: "The asset to read.")
-    var input: String
+    @Argument(help: ArgumentHelp("IN OUT: the asset to read and the file to write (sidecar textures, .bin and .mtl go beside it); with --out-dir, the files and folders to convert.",
+                                 valueName: "paths"))
+    var paths: [String] = []
 
-    @Argument(help: "The file to write; sidecar files (textures, .bin, .mtl) go beside it.")
-    var output: String
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp("Convert every path given into this folder (needs --to).", valueName: "DIR"))
+    var outputFolder: String?
 
     @Option(name: .customLong("to"), help: "Output format, when OUT's extension does not say.")
     var format: OutputFormatArgument?
@@ -46,6 +56,13 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
 
     func validate() throws {
+        if outputFolder != nil {
+            if paths.isEmpty { throw ValidationError("give the files and folders to convert") }
+            if format == nil { throw ValidationError("--out-dir needs --to FORMAT: it names every output's extension") }
+        } else if paths.count != 2 {
+            throw ValidationError(paths.count < 2 ? "give IN and OUT (or files and folders with --to FORMAT --out-dir DIR)"
+                                                  : "several inputs need --to FORMAT --out-dir DIR; OUT names one file")
+        }
         if let metersPerUnit, !(metersPerUnit.isFinite && metersPerUnit > 0) {
             throw ValidationError("--meters-per-unit takes a positive number")
         }
@@ -61,11 +78,48 @@ struct ConvertCommand: ParsableCommand {
         options.force = force
         options.textRootLayer = usdaRoot
         options.readOptions = reading.readOptions
-        let report = try ExitStatus.orExit { try ConvertUseCase().run(input: input, output: output, options: options) }
+        if let outputFolder {
+            try runBatch(options, into: outputFolder)
+            return
+        }
+        let report = try ExitStatus.orExit { try ConvertUseCase().run(input: paths[0], output: paths[1], options: options) }
         var stderr = StandardError()
         for diagnostic in report.diagnostics { print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr) }
         if !quiet {
             print("wrote \(report.writtenFiles.joined(separator: ", ")) (\(report.format.name))")
         }
+    }
+
+    /// Many inputs: one line per file on standard error (a progress bar on a terminal), warnings
+    /// and failures as they come, one summary line on standard output.
+    private func runBatch(_ options: ConvertOptions, into folder: String) throws {
+        let useCase = BatchConvertUseCase(options: options)
+        let jobs = try ExitStatus.orExit { try useCase.jobs(for: paths, format: options.format!, outputFolder: folder) }
+        if jobs.isEmpty {
+            throw ExitStatus.fail(AssetError(.unsupportedFormat("no assets found", supported: []), at: SourceLocation(file: paths.joined(separator: " "))))
+        }
+        let terminal = isatty(STDERR_FILENO) != 0
+        let quiet = quiet
+        let outcomes = useCase.run(jobs, outputFolder: folder) { outcome, done in
+            var stderr = StandardError()
+            if terminal { print("\r\u{1B}[K", terminator: "", to: &stderr) }
+            if let error = outcome.error {
+                print("assetc: error: \(TerminalText.safe(error.description))", to: &stderr)
+            } else {
+                for diagnostic in outcome.report?.diagnostics ?? [] where !quiet {
+                    print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr)
+                }
+                if !terminal && !quiet {
+                    print("convert \(done)/\(jobs.count): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((folder as NSString).appendingPathComponent(outcome.job.output)))",
+                          to: &stderr)
+                }
+            }
+            if terminal {
+                print("converted \(done)/\(jobs.count) \(TerminalText.safe(outcome.job.input))", terminator: done == jobs.count ? "\n" : "", to: &stderr)
+            }
+        }
+        let failures = outcomes.filter { $0.error != nil }
+        print("\(outcomes.count - failures.count) converted to \(folder), \(failures.count) failed")
+        if let first = failures.first?.error { throw ExitCode(ExitStatus.code(for: first)) }
     }
 }

@@ -1,0 +1,99 @@
+import AssetCore
+import AssetPipeline
+import Foundation
+
+/// `assetc convert FILE|FOLDER... --to FORMAT --out-dir DIR`: many conversions in one process, on
+/// all cores, each written atomically under DIR with its name kept relative to its input's folder
+/// (`Art/ships/ship.dae` given as `Art` becomes `DIR/ships/ship.usdz`). One failed file is reported
+/// and counted; the rest go on.
+public struct BatchConvertUseCase: Sendable {
+    package var registry: FormatRegistry = .standard
+    public var options: ConvertOptions
+
+    public init(options: ConvertOptions) {
+        self.options = options
+    }
+
+    public struct Job: Sendable, Equatable {
+        public var input: String
+        /// Relative to the output folder.
+        public var output: String
+    }
+
+    public struct Outcome: Sendable {
+        public var job: Job
+        public var report: ConvertUseCase.Report?
+        public var error: AssetError?
+    }
+
+    /// The conversions `paths` stand for: a file as given (named by its file name), folders walked
+    /// recursively (hidden entries and the output folder left out; names relative to the folder),
+    /// keeping what a reader recognises. Two inputs that would write the same output (`ship.dae`
+    /// and `ship.glb` to `ship.usdz`) are refused before anything runs, naming both.
+    public func jobs(for paths: [String], format: AssetFormat, outputFolder: String) throws(AssetError) -> [Job] {
+        var jobs: [Job] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw AssetError(.fileNotFound, at: SourceLocation(file: path))
+            }
+            guard isDirectory.boolValue else {
+                jobs.append(Job(input: path, output: Self.renamed((path as NSString).lastPathComponent, to: format)))
+                continue
+            }
+            for file in AssetFolder.files(under: path, registry: registry, skipping: outputFolder, includeTextures: false) {
+                jobs.append(Job(input: (path as NSString).appendingPathComponent(file.relativePath), output: Self.renamed(file.relativePath, to: format)))
+            }
+        }
+        var first: [String: String] = [:]
+        for job in jobs {
+            if let other = first[job.output] {
+                throw AssetError(.refusedPath("\(other) and \(job.input) would both be written as \(job.output); convert them to separate folders"),
+                                 at: SourceLocation(file: job.input))
+            }
+            first[job.output] = job.input
+        }
+        return jobs
+    }
+
+    /// `ships/ship.dae` as `ships/ship.usdz`.
+    static func renamed(_ relative: String, to format: AssetFormat) -> String {
+        ((relative as NSString).deletingPathExtension as NSString).appendingPathExtension(format.fileExtension) ?? relative
+    }
+
+    /// Converts every job, at most one per core at a time (each holds a whole scene, so the cores,
+    /// not the file count, bound the memory); `progress` hears of each as it finishes, one at a time.
+    public func run(_ jobs: [Job], outputFolder: String, progress: @Sendable (Outcome, Int) -> Void = { _, _ in }) -> [Outcome] {
+        let results = Locked((slots: [Outcome?](repeating: nil, count: jobs.count), done: 0))
+        let next = Locked(0)
+        let workers = max(1, min(jobs.count, ProcessInfo.processInfo.activeProcessorCount))
+        let convert = ConvertUseCase(registry: registry)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let k = next.withLock { index -> Int in defer { index += 1 }; return index }
+                guard k < jobs.count else { return }
+                let job = jobs[k]
+                let output = (outputFolder as NSString).appendingPathComponent(job.output)
+                let outcome: Outcome
+                do throws(AssetError) {
+                    let folder = (output as NSString).deletingLastPathComponent
+                    do {
+                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    } catch {
+                        throw AssetError(.io("cannot create \(folder): \(error.localizedDescription)"), at: SourceLocation(file: folder))
+                    }
+                    outcome = Outcome(job: job, report: try convert.run(input: job.input, output: output, options: options), error: nil)
+                } catch {
+                    outcome = Outcome(job: job, report: nil, error: error)
+                }
+                let done = results.withLock { state in
+                    state.slots[k] = outcome
+                    state.done += 1
+                    return state.done
+                }
+                progress(outcome, done)
+            }
+        }
+        return results.value.slots.map { $0! }
+    }
+}
