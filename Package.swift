@@ -65,7 +65,7 @@ let package = Package(
 
         // Format registry and scene passes; the only module that knows every format module.
         .target(name: "AssetPipeline", dependencies: [
-            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY",
+            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY", "CMeshOptimizer",
         ]),
 
         // Validation: OpenUSD's ARKit rules over the layer, package and prim facts a USD read records, and the

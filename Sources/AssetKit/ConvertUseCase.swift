@@ -25,6 +25,19 @@ public struct ConvertUseCase: Sendable {
         public var sourceMetadata: SceneMetadata
         /// The converted scene's textures, each with whether it resolved.
         public var textures: [Texture]
+        /// What simplification did, mesh by mesh (`--max-triangles`, `--ratio`).
+        public var simplification: [SimplifiedMesh] = []
+    }
+
+    /// One mesh `--max-triangles` or `--ratio` simplified.
+    public struct SimplifiedMesh: Sendable, Equatable, Encodable {
+        public var mesh: String
+        public var trianglesBefore: Int
+        public var trianglesAfter: Int
+        /// The largest deviation from the original surface, in the mesh's units.
+        public var error: Float
+        /// Whether its borders (UV seams, material edges) had to move to reach the budget.
+        public var bordersMoved: Bool
     }
 
     /// The formats assetc writes, as `--to` and the service's `to=` take them.
@@ -35,7 +48,10 @@ public struct ConvertUseCase: Sendable {
         let report = try converter.convert(input: input, output: output, options: options)
         return Report(format: report.format, sourceFormat: report.sourceFormat, writtenFiles: report.writtenFiles,
                       diagnostics: (notice.map { [$0] } ?? []) + report.diagnostics,
-                      sourceMetadata: report.sourceMetadata, textures: report.scene.textures)
+                      sourceMetadata: report.sourceMetadata, textures: report.scene.textures, simplification: report.simplification.map {
+                          SimplifiedMesh(mesh: $0.mesh, trianglesBefore: $0.trianglesBefore, trianglesAfter: $0.trianglesAfter, error: $0.error,
+                                         bordersMoved: $0.usedSloppy)
+                      })
     }
 
     /// The bytes of `input` converted to `format` (the main file; sidecars stay beside it), kept

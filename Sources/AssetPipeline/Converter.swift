@@ -10,6 +10,8 @@ public struct ConvertReport: Sendable {
     public var scene: Scene
     /// The source's metadata as read, before the passes turned it (up axis, units) for the writer.
     public var sourceMetadata: SceneMetadata
+    /// What simplification did, mesh by mesh; empty when it was not asked for or changed nothing.
+    public var simplification: [SimplifyPass.MeshReport] = []
 }
 
 /// Reads any format the registry reads and writes any format it writes, running the passes the
@@ -50,7 +52,8 @@ public struct Converter: Sendable {
                                                                          at: SourceLocation(file: input))
         var diagnostics = result.diagnostics
         let sourceMetadata = result.scene.metadata
-        for pass in passes(for: writer.requirements, format: writer.format, options: options) {
+        let passes = passes(for: writer.requirements, format: writer.format, options: options)
+        for pass in passes {
             pass.run(&result.scene, diagnostics: &diagnostics)
         }
         let limits = options.readOptions.limits
@@ -64,7 +67,7 @@ public struct Converter: Sendable {
         }
         let files = try AtomicOutput.write(written.files, mainPath: output, force: options.force)
         return ConvertReport(format: writer.format, sourceFormat: match.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene,
-                             sourceMetadata: sourceMetadata)
+                             sourceMetadata: sourceMetadata, simplification: passes.compactMap { $0 as? SimplifyPass }.first?.report ?? [])
     }
 
     func passes(for requirements: WriterRequirements, format: AssetFormat, options: ConvertOptions) -> [any ScenePass] {
@@ -73,6 +76,9 @@ public struct Converter: Sendable {
         // matrices would not follow.
         if let time = options.readOptions.poseTime { passes.append(PoseAnimationPass(time: time)) }
         else if !requirements.keepsAnimation { passes.append(DropAnimationPass(format: format.name)) }
+        // Simplified before anything copies meshes per instance (flattening), once per mesh.
+        if let budget = options.maxTriangles { passes.append(SimplifyPass(target: .triangles(budget))) }
+        else if let ratio = options.simplifyRatio { passes.append(SimplifyPass(target: .ratio(ratio))) }
         if !requirements.keepsTextureTransforms { passes.append(BakeTextureTransformsPass()) }
         if !requirements.keepsLights { passes.append(DropLightsPass(format: format.name)) }
         if !requirements.keepsMaterialVariants { passes.append(DropMaterialVariantsPass(format: format.name)) }

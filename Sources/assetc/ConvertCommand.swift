@@ -38,6 +38,12 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Units of the output, in metres per unit (0.01 for centimetres).")
     var metersPerUnit: Double?
 
+    @Option(name: .customLong("max-triangles"), help: ArgumentHelp("Simplify meshes until the scene draws at most N triangles (libmeshoptimizer; UV seams and material borders kept).", valueName: "N"))
+    var maxTriangles: Int?
+
+    @Option(help: ArgumentHelp("Simplify every mesh to this share of its triangles (0 to 1).", valueName: "R"))
+    var ratio: Double?
+
     @Flag(help: "Split every polygon into triangles.")
     var triangulate = false
 
@@ -56,6 +62,9 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
 
     func validate() throws {
+        if let maxTriangles, maxTriangles < 1 { throw ValidationError("--max-triangles takes a positive count") }
+        if let ratio, !(ratio > 0 && ratio <= 1) { throw ValidationError("--ratio takes a number above 0 and at most 1") }
+        if maxTriangles != nil && ratio != nil { throw ValidationError("--max-triangles and --ratio are alternatives; give one") }
         if outputFolder != nil {
             if paths.isEmpty { throw ValidationError("give the files and folders to convert") }
             if format == nil { throw ValidationError("--out-dir needs --to FORMAT: it names every output's extension") }
@@ -78,6 +87,8 @@ struct ConvertCommand: ParsableCommand {
         options.force = force
         options.textRootLayer = usdaRoot
         options.readOptions = reading.readOptions
+        options.maxTriangles = maxTriangles
+        options.simplifyRatio = ratio
         if let outputFolder {
             try runBatch(options, into: outputFolder)
             return
@@ -86,8 +97,19 @@ struct ConvertCommand: ParsableCommand {
         var stderr = StandardError()
         for diagnostic in report.diagnostics { print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr) }
         if !quiet {
+            for line in Self.simplificationLines(report.simplification) { print(line) }
             print("wrote \(report.writtenFiles.joined(separator: ", ")) (\(report.format.name))")
         }
+    }
+
+    /// `simplified Body: 1,000,000 -> 99,870 triangles (error 0.0012)`, a line a mesh, then the total.
+    static func simplificationLines(_ meshes: [ConvertUseCase.SimplifiedMesh]) -> [String] {
+        guard !meshes.isEmpty else { return [] }
+        var lines = meshes.map { m in
+            "simplified \(TerminalText.safe(m.mesh)): \(m.trianglesBefore) -> \(m.trianglesAfter) triangles (error \(m.error)\(m.bordersMoved ? ", borders moved" : ""))"
+        }
+        lines.append("simplified \(meshes.count) mesh\(meshes.count == 1 ? "" : "es"): \(meshes.reduce(0) { $0 + $1.trianglesBefore }) -> \(meshes.reduce(0) { $0 + $1.trianglesAfter }) triangles")
+        return lines
     }
 
     /// Many inputs: one line per file on standard error (a progress bar on a terminal), warnings

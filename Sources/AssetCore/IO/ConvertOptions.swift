@@ -10,6 +10,10 @@ public struct ConvertOptions: Sendable {
     /// A usdz gets a usda root layer instead of usdc (`--usda-root`).
     public var textRootLayer = false
     public var readOptions = ReadOptions()
+    /// Simplify meshes until the scene draws at most this many triangles (`--max-triangles`).
+    public var maxTriangles: Int?
+    /// Simplify every mesh to this share of its triangles (`--ratio`, 0 to 1).
+    public var simplifyRatio: Double?
 
     public init() {}
 }

@@ -19,40 +19,44 @@ public struct GLTFValidator: Sendable {
         let shown = display ?? path
         let budget = ReadBudget(options.limits)
         let bytes: [UInt8]
-        if let contents { bytes = contents } else { bytes = try FileBytes.read(path: path, display: shown, budget: budget) }
-        return try LargeStack.run { () throws(AssetError) -> [ValidationFinding] in
-            var findings = GLTFFindings(file: shown)
-            let isGLB = GLBStructure.isGLB(bytes) || path.lowercased().hasSuffix(".glb")
-            var json: ArraySlice<UInt8>? = bytes[...]
-            var binary: ArraySlice<UInt8>?
-            var jsonOffset = 0
-            if isGLB {
-                let structure = GLBStructure(bytes, findings: &findings)
-                (json, binary, jsonOffset) = (structure.json, structure.binary, structure.jsonOffset)
-            }
-            guard let json else { return Self.sorted(findings.finished()) }
-            let root: JSONValue
-            do throws(JSONSyntaxError) {
-                root = try JSONParser.parse(json)
-            } catch {
-                let place = isGLB ? "JSON chunk, byte \(jsonOffset + error.offset) of the file" : ""
-                findings.add("INVALID_JSON", "\(error.message) (line \(error.line), column \(error.column))", at: place,
-                             line: isGLB ? nil : error.line, column: isGLB ? nil : error.column)
-                return Self.sorted(findings.finished())
-            }
-            var walk = GLTFSchemaWalk(root: root, findings: findings)
-            findings = walk.run()
-            var document = GLTFDocumentRules(root: root, findings: findings)
-            document.run()
-            findings = document.findings
-            let buffers = loadBuffers(root, binary: binary, isGLB: isGLB, documentPath: path, budget: budget, findings: &findings)
-            var data = GLTFDataRules(root: root, buffers: buffers, usage: document.usage, findings: findings, budget: budget)
-            data.decodeStreams(json: json)
-            data.run()
-            findings = data.findings
-            checkImages(root, buffers: buffers, isGLB: isGLB, documentPath: path, budget: budget, findings: &findings)
+        if let contents { bytes = contents } else { bytes = try GLTFResource.file(path: path, display: shown, budget: budget) }
+        return findings(in: bytes, path: path, shown: shown, budget: budget)
+    }
+
+    /// The stages in order. No large stack is needed: the JSON parser stops at 256 levels, and
+    /// the checks descend only as deep as the schema (a few levels), not as deep as the document.
+    private func findings(in bytes: [UInt8], path: String, shown: String, budget: ReadBudget) -> [ValidationFinding] {
+        var findings = GLTFFindings(file: shown)
+        let isGLB = GLBStructure.isGLB(bytes) || path.lowercased().hasSuffix(".glb")
+        var json: ArraySlice<UInt8>? = bytes[...]
+        var binary: ArraySlice<UInt8>?
+        var jsonOffset = 0
+        if isGLB {
+            let structure = GLBStructure(bytes, findings: &findings)
+            (json, binary, jsonOffset) = (structure.json, structure.binary, structure.jsonOffset)
+        }
+        guard let json else { return Self.sorted(findings.finished()) }
+        let root: JSONValue
+        do throws(JSONSyntaxError) {
+            root = try JSONParser.parse(json)
+        } catch {
+            let place = isGLB ? "JSON chunk, byte \(jsonOffset + error.offset) of the file" : ""
+            findings.add("INVALID_JSON", "\(error.message) (line \(error.line), column \(error.column))", at: place,
+                         line: isGLB ? nil : error.line, column: isGLB ? nil : error.column)
             return Self.sorted(findings.finished())
         }
+        var walk = GLTFSchemaWalk(root: root, findings: findings)
+        findings = walk.run()
+        var document = GLTFDocumentRules(root: root, findings: findings)
+        document.run()
+        findings = document.findings
+        let buffers = loadBuffers(root, binary: binary, isGLB: isGLB, documentPath: path, budget: budget, findings: &findings)
+        var data = GLTFDataRules(root: root, buffers: buffers, usage: document.usage, findings: findings, budget: budget)
+        data.decodeStreams(json: json)
+        data.run()
+        findings = data.findings
+        checkImages(root, buffers: buffers, isGLB: isGLB, documentPath: path, budget: budget, findings: &findings)
+        return Self.sorted(findings.finished())
     }
 
     static func sorted(_ findings: [ValidationFinding]) -> [ValidationFinding] {

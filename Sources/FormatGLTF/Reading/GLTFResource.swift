@@ -12,6 +12,11 @@ public enum GLTFResource {
         case unreadable(String)
     }
 
+    /// A glTF or GLB file's bytes, within the budget's size limit: what validation reads.
+    public static func file(path: String, display: String, budget: ReadBudget) throws(AssetError) -> [UInt8] {
+        try FileBytes.read(path: path, display: display, budget: budget)
+    }
+
     public static func load(uri: String, documentPath: String, options: ReadOptions, budget: ReadBudget) -> Loaded {
         let here = SourceLocation(file: documentPath)
         do throws(AssetError) {
