@@ -6,6 +6,9 @@ import Foundation
 /// atomically.
 public struct ConvertUseCase: Sendable {
     let converter: Converter
+    /// Whether a glTF input is validated first (one warning counting its errors; fatal with
+    /// --strict). Off where the caller reports the glTF findings itself (`validate --target usdz`).
+    package var checksGLTF = true
 
     public init() {
         self.init(registry: .standard)
@@ -44,7 +47,7 @@ public struct ConvertUseCase: Sendable {
     public static var outputFormats: [AssetFormat] { FormatRegistry.standard.writers.map(\.format) }
 
     public func run(input: String, output: String, options: ConvertOptions) throws(AssetError) -> Report {
-        let notice = try GLTFValidationNotice.check(input, options: options.readOptions)
+        let notice = checksGLTF ? try GLTFValidationNotice.check(input, options: options.readOptions) : nil
         let report = try converter.convert(input: input, output: output, options: options)
         return Report(format: report.format, sourceFormat: report.sourceFormat, writtenFiles: report.writtenFiles,
                       diagnostics: (notice.map { [$0] } ?? []) + report.diagnostics,

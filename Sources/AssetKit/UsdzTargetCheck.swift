@@ -27,7 +27,9 @@ public struct UsdzTargetCheck: Sendable {
         convert.format = .usdz
         convert.readOptions = options
         // One read: the conversion's report carries the source's own metadata and textures.
-        let converted = try ConvertUseCase(registry: registry).run(input: file, output: output, options: convert)
+        var conversion = ConvertUseCase(registry: registry)
+        conversion.checksGLTF = false  // a glTF source's own findings are reported beside these
+        let converted = try conversion.run(input: file, output: output, options: convert)
 
         let here = SourceLocation(file: file)
         var findings: [ValidationFinding] = []

@@ -55,6 +55,9 @@ for frame, angle in ((1, 0.0), (24, 0.8)):
     lift.keyframe_insert("value", frame=frame)
 for fmt, name in (("GLB", "scene.glb"), ("GLTF_SEPARATE", "scene.gltf")):
     bpy.ops.export_scene.gltf(filepath=out + "/" + name, export_format=fmt, export_animations=True, export_skins=True, export_morph=True)
+# The same with Draco: the skin's joints and weights are then inside the compressed stream.
+bpy.ops.export_scene.gltf(filepath=out + "/scene_draco.glb", export_format="GLB", export_animations=True, export_skins=True,
+                          export_morph=False, export_draco_mesh_compression_enable=True)
 answer("ok")
 '''
 
@@ -71,13 +74,16 @@ def blender_files(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize("name", ["scene.glb", "scene.gltf"])
+@pytest.mark.parametrize("name", ["scene.glb", "scene.gltf", "scene_draco.glb"])
 def test_blenders_exports_have_no_errors(blender_files, name):
     result = validate("--json", blender_files / name)
     entry = json.loads(result.stdout)["files"][0]
     errors = [f for f in entry["findings"] if f["severity"] == "error"]
     assert errors == [] and result.returncode == 0, errors
     assert entry["format"] == name.split(".")[1]
+    if "draco" in name:
+        # The stream was decoded and checked: a finding there would say so; none is an error.
+        assert "KHR_draco_mesh_compression" in (blender_files / name).read_bytes().decode("latin-1")
 
 
 def test_trimesh_exports_have_no_errors(tmp_path):
@@ -133,11 +139,13 @@ def test_folders_are_searched_for_gltf_and_glb(tmp_path):
 
 
 def test_target_usdz_gives_the_gltf_findings_and_the_conversions():
-    source = FIXTURES / "gltf" / "materials.gltf"
+    # A spot light whose cone is inside out: a glTF error, and a light the usdz leaves out.
+    source = VALIDATION / "KHR_LIGHTS_PUNCTUAL_LIGHT_SPOT_ANGLES.gltf"
     entry = json.loads(run_assetc("validate", "--target", "usdz", "--json", str(source)).stdout)["files"][0]
-    rules = {f["rule"] for f in entry["findings"]}
-    assert "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS" in rules, rules
-    assert any(f["message"].startswith("in the usdz: ") or f["rule"] == "Conversion" for f in entry["findings"]) or entry["errors"] >= 1
+    found = [(f["rule"], f["message"]) for f in entry["findings"]]
+    assert found[0][0] == "KHR_LIGHTS_PUNCTUAL_LIGHT_SPOT_ANGLES", found
+    assert any(rule == "ConversionChecker" and "no lights" in message for rule, message in found), found
+    assert not any("glTF validation error" in message for _, message in found), "the glTF findings are not counted again"
 
 
 def test_info_and_convert_warn_once_and_strict_convert_stops(tmp_path):

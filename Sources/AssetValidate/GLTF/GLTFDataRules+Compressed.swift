@@ -48,7 +48,24 @@ extension GLTFDataRules {
                 // Draco quantizes normals itself (to as few as 8 bits a component), which moves a
                 // length further than stored data may stray: twice the tolerance here.
                 unitVectors(values, per: 3, length: 3, code: "ACCESSOR_VECTOR3_NON_UNIT", at: pointer, note: stream, tolerance: 2 * Self.unitTolerance)
+            } else {
+                // Tangents' signs, colours and weights in 0..1: the checks of stored data.
+                findings.note = stream
+                vertexData(accessorIndex, values, per: attribute.components, isFloat: true, at: pointer)
+                findings.note = nil
             }
         }
+        // Each vertex's weights over its joints, as for stored data (Draco has already turned
+        // normalized integers into their values).
+        let joints = draco.attributes.keys.filter { $0.hasPrefix("JOINTS_") }.sorted(), weights = draco.attributes.keys.filter { $0.hasPrefix("WEIGHTS_") }.sorted()
+        let jointAccessors = joints.compactMap { primitive["attributes"]?[$0]?.integer }, weightAccessors = weights.compactMap { primitive["attributes"]?[$0]?.integer }
+        guard !joints.isEmpty, joints.count == weights.count, jointAccessors.count == joints.count, weightAccessors.count == weights.count else { return }
+        var decoded: [Int: [Double]] = [:]
+        for (name, accessor) in zip(joints + weights, jointAccessors + weightAccessors) { decoded[accessor] = draco.attributes[name]?.values.map(Double.init) }
+        let known = usage.skinSets.first { $0.joints == jointAccessors }
+        findings.note = stream
+        skinning(GLTFUsage.SkinSets(mesh: known?.mesh ?? -1, joints: jointAccessors, weights: weightAccessors, jointCount: known?.jointCount, skin: known?.skin),
+                 decoded, valuesAreScaled: true)
+        findings.note = nil
     }
 }

@@ -282,7 +282,7 @@ struct GLTFDataRules {
         }
     }
 
-    private mutating func vertexData(_ index: Int, _ values: Values, per: Int, isFloat: Bool, at here: String) {
+    mutating func vertexData(_ index: Int, _ values: Values, per: Int, isFloat: Bool, at here: String) {
         guard let semantic = usage.semantic[index], isFloat else { return }
         switch semantic {
         case "NORMAL" where per == 3: unitVectors(values, per: 3, length: 3, code: "ACCESSOR_VECTOR3_NON_UNIT", at: here)
@@ -303,12 +303,12 @@ struct GLTFDataRules {
 
     /// Per vertex over all of a primitive's JOINTS_n and WEIGHTS_n: weights summing to one, joint
     /// indices within the skin, and no joint named twice with weight.
-    private mutating func skinning(_ set: GLTFUsage.SkinSets, _ decoded: [Int: [Double]]) {
+    mutating func skinning(_ set: GLTFUsage.SkinSets, _ decoded: [Int: [Double]], valuesAreScaled: Bool = false) {
         let joints = set.joints.compactMap { decoded[$0] }, weights = set.weights.compactMap { decoded[$0] }
         guard joints.count == set.joints.count, weights.count == set.weights.count, !weights.isEmpty else { return }
         let scales = set.weights.map { index -> Double in
             let a = accessors[index]
-            guard a["normalized"]?.bool == true else { return 1 }
+            guard a["normalized"]?.bool == true, !valuesAreScaled else { return 1 }
             return a["componentType"]?.integer == 5121 ? 1 / 255 : 1 / 65535
         }
         let vertices = weights.map { $0.count / 4 }.min() ?? 0
