@@ -40,34 +40,35 @@ struct MeshSimplifier {
         let pointClass = Self.pointClasses(mesh)
         var valueIDs = faceVarying.map { _ in [Int32]() }  // per primvar, per corner
         for (k, p) in faceVarying.enumerated() { valueIDs[k] = Self.valueIDs(mesh.primvars[p], corners: mesh.faceVertexIndices.count) }
-        var keyToVertex: [SIMD4<Int32>: UInt32] = [:]
-        var representative: [Int] = []  // a corner per simplifier vertex
-        var cornerVertex = [UInt32](repeating: 0, count: mesh.faceVertexIndices.count)
-        keyToVertex.reserveCapacity(mesh.points.count)
+        let width = 1 + valueIDs.count
+        var cornerKeys = [UInt32](repeating: 0, count: mesh.faceVertexIndices.count * width)
         for corner in mesh.faceVertexIndices.indices {
             let point = Int(mesh.faceVertexIndices[corner])
-            var key = SIMD4<Int32>(point >= 0 && point < pointClass.count ? pointClass[point] : -1, -1, -1, -1)
-            for k in valueIDs.indices { key[k + 1] = valueIDs[k][corner] }
-            if let found = keyToVertex[key] {
-                cornerVertex[corner] = found
-            } else {
-                let id = UInt32(representative.count)
-                keyToVertex[key] = id
-                representative.append(corner)
-                cornerVertex[corner] = id
-            }
+            cornerKeys[corner * width] = UInt32(bitPattern: point >= 0 && point < pointClass.count ? pointClass[point] : -1)
+            for k in valueIDs.indices { cornerKeys[corner * width + 1 + k] = UInt32(bitPattern: valueIDs[k][corner]) }
         }
+        let welded = FlatKeyClasses(keys: cornerKeys, width: width)
+        let cornerVertex = welded.classOf.map { UInt32(bitPattern: $0) }
+        let representative = welded.firstOf.map { Int($0) }  // a corner per simplifier vertex
         let positions = representative.map { mesh.points[Int(mesh.faceVertexIndices[$0])] }
 
         // Groups: faces of one subset and one set of per-face values.
         let groupOfFace = Self.faceGroups(mesh)
-        var groups: [Int32: [UInt32]] = [:]  // group -> triangle corner-vertex indices
-        var groupFace: [Int32: Int] = [:]
+        // Group numbers run from -1 (no subset, no per-face values) up: stored one place on.
+        let groupSlots = Int(groupOfFace.max() ?? -1) + 2
+        var slots = [[UInt32]](repeating: [], count: groupSlots)  // triangle corner-vertex indices per group
+        var slotFace = [Int](repeating: -1, count: groupSlots)
         for t in 0..<before {
             let face = Int(triangulation.faces[t])
-            let group = groupOfFace[face]
-            if groupFace[group] == nil { groupFace[group] = face }
-            for c in 0..<3 { groups[group, default: []].append(cornerVertex[Int(triangulation.corners[3 * t + c])]) }
+            let slot = Int(groupOfFace[face]) + 1
+            if slotFace[slot] < 0 { slotFace[slot] = face }
+            for c in 0..<3 { slots[slot].append(cornerVertex[Int(triangulation.corners[3 * t + c])]) }
+        }
+        var groups: [Int32: [UInt32]] = [:]
+        var groupFace: [Int32: Int] = [:]
+        for slot in slots.indices where !slots[slot].isEmpty {
+            groups[Int32(slot - 1)] = slots[slot]
+            groupFace[Int32(slot - 1)] = slotFace[slot]
         }
         let ratio = Double(targetTriangles) / Double(before)
         var error: Float = 0
@@ -123,30 +124,28 @@ struct MeshSimplifier {
             offsets.append(dense)
         }
         let skin = mesh.skinWeights.flatMap { $0.pointCount == mesh.points.count && $0.influencesPerPoint > 0 ? $0 : nil }
-        var classes: [[UInt32]: Int32] = [:]
-        var key: [UInt32] = []
-        return mesh.points.indices.map { p -> Int32 in
-            key.removeAll(keepingCapacity: true)
+        let width = 3 + 4 * perPoint.count + 2 * (skin?.influencesPerPoint ?? 0) + 3 * offsets.count
+        var keys = [UInt32](repeating: 0, count: mesh.points.count * width)
+        for p in mesh.points.indices {
+            var at = p * width
+            func put(_ word: UInt32) { keys[at] = word; at += 1 }
             let position = mesh.points[p]
-            key += [position.x.bitPattern, position.y.bitPattern, position.z.bitPattern]
+            put(position.x.bitPattern); put(position.y.bitPattern); put(position.z.bitPattern)
             for primvar in perPoint {
                 let element = primvar.indices.map { p < $0.count ? Int($0[p]) : -1 } ?? p
                 let bits = element >= 0 && element < primvar.values.count ? primvar.values.bits(at: element) : SIMD4(repeating: .max)
-                key += [bits.x, bits.y, bits.z, bits.w]
+                put(bits.x); put(bits.y); put(bits.z); put(bits.w)
             }
             if let skin {
                 let n = skin.influencesPerPoint
-                for k in (p * n)..<(p * n + n) { key += [UInt32(bitPattern: skin.joints[k]), skin.weights[k].bitPattern] }
+                for k in (p * n)..<(p * n + n) { put(UInt32(bitPattern: skin.joints[k])); put(skin.weights[k].bitPattern) }
             }
             for shape in offsets {
                 let o = shape[p] ?? .zero
-                key += [o.x.bitPattern, o.y.bitPattern, o.z.bitPattern]
+                put(o.x.bitPattern); put(o.y.bitPattern); put(o.z.bitPattern)
             }
-            if let found = classes[key] { return found }
-            let id = Int32(classes.count)
-            classes[key] = id
-            return id
         }
+        return FlatKeyClasses(keys: keys, width: width).classOf
     }
 
     /// Whether welding joined corners whose normals differ: nil when it did not (the carried
@@ -179,19 +178,14 @@ struct MeshSimplifier {
     /// An id per corner for a face-varying primvar: equal values (bit for bit) share an id, so
     /// corners that agree weld even where the primvar is stored unindexed.
     static func valueIDs(_ primvar: Primvar, corners: Int) -> [Int32] {
-        var ids = [Int32](repeating: -1, count: corners)
-        var seen: [SIMD4<UInt32>: Int32] = [:]
+        var keys = [UInt32](repeating: .max, count: corners * 4)
         for corner in 0..<corners {
             let element = primvar.indices.map { corner < $0.count ? Int($0[corner]) : -1 } ?? corner
             guard element >= 0, element < primvar.values.count else { continue }
             let bits = primvar.values.bits(at: element)
-            if let id = seen[bits] { ids[corner] = id } else {
-                let id = Int32(seen.count)
-                seen[bits] = id
-                ids[corner] = id
-            }
+            keys[corner * 4] = bits.x; keys[corner * 4 + 1] = bits.y; keys[corner * 4 + 2] = bits.z; keys[corner * 4 + 3] = bits.w
         }
-        return ids
+        return FlatKeyClasses(keys: keys, width: 4).classOf
     }
 
     /// Each face's group: its material subset (or none) and its uniform primvars' values.
@@ -203,19 +197,18 @@ struct MeshSimplifier {
         }
         let uniform = mesh.primvars.filter { $0.interpolation == .uniform }
         guard !uniform.isEmpty else { return subsetOf }
-        var keys: [[UInt32]: Int32] = [:]
-        return (0..<faces).map { face in
-            var key: [UInt32] = [UInt32(bitPattern: subsetOf[face])]
-            for primvar in uniform {
+        let width = 1 + 4 * uniform.count
+        var keys = [UInt32](repeating: 0, count: faces * width)
+        for face in 0..<faces {
+            keys[face * width] = UInt32(bitPattern: subsetOf[face])
+            for (u, primvar) in uniform.enumerated() {
                 let element = primvar.indices.map { face < $0.count ? Int($0[face]) : -1 } ?? face
                 let bits = element >= 0 && element < primvar.values.count ? primvar.values.bits(at: element) : SIMD4(repeating: .max)
-                key += [bits.x, bits.y, bits.z, bits.w]
+                let at = face * width + 1 + 4 * u
+                keys[at] = bits.x; keys[at + 1] = bits.y; keys[at + 2] = bits.z; keys[at + 3] = bits.w
             }
-            if let id = keys[key] { return id }
-            let id = Int32(keys.count)
-            keys[key] = id
-            return id
         }
+        return FlatKeyClasses(keys: keys, width: width).classOf
     }
 }
 
