@@ -47,8 +47,18 @@ public struct ConvertUseCase: Sendable {
     public static var outputFormats: [AssetFormat] { FormatRegistry.standard.writers.map(\.format) }
 
     public func run(input: String, output: String, options: ConvertOptions) throws(AssetError) -> Report {
-        let notice = checksGLTF ? try GLTFValidationNotice.check(input, options: options.readOptions) : nil
-        let report = try converter.convert(input: input, output: output, options: options)
+        // With --strict the check must stop the conversion before anything is written; otherwise
+        // it runs beside the conversion, on the other core, and only adds its warning.
+        let strict = options.readOptions.isStrict
+        let early = checksGLTF && strict ? try GLTFValidationNotice.check(input, options: options.readOptions) : nil
+        let pending = checksGLTF && !strict ? GLTFValidationNotice.Pending(input, options: options.readOptions) : nil
+        let report: ConvertReport
+        do throws(AssetError) { report = try converter.convert(input: input, output: output, options: options) } catch {
+            pending?.finish()  // the conversion's error is the one to report
+            throw error
+        }
+        var notice = early
+        if let pending { notice = try pending.wait() }
         return Report(format: report.format, sourceFormat: report.sourceFormat, writtenFiles: report.writtenFiles,
                       diagnostics: (notice.map { [$0] } ?? []) + report.diagnostics,
                       sourceMetadata: report.sourceMetadata, textures: report.scene.textures, simplification: report.simplification.map {
