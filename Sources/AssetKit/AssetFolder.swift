@@ -48,4 +48,35 @@ struct AssetFolder {
         }
         return found.sorted { $0.relativePath < $1.relativePath }
     }
+
+    /// An asset a command was given, directly or inside a folder.
+    struct Input: Sendable {
+        var path: String
+        /// Inside its folder ('/'-separated); a file given by itself, its file name.
+        var relativePath: String
+        /// The folder's own name, then the relative path (`Art/ships/ship.dae`); a file given by
+        /// itself, its file name.
+        var id: String
+    }
+
+    /// The assets `paths` stand for: a file as given, folders walked recursively (hidden entries
+    /// and `skipping` left out) for the files a reader recognises. A path that does not exist fails.
+    static func inputs(for paths: [String], registry: FormatRegistry, skipping: String?) throws(AssetError) -> [Input] {
+        var inputs: [Input] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw AssetError(.fileNotFound, at: SourceLocation(file: path))
+            }
+            guard isDirectory.boolValue else {
+                let name = (path as NSString).lastPathComponent
+                inputs.append(Input(path: path, relativePath: name, id: name))
+                continue
+            }
+            for file in files(under: path, registry: registry, skipping: skipping, includeTextures: false) {
+                inputs.append(Input(path: (path as NSString).appendingPathComponent(file.relativePath), relativePath: file.relativePath, id: file.id))
+            }
+        }
+        return inputs
+    }
 }

@@ -31,19 +31,8 @@ public struct BatchConvertUseCase: Sendable {
     /// keeping what a reader recognises. Two inputs that would write the same output (`ship.dae`
     /// and `ship.glb` to `ship.usdz`) are refused before anything runs, naming both.
     public func jobs(for paths: [String], format: AssetFormat, outputFolder: String) throws(AssetError) -> [Job] {
-        var jobs: [Job] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw AssetError(.fileNotFound, at: SourceLocation(file: path))
-            }
-            guard isDirectory.boolValue else {
-                jobs.append(Job(input: path, output: Self.renamed((path as NSString).lastPathComponent, to: format)))
-                continue
-            }
-            for file in AssetFolder.files(under: path, registry: registry, skipping: outputFolder, includeTextures: false) {
-                jobs.append(Job(input: (path as NSString).appendingPathComponent(file.relativePath), output: Self.renamed(file.relativePath, to: format)))
-            }
+        let jobs = try AssetFolder.inputs(for: paths, registry: registry, skipping: outputFolder).map {
+            Job(input: $0.path, output: Self.renamed($0.relativePath, to: format))
         }
         var first: [String: String] = [:]
         for job in jobs {

@@ -38,21 +38,7 @@ public struct ThumbnailUseCase: Sendable {
     /// The assets to render: files as given, folders walked recursively (hidden entries and
     /// `skipping` left out), keeping files a reader recognises.
     public func jobs(for paths: [String], skipping: String? = nil) throws(AssetError) -> [Job] {
-        var jobs: [Job] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw AssetError(.fileNotFound, at: SourceLocation(file: path))
-            }
-            guard isDirectory.boolValue else {
-                jobs.append(Job(input: path, output: (path as NSString).lastPathComponent + ".png"))
-                continue
-            }
-            for file in AssetFolder.files(under: path, registry: registry, skipping: skipping, includeTextures: false) {
-                jobs.append(Job(input: (path as NSString).appendingPathComponent(file.relativePath), output: file.id + ".png"))
-            }
-        }
-        return jobs
+        try AssetFolder.inputs(for: paths, registry: registry, skipping: skipping).map { Job(input: $0.path, output: $0.id + ".png") }
     }
 
     /// Renders every job, `progress` told of each as it finishes (from worker threads, one at a time).

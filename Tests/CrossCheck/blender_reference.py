@@ -19,6 +19,20 @@ def answer(value):
     print({MARK!r} + json.dumps(value), flush=True)
 def fresh():
     bpy.ops.wm.read_factory_settings(use_empty=True)
+def rig_with_two_bones(mesh, location):
+    """An armature of two bones at location, the mesh parented to it with automatic weights."""
+    bpy.ops.object.armature_add(location=location)
+    rig = bpy.context.object
+    bpy.ops.object.mode_set(mode="EDIT")
+    tip = rig.data.edit_bones.new("Tip")
+    tip.head, tip.tail = (0, 0, 1), (0, 0, 2)
+    tip.parent = rig.data.edit_bones[0]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    mesh.select_set(True)
+    rig.select_set(True)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.parent_set(type="ARMATURE_AUTO")
+    return rig
 '''
 
 

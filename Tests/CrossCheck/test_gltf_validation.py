@@ -36,17 +36,7 @@ plane.shape_key_add(name="Basis")
 lift = plane.shape_key_add(name="Lift")
 for point in lift.data:
     point.co.z += 0.3
-bpy.ops.object.armature_add(location=(3, 0, 0))
-rig = bpy.context.object
-bpy.ops.object.mode_set(mode="EDIT")
-tip = rig.data.edit_bones.new("Tip")
-tip.head, tip.tail = (0, 0, 1), (0, 0, 2)
-tip.parent = rig.data.edit_bones[0]
-bpy.ops.object.mode_set(mode="OBJECT")
-plane.select_set(True)
-rig.select_set(True)
-bpy.context.view_layer.objects.active = rig
-bpy.ops.object.parent_set(type="ARMATURE_AUTO")
+rig = rig_with_two_bones(plane, (3, 0, 0))
 rig.pose.bones["Tip"].rotation_mode = "XYZ"
 for frame, angle in ((1, 0.0), (24, 0.8)):
     rig.pose.bones["Tip"].rotation_euler = (angle, 0, 0)

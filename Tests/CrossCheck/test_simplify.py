@@ -41,17 +41,7 @@ grid.shape_key_add(name="Basis")
 lift = grid.shape_key_add(name="Lift")
 for point in lift.data:
     point.co.z += 0.2 * point.co.x
-bpy.ops.object.armature_add(location=(0, 0, 0))
-rig = bpy.context.object
-bpy.ops.object.mode_set(mode="EDIT")
-tip = rig.data.edit_bones.new("Tip")
-tip.head, tip.tail = (0, 0, 1), (0, 0, 2)
-tip.parent = rig.data.edit_bones[0]
-bpy.ops.object.mode_set(mode="OBJECT")
-grid.select_set(True)
-rig.select_set(True)
-bpy.context.view_layer.objects.active = rig
-bpy.ops.object.parent_set(type="ARMATURE_AUTO")
+rig_with_two_bones(grid, (0, 0, 0))
 bpy.ops.export_scene.gltf(filepath=out + "/skinned.glb", export_format="GLB", export_skins=True, export_morph=True)
 answer("ok")
 '''

@@ -58,27 +58,25 @@ extension MeshSimplifier {
                                           weights: usedPoints.flatMap { skin.weights[($0 * n)..<($0 * n + n)] })
         }
         out.blendShapes = mesh.blendShapes.map { shape in
-            var copy = shape
+            // A sparse shape keeps its entries for points that stay, renumbered; a dense one, the
+            // offsets of the points that stay. In-betweens follow their shape.
+            let entries: [Int]
             if let pointIndices = shape.pointIndices {
-                let keep = pointIndices.indices.filter { pointIndices[$0] >= 0 && Int(pointIndices[$0]) < newPoint.count && newPoint[Int(pointIndices[$0])] >= 0 }
-                copy.pointIndices = keep.map { newPoint[Int(pointIndices[$0])] }
-                copy.offsets = keep.map { shape.offsets[$0] }
-                copy.normalOffsets = shape.normalOffsets.map { normals in keep.map { normals[$0] } }
-                copy.inbetweens = shape.inbetweens.map { inbetween in
-                    var b = inbetween
-                    b.offsets = keep.map { inbetween.offsets[$0] }
-                    b.normalOffsets = inbetween.normalOffsets.map { normals in keep.map { normals[$0] } }
-                    return b
-                }
+                entries = pointIndices.indices.filter { pointIndices[$0] >= 0 && Int(pointIndices[$0]) < newPoint.count && newPoint[Int(pointIndices[$0])] >= 0 }
             } else if shape.offsets.count == mesh.points.count {
-                copy.offsets = usedPoints.map { shape.offsets[$0] }
-                copy.normalOffsets = shape.normalOffsets.map { normals in usedPoints.map { normals[$0] } }
-                copy.inbetweens = shape.inbetweens.map { inbetween in
-                    var b = inbetween
-                    b.offsets = usedPoints.map { inbetween.offsets[$0] }
-                    b.normalOffsets = inbetween.normalOffsets.map { normals in usedPoints.map { normals[$0] } }
-                    return b
-                }
+                entries = usedPoints
+            } else {
+                return shape
+            }
+            var copy = shape
+            copy.pointIndices = shape.pointIndices.map { pointIndices in entries.map { newPoint[Int(pointIndices[$0])] } }
+            copy.offsets = entries.map { shape.offsets[$0] }
+            copy.normalOffsets = shape.normalOffsets.map { normals in entries.map { normals[$0] } }
+            copy.inbetweens = shape.inbetweens.map { inbetween in
+                var b = inbetween
+                b.offsets = entries.map { inbetween.offsets[$0] }
+                b.normalOffsets = inbetween.normalOffsets.map { normals in entries.map { normals[$0] } }
+                return b
             }
             return copy
         }

@@ -17,17 +17,13 @@ public struct GLTFIssue: Sendable, Hashable {
         return found
     }
 
-    private static func e(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue {
-        GLTFIssue(code: code, severity: .error, summary: summary, checked: checked)
-    }
-    private static func w(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue {
-        GLTFIssue(code: code, severity: .warning, summary: summary, checked: checked)
-    }
-    private static func i(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue {
-        GLTFIssue(code: code, severity: .info, summary: summary, checked: checked)
-    }
-    private static func h(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue {
-        GLTFIssue(code: code, severity: .hint, summary: summary, checked: checked)
+    private static func e(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue { make(.error, code, summary, checked) }
+    private static func w(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue { make(.warning, code, summary, checked) }
+    private static func i(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue { make(.info, code, summary, checked) }
+    private static func h(_ code: String, _ summary: String, checked: Bool = true) -> GLTFIssue { make(.hint, code, summary, checked) }
+
+    private static func make(_ severity: ValidationFinding.Severity, _ code: String, _ summary: String, _ checked: Bool) -> GLTFIssue {
+        GLTFIssue(code: code, severity: severity, summary: summary, checked: checked)
     }
 
     public static let all: [GLTFIssue] = io + schema + semantic + link + data + glb + assetcOwn
