@@ -68,6 +68,6 @@ public struct SimplifyPass: ScenePass {
 
 extension MeshSimplifier {
     static func tooManySeams(_ mesh: Mesh) -> Bool {
-        mesh.primvars.filter { $0.interpolation == .faceVarying }.count > maxWeldedPrimvars
+        mesh.primvars.filter { $0.interpolation == .faceVarying && $0.role != .normal }.count > maxWeldedPrimvars
     }
 }
