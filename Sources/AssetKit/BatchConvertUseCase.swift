@@ -50,39 +50,18 @@ public struct BatchConvertUseCase: Sendable {
         ((relative as NSString).deletingPathExtension as NSString).appendingPathExtension(format.fileExtension) ?? relative
     }
 
-    /// Converts every job, at most one per core at a time (each holds a whole scene, so the cores,
-    /// not the file count, bound the memory); `progress` hears of each as it finishes, one at a time.
+    /// Converts every job, at most one per core at a time (each holds a whole scene); `progress`
+    /// hears of each as it finishes, one at a time. Output folders are made by the atomic write.
     public func run(_ jobs: [Job], outputFolder: String, progress: @Sendable (Outcome, Int) -> Void = { _, _ in }) -> [Outcome] {
-        let results = Locked((slots: [Outcome?](repeating: nil, count: jobs.count), done: 0))
-        let next = Locked(0)
-        let workers = max(1, min(jobs.count, ProcessInfo.processInfo.activeProcessorCount))
         let convert = ConvertUseCase(registry: registry)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let k = next.withLock { index -> Int in defer { index += 1 }; return index }
-                guard k < jobs.count else { return }
-                let job = jobs[k]
+        return OrderedFanOut.run(count: jobs.count, { k in
+            let job = jobs[k]
+            do throws(AssetError) {
                 let output = (outputFolder as NSString).appendingPathComponent(job.output)
-                let outcome: Outcome
-                do throws(AssetError) {
-                    let folder = (output as NSString).deletingLastPathComponent
-                    do {
-                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                    } catch {
-                        throw AssetError(.io("cannot create \(folder): \(error.localizedDescription)"), at: SourceLocation(file: folder))
-                    }
-                    outcome = Outcome(job: job, report: try convert.run(input: job.input, output: output, options: options), error: nil)
-                } catch {
-                    outcome = Outcome(job: job, report: nil, error: error)
-                }
-                let done = results.withLock { state in
-                    state.slots[k] = outcome
-                    state.done += 1
-                    return state.done
-                }
-                progress(outcome, done)
+                return Outcome(job: job, report: try convert.run(input: job.input, output: output, options: options), error: nil)
+            } catch {
+                return Outcome(job: job, report: nil, error: error)
             }
-        }
-        return results.value.slots.map { $0! }
+        }, progress: progress)
     }
 }

@@ -44,17 +44,7 @@ public struct ThumbnailUseCase: Sendable {
     /// Renders every job, `progress` told of each as it finishes (from worker threads, one at a time).
     public func run(_ jobs: [Job], outputFolder: String, force: Bool = true,
                     progress: @Sendable (Outcome, Int) -> Void = { _, _ in }) -> [Outcome] {
-        let results = Locked((slots: [Outcome?](repeating: nil, count: jobs.count), done: 0))
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
-            let outcome = renderOne(jobs[k], outputFolder: outputFolder, force: force)
-            let done = results.withLock { state in
-                state.slots[k] = outcome
-                state.done += 1
-                return state.done
-            }
-            progress(outcome, done)
-        }
-        return results.value.slots.map { $0! }
+        OrderedFanOut.run(count: jobs.count, { renderOne(jobs[$0], outputFolder: outputFolder, force: force) }, progress: progress)
     }
 
     /// `index.html` in the output folder: a gallery of the outcomes, written atomically.
