@@ -15,7 +15,7 @@ public struct ConvertUseCase: Sendable {
     }
 
     package init(registry: FormatRegistry) {
-        converter = Converter(registry: registry, leadingPasses: [TranscodeTexturesPass()])
+        converter = Converter(registry: registry, leadingPasses: [TranscodeTexturesPass()], textureCodec: RenderTextureCodec())
     }
 
     public struct Report: Sendable {
@@ -30,6 +30,12 @@ public struct ConvertUseCase: Sendable {
         public var textures: [Texture]
         /// What simplification did, mesh by mesh (`--max-triangles`, `--ratio`).
         public var simplification: [SimplifiedMesh] = []
+        /// The textures resized or re-encoded (`--max-texture`, `--texture-format`, `--budget`).
+        public var shrunkTextures: [ShrinkTexturesPass.TextureReport] = []
+        /// The outputs `--max-size` found too large before the one written.
+        public var sizeTries: [SizeTry] = []
+        /// The written files' bytes, all together.
+        public var bytesWritten = 0
     }
 
     /// One mesh `--max-triangles` or `--ratio` simplified.
@@ -64,7 +70,7 @@ public struct ConvertUseCase: Sendable {
                       sourceMetadata: report.sourceMetadata, textures: report.scene.textures, simplification: report.simplification.map {
                           SimplifiedMesh(mesh: $0.mesh, trianglesBefore: $0.trianglesBefore, trianglesAfter: $0.trianglesAfter, error: $0.error,
                                          bordersMoved: $0.usedSloppy)
-                      })
+                      }, shrunkTextures: report.textures, sizeTries: report.sizeTries, bytesWritten: report.bytes)
     }
 
     /// The bytes of `input` converted to `format` (the main file; sidecars stay beside it), kept

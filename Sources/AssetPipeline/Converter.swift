@@ -12,6 +12,19 @@ public struct ConvertReport: Sendable {
     public var sourceMetadata: SceneMetadata
     /// What simplification did, mesh by mesh; empty when it was not asked for or changed nothing.
     public var simplification: [SimplifyPass.MeshReport] = []
+    /// The textures the texture pass resized or re-encoded.
+    public var textures: [ShrinkTexturesPass.TextureReport] = []
+    /// The tries `--max-size` made before the last: each output's size and the budgets it had.
+    public var sizeTries: [SizeTry] = []
+    /// The bytes of every file written (the package, or the main file and its sidecars).
+    public var bytes = 0
+}
+
+/// One output `--max-size` found too large, and the budgets that made it.
+public struct SizeTry: Sendable, Equatable, Encodable {
+    public var bytes: Int
+    public var maxTriangles: Int?
+    public var maxTextureSize: Int?
 }
 
 /// Reads any format the registry reads and writes any format it writes, running the passes the
@@ -21,10 +34,14 @@ public struct Converter: Sendable {
     /// Passes the caller adds before the writer's own (AssetKit's texture transcoding, which needs
     /// the image codecs this module does not import).
     public var leadingPasses: [any ScenePass]
+    /// The image codecs the texture pass uses; without them `--max-texture` and
+    /// `--texture-format` are refused.
+    public var textureCodec: (any TextureCodec)?
 
-    public init(registry: FormatRegistry = .standard, leadingPasses: [any ScenePass] = []) {
+    public init(registry: FormatRegistry = .standard, leadingPasses: [any ScenePass] = [], textureCodec: (any TextureCodec)? = nil) {
         self.registry = registry
         self.leadingPasses = leadingPasses
+        self.textureCodec = textureCodec
     }
 
     public func writer(for outputPath: String, format: AssetFormat?) throws(AssetError) -> any SceneWriter {
@@ -45,33 +62,61 @@ public struct Converter: Sendable {
 
     public func convert(input: String, output: String, options: ConvertOptions) throws(AssetError) -> ConvertReport {
         let writer = try writer(for: output, format: options.format)
-        let match = try registry.reader(for: URL(fileURLWithPath: input))
-        var result = try registry.read(match, options: options.readOptions)
-        // Writers and the flatten pass copy each placed mesh, so their work is the scene's after instancing.
-        try ReadBudget(options.readOptions.limits).spendInstancedTriangles(of: result.scene, for: "converting the scene",
-                                                                         at: SourceLocation(file: input))
-        var diagnostics = result.diagnostics
-        let sourceMetadata = result.scene.metadata
-        let passes = passes(for: writer.requirements, format: writer.format, options: options)
-        for pass in passes {
-            pass.run(&result.scene, diagnostics: &diagnostics)
+        if textureCodec == nil && (options.maxTextureSize != nil || options.textureEncoding != .keep) {
+            throw AssetError(.unsupportedFormat("this converter has no image codecs to resize or re-encode textures", supported: []))
         }
+        if options.meshCompression != .none && writer.format != .glb && writer.format != .gltf {
+            throw AssetError(.unsupportedFormat("--compress is for glTF output; \(writer.format.name) has no mesh compression",
+                                                supported: [AssetFormat.glb.name, AssetFormat.gltf.name]), at: SourceLocation(file: output))
+        }
+        let match = try registry.reader(for: URL(fileURLWithPath: input))
+        let read = try registry.read(match, options: options.readOptions)
+        // Writers and the flatten pass copy each placed mesh, so their work is the scene's after instancing.
+        try ReadBudget(options.readOptions.limits).spendInstancedTriangles(of: read.scene, for: "converting the scene",
+                                                                         at: SourceLocation(file: input))
         let limits = options.readOptions.limits
         let context = WriteContext(outputName: (output as NSString).lastPathComponent,
                                    textureBytes: { TextureBytes.load($0, limits: limits) },
-                                   prefersTextLayers: options.textRootLayer)
-        let written = try writer.write(result.scene, context: context)
-        diagnostics += written.diagnostics
-        if options.readOptions.isStrict, let first = written.diagnostics.first {
-            throw AssetError(.strict(first.message), at: first.location)
+                                   prefersTextLayers: options.textRootLayer, meshCompression: options.meshCompression)
+        var attempt = options
+        var tries: [SizeTry] = []
+        while true {
+            var scene = read.scene
+            var diagnostics = read.diagnostics
+            let passes = passes(for: writer.requirements, format: writer.format, options: attempt)
+            for pass in passes {
+                pass.run(&scene, diagnostics: &diagnostics)
+            }
+            let written = try writer.write(scene, context: context)
+            let bytes = written.files.reduce(0) { $0 + $1.bytes.count }
+            if let limit = options.maxOutputBytes, bytes > limit {
+                let sizeTry = SizeTry(bytes: bytes, maxTriangles: attempt.maxTriangles, maxTextureSize: attempt.maxTextureSize)
+                if tries.count < Self.maxSizeTries, let tighter = tightened(attempt, scene: scene, bytes: bytes, limit: limit) {
+                    tries.append(sizeTry)
+                    attempt = tighter
+                    continue
+                }
+                diagnostics.append(.warning("the output is \(bytes) bytes, above --max-size's \(limit), after \(tries.count + 1) tries; "
+                                            + "its triangles and textures cannot usefully shrink further"))
+            }
+            diagnostics += written.diagnostics
+            if options.readOptions.isStrict, let first = written.diagnostics.first {
+                throw AssetError(.strict(first.message), at: first.location)
+            }
+            let files = try AtomicOutput.write(written.files, mainPath: output, force: options.force)
+            return ConvertReport(format: writer.format, sourceFormat: match.format, writtenFiles: files, diagnostics: diagnostics, scene: scene,
+                                 sourceMetadata: read.scene.metadata,
+                                 simplification: passes.compactMap { $0 as? SimplifyPass }.first?.report ?? [],
+                                 textures: passes.compactMap { $0 as? ShrinkTexturesPass }.first?.report ?? [], sizeTries: tries, bytes: bytes)
         }
-        let files = try AtomicOutput.write(written.files, mainPath: output, force: options.force)
-        return ConvertReport(format: writer.format, sourceFormat: match.format, writtenFiles: files, diagnostics: diagnostics, scene: result.scene,
-                             sourceMetadata: sourceMetadata, simplification: passes.compactMap { $0 as? SimplifyPass }.first?.report ?? [])
     }
 
     func passes(for requirements: WriterRequirements, format: AssetFormat, options: ConvertOptions) -> [any ScenePass] {
         var passes: [any ScenePass] = leadingPasses
+        if let textureCodec, options.maxTextureSize != nil || options.textureEncoding != .keep {
+            passes.append(ShrinkTexturesPass(codec: textureCodec, maxSize: options.maxTextureSize, encoding: options.textureEncoding,
+                                             quality: options.jpegQuality))
+        }
         // Posing comes first: the passes after it move and scale geometry, which a skin's bind
         // matrices would not follow.
         if let time = options.readOptions.poseTime { passes.append(PoseAnimationPass(time: time)) }

@@ -38,12 +38,6 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Units of the output, in metres per unit (0.01 for centimetres).")
     var metersPerUnit: Double?
 
-    @Option(name: .customLong("max-triangles"), help: ArgumentHelp("Simplify meshes until the scene draws at most N triangles (libmeshoptimizer; UV seams and material borders kept).", valueName: "N"))
-    var maxTriangles: Int?
-
-    @Option(help: ArgumentHelp("Simplify every mesh to this share of its triangles (0 to 1).", valueName: "R"))
-    var ratio: Double?
-
     @Flag(help: "Split every polygon into triangles.")
     var triangulate = false
 
@@ -59,12 +53,14 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(help: "Print the report as JSON: what each pass did, the files written and the warnings.")
+    var json = false
+
+    @OptionGroup(title: "Budgets") var budget: BudgetOptions
+
     @OptionGroup var reading: ReadingOptions
 
     func validate() throws {
-        if let maxTriangles, maxTriangles < 1 { throw ValidationError("--max-triangles takes a positive count") }
-        if let ratio, !(ratio > 0 && ratio <= 1) { throw ValidationError("--ratio takes a number above 0 and at most 1") }
-        if maxTriangles != nil && ratio != nil { throw ValidationError("--max-triangles and --ratio are alternatives; give one") }
         if outputFolder != nil {
             if paths.isEmpty { throw ValidationError("give the files and folders to convert") }
             if format == nil { throw ValidationError("--out-dir needs --to FORMAT: it names every output's extension") }
@@ -87,29 +83,21 @@ struct ConvertCommand: ParsableCommand {
         options.force = force
         options.textRootLayer = usdaRoot
         options.readOptions = reading.readOptions
-        options.maxTriangles = maxTriangles
-        options.simplifyRatio = ratio
+        budget.apply(to: &options)
         if let outputFolder {
             try runBatch(options, into: outputFolder)
             return
         }
         let report = try ExitStatus.orExit { try ConvertUseCase().run(input: paths[0], output: paths[1], options: options) }
+        if json {
+            print(CatalogOutput.json(ConvertJSON(input: paths[0], output: paths[1], report: report)))
+            return
+        }
         var stderr = StandardError()
         for diagnostic in report.diagnostics { print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr) }
         if !quiet {
-            for line in Self.simplificationLines(report.simplification) { print(line) }
-            print("wrote \(report.writtenFiles.joined(separator: ", ")) (\(report.format.name))")
+            for line in ConvertTextFormatter.lines(report) { print(line) }
         }
-    }
-
-    /// `simplified Body: 1,000,000 -> 99,870 triangles (error 0.0012)`, a line a mesh, then the total.
-    static func simplificationLines(_ meshes: [ConvertUseCase.SimplifiedMesh]) -> [String] {
-        guard !meshes.isEmpty else { return [] }
-        var lines = meshes.map { m in
-            "simplified \(TerminalText.safe(m.mesh)): \(m.trianglesBefore) -> \(m.trianglesAfter) triangles (error \(m.error)\(m.bordersMoved ? ", borders moved" : ""))"
-        }
-        lines.append("simplified \(meshes.count) mesh\(meshes.count == 1 ? "" : "es"): \(meshes.reduce(0) { $0 + $1.trianglesBefore }) -> \(meshes.reduce(0) { $0 + $1.trianglesAfter }) triangles")
-        return lines
     }
 
     /// Many inputs: one line per file on standard error (a progress bar on a terminal), warnings
@@ -122,13 +110,14 @@ struct ConvertCommand: ParsableCommand {
         }
         let terminal = isatty(STDERR_FILENO) != 0
         let quiet = quiet
+        let json = json
         let outcomes = useCase.run(jobs, outputFolder: folder) { outcome, done in
             var stderr = StandardError()
             if terminal { print("\r\u{1B}[K", terminator: "", to: &stderr) }
             if let error = outcome.error {
                 print("assetc: error: \(TerminalText.safe(error.description))", to: &stderr)
             } else {
-                for diagnostic in outcome.report?.diagnostics ?? [] where !quiet {
+                for diagnostic in outcome.report?.diagnostics ?? [] where !quiet && !json {
                     print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr)
                 }
                 if !terminal && !quiet {
@@ -141,7 +130,11 @@ struct ConvertCommand: ParsableCommand {
             }
         }
         let failures = outcomes.filter { $0.error != nil }
-        print("\(outcomes.count - failures.count) converted to \(folder), \(failures.count) failed")
+        if json {
+            print(CatalogOutput.json(ConvertJSON(outcomes, folder: folder)))
+        } else {
+            print("\(outcomes.count - failures.count) converted to \(folder), \(failures.count) failed")
+        }
         if let first = failures.first?.error { throw ExitCode(ExitStatus.code(for: first)) }
     }
 }

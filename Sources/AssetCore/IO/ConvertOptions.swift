@@ -14,6 +14,42 @@ public struct ConvertOptions: Sendable {
     public var maxTriangles: Int?
     /// Simplify every mesh to this share of its triangles (`--ratio`, 0 to 1).
     public var simplifyRatio: Double?
+    /// Shrink textures whose longer side is past this many pixels (`--max-texture`).
+    public var maxTextureSize: Int?
+    /// How textures are stored after the texture pass (`--texture-format`).
+    public var textureEncoding = TextureEncoding.keep
+    /// JPEG quality, 1-100, for textures stored as JPEG (`--jpeg-quality`).
+    public var jpegQuality = 85
+    /// Tighten the triangle and texture budgets until the output fits in this many bytes (`--max-size`).
+    public var maxOutputBytes: Int?
+    /// Mesh compression for glTF and GLB output (`--compress`).
+    public var meshCompression = MeshCompression.none
 
     public init() {}
+
+    /// The options a preset sets; options given beside it override it (`--budget web --max-texture 1024`).
+    public mutating func apply(_ preset: BudgetPreset) {
+        maxTriangles = preset.triangles
+        maxTextureSize = preset.textureSize
+        maxOutputBytes = preset.fileBytes
+        if preset.prefersJPEG { textureEncoding = .jpeg }
+    }
+}
+
+/// How `--texture-format` stores textures: as they were (re-encoded in their own format only when
+/// resized), all as PNG, or as JPEG wherever a texture has no transparency.
+public enum TextureEncoding: String, CaseIterable, Sendable {
+    case keep
+    case png
+    case jpeg
+}
+
+/// glTF mesh compression (`--compress`): EXT_meshopt_compression or KHR_draco_mesh_compression.
+public enum MeshCompression: Sendable, Equatable {
+    case none
+    /// meshoptimizer's vertex and index codecs; floats keep `positionBits` and `attributeBits`
+    /// bits of mantissa (its exponent filter), 23 for exact.
+    case meshopt(positionBits: Int, attributeBits: Int)
+    /// Draco's edgebreaker coder with its quantization bits per attribute kind.
+    case draco(positionBits: Int, normalBits: Int, texcoordBits: Int, genericBits: Int)
 }

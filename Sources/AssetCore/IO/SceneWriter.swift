@@ -65,8 +65,12 @@ public struct WriteContext: Sendable {
     /// Where a format holds layers in either a text or a binary encoding (a usdz's root layer),
     /// write text. Binary is the default because it is what viewers such as AR Quick Look want.
     public var prefersTextLayers: Bool
+    /// Mesh compression, for the formats that have it (glTF); others ignore it.
+    public var meshCompression: MeshCompression
 
-    public init(outputName: String, textureBytes: @escaping @Sendable (Texture) -> [UInt8]?, prefersTextLayers: Bool = false) {
+    public init(outputName: String, textureBytes: @escaping @Sendable (Texture) -> [UInt8]?, prefersTextLayers: Bool = false,
+                meshCompression: MeshCompression = .none) {
+        self.meshCompression = meshCompression
         self.outputName = outputName
         self.textureBytes = textureBytes
         self.prefersTextLayers = prefersTextLayers

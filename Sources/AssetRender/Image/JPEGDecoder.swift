@@ -25,6 +25,22 @@ public enum JPEGDecoder {
 
 /// Decodes a texture by its content: PNG or JPEG.
 public enum ImageDecoder {
+    /// The width and height a PNG's IHDR or a JPEG's frame header gives, without decoding pixels.
+    public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            guard bytes.count >= 24 else { return nil }
+            func u32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (u32(16), u32(20))
+        }
+        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]), let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+        }
+        return status == 0 ? (Int(width), Int(height)) : nil
+    }
+
     public static func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try PNGCodec.decode(bytes) }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGDecoder.decode(bytes) }

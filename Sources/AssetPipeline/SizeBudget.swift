@@ -1,0 +1,31 @@
+import AssetCore
+
+/// `--max-size`: when an output is too large, the next try tightens whichever budget holds more of
+/// its bytes, textures or geometry. Textures halve their longer side (down to 128 px); triangles
+/// scale by the share the output must lose, with a margin, since bytes do not fall quite in step.
+extension Converter {
+    static let maxSizeTries = 12
+    static let smallestTextureSide = 128
+    static let fewestTriangles = 500
+
+    func tightened(_ options: ConvertOptions, scene: Scene, bytes: Int, limit: Int) -> ConvertOptions? {
+        let textureBytes = scene.textures.reduce(0) { $0 + (TextureBytes.load($1)?.count ?? 0) }
+        let largestSide = scene.textures.compactMap { texture in TextureBytes.load(texture).flatMap { textureCodec?.size(of: $0) } }
+            .map { max($0.width, $0.height) }.max() ?? 0
+        let triangles = scene.placedMeshes().reduce(0) { $0 + scene.meshes[$1.instance.mesh].triangleCount }
+        var tighter = options
+        let texturesCanShrink = textureCodec != nil && largestSide > Self.smallestTextureSide
+        let geometryCanShrink = triangles > Self.fewestTriangles
+        if texturesCanShrink && (textureBytes * 2 >= bytes || !geometryCanShrink) {
+            tighter.maxTextureSize = max(Self.smallestTextureSide, min(options.maxTextureSize ?? largestSide, largestSide) / 2)
+            return tighter
+        }
+        guard geometryCanShrink else { return nil }
+        let geometryBytes = max(1, bytes - textureBytes)
+        let share = Double(max(1, limit - textureBytes)) / Double(geometryBytes)
+        let goal = Int(Double(triangles) * min(0.9, max(0.2, share * 0.9)))
+        tighter.maxTriangles = max(Self.fewestTriangles, goal)
+        tighter.simplifyRatio = nil
+        return tighter
+    }
+}

@@ -1,0 +1,53 @@
+import AssetCore
+
+/// What the texture pass needs from an image library. AssetPipeline imports no codec; AssetKit
+/// gives the converter one made of AssetRender's (libpng, TurboJPEG, libwebp, stb_image_resize).
+public protocol TextureCodec: Sendable {
+    /// The width and height from the image's header, without decoding it; nil for a format it
+    /// cannot size that way.
+    func size(of bytes: [UInt8]) -> (width: Int, height: Int)?
+    func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage
+    func resized(_ image: RGBAImage, width: Int, height: Int, content: TextureContent, wrapsX: Bool, wrapsY: Bool) -> RGBAImage
+    func png(_ image: RGBAImage) throws(AssetError) -> [UInt8]
+    func jpeg(_ image: RGBAImage, quality: Int, fullChroma: Bool) throws(AssetError) -> [UInt8]
+}
+
+/// What a texture holds, as the materials sampling it say: it decides the colour space it is
+/// filtered in.
+public enum TextureContent: String, Sendable, Encodable {
+    /// sRGB colour: base colour, emissive, specular colour.
+    case color
+    /// Linear numbers: metallic, roughness, occlusion, opacity, clearcoat.
+    case data
+    /// A tangent-space normal map.
+    case normal
+
+    /// Each texture's content as the scene's materials use it. A texture used two ways is taken as
+    /// colour before normals before data: filtering colour in linear space would darken it visibly,
+    /// while data filtered as colour barely changes.
+    static func of(_ scene: Scene) -> [TextureContent] {
+        var contents = [TextureContent](repeating: .data, count: scene.textures.count)
+        func rank(_ content: TextureContent) -> Int { content == .color ? 2 : content == .normal ? 1 : 0 }
+        func mark(_ reference: TextureReference?, _ content: TextureContent) {
+            guard let index = reference?.texture, contents.indices.contains(index), rank(content) > rank(contents[index]) else { return }
+            contents[index] = content
+        }
+        for material in scene.materials {
+            mark(material.normal, .normal)
+            mark(material.baseColor.texture, .color)
+            mark(material.emissive.texture, .color)
+            mark(material.specularColor.texture, .color)
+        }
+        return contents
+    }
+}
+
+enum ImageFormat {
+    case png, jpeg, other
+
+    init(_ bytes: [UInt8]) {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
+        else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg }
+        else { self = .other }
+    }
+}
