@@ -81,7 +81,7 @@ extension GLTFBuilder {
             }
             let accessor = addFloats(matrices.flatMap { $0.columnMajorElements.map(Float.init) }, type: "MAT4", count: matrices.count)
             // Inverse bind matrices are not vertex data.
-            document.bufferViews[document.accessors[accessor].bufferView].target = nil
+            document.bufferViews[document.accessors[accessor].bufferView!].target = nil
             skinIndex[s] = skins.count
             skins.append(GLTFDocument.Skin(name: skeleton.name.isEmpty ? nil : skeleton.name, inverseBindMatrices: accessor, joints: joints.map { $0! }))
         }
@@ -102,7 +102,7 @@ extension GLTFBuilder {
                 for (path, values, interpolation, type) in Self.gltfChannels(channel) {
                     let target = path == "weights" ? (meshNodeByPath[channel.nodePath] ?? node) : node
                     let output = addFloats(values, type: type, count: values.count / Self.width(type))
-                    for view in [document.accessors[input].bufferView, document.accessors[output].bufferView] { document.bufferViews[view].target = nil }
+                    for view in [document.accessors[input].bufferView, document.accessors[output].bufferView].compactMap({ $0 }) { document.bufferViews[view].target = nil }
                     animation.samplers.append(.init(input: input, interpolation: interpolation, output: output))
                     animation.channels.append(.init(sampler: animation.samplers.count - 1, target: .init(node: target, path: path)))
                     if path != "weights" { animatedNodes.insert(target) }

@@ -26,7 +26,9 @@ struct GLTFDocument: Encodable {
     struct VariantMapping: Encodable { var material: Int; var variants: [Int] }
     struct PrimitiveExtensions: Encodable {
         struct Variants: Encodable { var mappings: [VariantMapping] }
+        struct Draco: Encodable { var bufferView: Int; var attributes: [String: Int] }
         var KHR_materials_variants: Variants?
+        var KHR_draco_mesh_compression: Draco?
     }
     struct RootExtensions: Encodable {
         struct Variant: Encodable { var name: String }
@@ -37,8 +39,10 @@ struct GLTFDocument: Encodable {
     struct MeshExtras: Encodable { var targetNames: [String] }
     struct Mesh: Encodable { var name: String?; var primitives: [Primitive]; var weights: [Float]?; var extras: MeshExtras? }
     struct Accessor: Encodable {
-        var bufferView: Int
+        /// nil for an accessor whose data a KHR_draco_mesh_compression stream holds.
+        var bufferView: Int?
         var componentType: Int
+        var normalized: Bool?
         var count: Int
         var type: String
         var min: [Float]?
@@ -54,12 +58,35 @@ struct GLTFDocument: Encodable {
         var samplers: [Sampler] = []
     }
     struct BufferView: Encodable {
+        struct Meshopt: Encodable {
+            var buffer: Int
+            var byteOffset: Int
+            var byteLength: Int
+            var byteStride: Int
+            var count: Int
+            var mode: String
+            var filter: String?
+        }
+        struct Extensions: Encodable { var EXT_meshopt_compression: Meshopt }
         var buffer = 0
         var byteOffset: Int
         var byteLength: Int
+        var byteStride: Int?
         var target: Int?
+        var extensions: Extensions?
+
+        init(buffer: Int = 0, byteOffset: Int, byteLength: Int, byteStride: Int? = nil, target: Int?, extensions: Extensions? = nil) {
+            (self.buffer, self.byteOffset, self.byteLength, self.byteStride, self.target, self.extensions) =
+                (buffer, byteOffset, byteLength, byteStride, target, extensions)
+        }
     }
-    struct Buffer: Encodable { var byteLength: Int; var uri: String? }
+    struct Buffer: Encodable {
+        struct Fallback: Encodable { var fallback = true }
+        struct Extensions: Encodable { var EXT_meshopt_compression: Fallback }
+        var byteLength: Int
+        var uri: String?
+        var extensions: Extensions?
+    }
     struct TextureTransform: Encodable { var offset: [Float]; var rotation: Float; var scale: [Float] }
     struct TextureInfoExtensions: Encodable { var KHR_texture_transform: TextureTransform? }
     struct TextureInfo: Encodable {
@@ -119,5 +146,6 @@ struct GLTFDocument: Encodable {
     var skins: [Skin]?
     var animations: [Animation]?
     var extensionsUsed: [String]?
+    var extensionsRequired: [String]?
     var extensions: RootExtensions?
 }

@@ -27,7 +27,17 @@ public struct GLTFWriter: SceneWriter {
         var document = builder.document
         var files: [OutputFile] = []
         let binName = "\(context.outputStem).bin"
-        document.buffers = [GLTFDocument.Buffer(byteLength: builder.buffer.count, uri: binary ? nil : binName)]
+        switch context.meshCompression {
+        case .none:
+            document.buffers = [GLTFDocument.Buffer(byteLength: builder.buffer.count, uri: binary ? nil : binName)]
+        case .meshopt(let positionBits, let attributeBits):
+            builder.buffer = GLTFMeshoptEncoder.compress(&document, buffer: builder.buffer.bytes, positionBits: positionBits, attributeBits: attributeBits)
+            document.buffers[0].uri = binary ? nil : binName
+        case .draco(let positionBits, let normalBits, let texcoordBits, let genericBits):
+            var encoder = GLTFDracoEncoder(positionBits: positionBits, normalBits: normalBits, texcoordBits: texcoordBits, genericBits: genericBits)
+            builder.buffer = try encoder.compress(&document, buffer: builder.buffer.bytes, diagnostics: &builder.diagnostics)
+            document.buffers[0].uri = binary ? nil : binName
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = binary ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         let json: [UInt8]

@@ -27,6 +27,27 @@ int assetc_draco_attribute_type(const assetc_draco_mesh *mesh, uint32_t unique_i
 int assetc_draco_attribute_floats(const assetc_draco_mesh *mesh, uint32_t unique_id, float *out, int components);
 void assetc_draco_free(assetc_draco_mesh *mesh);
 
+/* One attribute to encode: `components` values per point, of `component_type` as a glTF
+   componentType (5121 UNSIGNED_BYTE, 5123 UNSIGNED_SHORT, 5126 FLOAT), point_count x components of
+   them at `values`. `kind` is draco's GeometryAttribute::Type (0 POSITION, 1 NORMAL, 2 COLOR,
+   3 TEX_COORD, 4 GENERIC); `quantization_bits` 0 keeps the values exact. */
+typedef struct {
+    int kind;
+    int components;
+    int component_type;
+    const void *values;
+    int quantization_bits;
+} assetc_draco_attribute_input;
+
+/* Encodes a triangle mesh of `point_count` points with the edgebreaker coder, or the sequential
+   one (which keeps the points' order) when `sequential` is set. On success returns a malloc'd
+   buffer of *size bytes (free it with assetc_draco_free_bytes) and each attribute's unique id in
+   `unique_ids`; NULL with a message in `error` otherwise. */
+uint8_t *assetc_draco_encode(uint32_t point_count, const uint32_t *indices, uint32_t face_count,
+                             const assetc_draco_attribute_input *attributes, int attribute_count, int sequential,
+                             size_t *size, uint32_t *unique_ids, char *error, size_t error_size);
+void assetc_draco_free_bytes(uint8_t *bytes);
+
 #ifdef __cplusplus
 }
 #endif
