@@ -6,7 +6,8 @@ import Foundation
 
 /// `assetc validate FILE --fix OUT.usdz`: a repaired copy of one USD file, packaged for AR Quick
 /// Look, with the verdict on the input and on the copy, so the report says what changed and what
-/// is still wrong. The input is only read; the copy is written atomically.
+/// is still wrong. A copy past the budget (`--budget`) is brought under it by `convert`'s passes.
+/// The input is only read; the copy is written atomically.
 public struct RepairUseCase: Sendable {
     package var registry: FormatRegistry = .standard
     public var options: ReadOptions
@@ -47,8 +48,37 @@ public struct RepairUseCase: Sendable {
         var copyOptions = options
         copyOptions.assetRoot = .assetFolder
         copyOptions.allowsPathsOutsideAsset = false
-        let after = try AssetValidator(options: copyOptions, budget: budget).validate(path: output, format: .usdz)
-        return Outcome(output: output, before: before, changes: repaired.changes, skipped: repaired.skipped, after: after)
+        var after = try AssetValidator(options: copyOptions, budget: budget).validate(path: output, format: .usdz)
+        var changes = repaired.changes
+        if after.findings.contains(where: { $0.rule == ARKitRule.budget.rawValue }) {
+            changes += try shrinkToBudget(output, options: copyOptions)
+            after = try AssetValidator(options: copyOptions, budget: budget).validate(path: output, format: .usdz)
+        }
+        return Outcome(output: output, before: before, changes: changes, skipped: repaired.skipped, after: after)
+    }
+
+    /// A copy past the budget is converted once more, in place, through `convert`'s budget passes
+    /// (simplification, texture shrinking, the size tries), each change reported under BudgetChecker.
+    private func shrinkToBudget(_ copy: String, options: ReadOptions) throws(AssetError) -> [ValidationChange] {
+        var convert = ConvertOptions()
+        convert.format = .usdz
+        convert.force = true
+        convert.readOptions = options
+        convert.maxTriangles = budget.triangles
+        convert.maxTextureSize = budget.textureSize
+        convert.maxOutputBytes = budget.fileBytes
+        var useCase = ConvertUseCase(registry: registry)
+        useCase.checksGLTF = false
+        let report = try useCase.run(input: copy, output: copy, options: convert)
+        let here = SourceLocation(file: copy)
+        var changes = report.simplification.map {
+            ValidationChange(rule: .budget, message: "simplified \($0.mesh): \($0.trianglesBefore) -> \($0.trianglesAfter) triangles", location: here)
+        }
+        changes += report.shrunkTextures.map {
+            ValidationChange(rule: .budget, message: "texture \($0.texture): \($0.widthBefore)x\($0.heightBefore) -> \($0.width)x\($0.height)", location: here)
+        }
+        changes += report.diagnostics.map { ValidationChange(rule: .budget, message: "while shrinking: " + $0.message, location: here) }
+        return changes
     }
 
     private static let pngFromLegacyImage: TextureTranscoder = { bytes, _ throws(AssetError) in

@@ -24,10 +24,19 @@ public struct ValidationBudget: Sendable, Equatable {
         return budget
     }()
 
+    /// A preset's figures (`quicklook`, `visionos`, `web`): the budget `convert --budget` brings a model under.
+    public init(_ preset: BudgetPreset) {
+        triangles = preset.triangles
+        textureSize = preset.textureSize
+        fileBytes = preset.fileBytes
+        durationSeconds = preset.animationSeconds
+    }
+
     /// `triangles=100000,texture=2048,size=200MB,duration=10s`: each key overrides its default,
-    /// `KEY=none` lifts that limit, and `none` alone lifts them all.
+    /// `KEY=none` lifts that limit, and `none` alone lifts them all; a preset's name gives its figures.
     public static func parse(_ text: String) throws(AssetError) -> ValidationBudget {
         if text.lowercased() == "none" { return .none }
+        if let preset = BudgetPreset(rawValue: text.lowercased()) { return ValidationBudget(preset) }
         var budget = ValidationBudget()
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

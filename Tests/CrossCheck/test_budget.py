@@ -178,3 +178,16 @@ def test_jpeg_only_where_there_is_no_transparency(tmp_path):
     clear = run_assetc("convert", str(striped_gltf(tmp_path / "clear.gltf", alpha=True)), str(tmp_path / "clear.glb"), "--texture-format", "jpeg")
     assert clear.returncode == 0, clear.stderr
     assert [m for m, _ in output_images(tmp_path / "clear.glb")] == ["image/png", "image/jpeg", "image/jpeg"]
+
+
+def test_validate_fix_brings_a_usdz_under_its_budget(sculpt, tmp_path):
+    big, fixed = tmp_path / "big.usdz", tmp_path / "fixed.usdz"
+    assert run_assetc("convert", str(sculpt), str(big), timeout=300).returncode == 0
+    result = run_assetc("validate", str(big), "--fix", str(fixed), "--json", timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    text = json.dumps(report)
+    assert "simplified" in text and "4096x4096 -> 2048x2048" in text, text[:2000]
+    verdict = json.loads(run_assetc("validate", str(fixed), "--json").stdout)
+    assert not [f for f in verdict["files"][0]["findings"] if f["rule"] == "BudgetChecker"]
+    assert all(image.size == (2048, 2048) for image in package_images(fixed).values())
