@@ -111,18 +111,6 @@ enum GLTFMeshoptEncoder {
     private static func decodedBounds(_ filtered: [UInt8], count: Int, stride: Int) -> ([Float], [Float]) {
         var decoded = filtered
         decoded.withUnsafeMutableBytes { meshopt_decodeFilterExp($0.baseAddress, count, stride) }
-        let width = stride / 4
-        return decoded.withUnsafeBytes { raw in
-            let floats = raw.bindMemory(to: Float.self)
-            var low = Array(floats[0..<width]), high = low
-            for e in 1..<max(1, count) {
-                for k in 0..<width {
-                    let x = floats[e * width + k]
-                    if x < low[k] { low[k] = x }
-                    if high[k] < x { high[k] = x }
-                }
-            }
-            return (low, high)
-        }
+        return GLTFDracoEncoder.bounds(decoded.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }, width: stride / 4)
     }
 }
