@@ -84,9 +84,7 @@ public struct Converter: Sendable {
             var scene = read.scene
             var diagnostics = read.diagnostics
             let passes = passes(for: writer.requirements, format: writer.format, options: attempt)
-            for pass in passes {
-                pass.run(&scene, diagnostics: &diagnostics)
-            }
+            run(passes, on: &scene, diagnostics: &diagnostics)
             let written = try writer.write(scene, context: context)
             let bytes = written.files.reduce(0) { $0 + $1.bytes.count }
             if let limit = options.maxOutputBytes, bytes > limit {
@@ -108,6 +106,32 @@ public struct Converter: Sendable {
                                  sourceMetadata: read.scene.metadata,
                                  simplification: passes.compactMap { $0 as? SimplifyPass }.first?.report ?? [],
                                  textures: passes.compactMap { $0 as? ShrinkTexturesPass }.first?.report ?? [], sizeTries: tries, bytes: bytes)
+        }
+    }
+
+    /// Runs the passes in order, except that the texture pass runs on the other core beside the
+    /// ones after it: it reads and writes only the textures, which no other pass touches, and
+    /// decoding, filtering and encoding large images takes as long as simplifying a large mesh.
+    private func run(_ passes: [any ScenePass], on scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        guard let split = passes.firstIndex(where: { $0 is ShrinkTexturesPass }) else {
+            for pass in passes { pass.run(&scene, diagnostics: &diagnostics) }
+            return
+        }
+        for pass in passes[..<split] { pass.run(&scene, diagnostics: &diagnostics) }
+        let shrunk = Locked<(textures: [Texture], diagnostics: [Diagnostic])?>(nil)
+        let source = scene, texturePass = passes[split]
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            var copy = source
+            var found: [Diagnostic] = []
+            texturePass.run(&copy, diagnostics: &found)
+            shrunk.withLock { $0 = (copy.textures, found) }
+        }
+        for pass in passes[(split + 1)...] { pass.run(&scene, diagnostics: &diagnostics) }
+        done.wait()
+        if let shrunk = shrunk.value {
+            scene.textures = shrunk.textures
+            diagnostics += shrunk.diagnostics
         }
     }
 
