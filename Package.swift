@@ -62,10 +62,11 @@ let package = Package(
         .target(name: "FormatOBJ", dependencies: ["AssetCore"]),
         .target(name: "FormatSTL", dependencies: ["AssetCore"]),
         .target(name: "FormatPLY", dependencies: ["AssetCore"]),
+        .target(name: "FormatFBX", dependencies: ["AssetCore", "CZlib"]),
 
         // Format registry and scene passes; the only module that knows every format module.
         .target(name: "AssetPipeline", dependencies: [
-            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY", "CMeshOptimizer",
+            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY", "FormatFBX", "CMeshOptimizer",
         ]),
 
         // Validation: OpenUSD's ARKit rules over the layer, package and prim facts a USD read records, and the
@@ -135,6 +136,7 @@ let package = Package(
         .testTarget(name: "FormatOBJTests", dependencies: ["FormatOBJ", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatSTLTests", dependencies: ["FormatSTL", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatPLYTests", dependencies: ["FormatPLY", "AssetCore", "AssetTestSupport"]),
+        .testTarget(name: "FormatFBXTests", dependencies: ["FormatFBX", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
@@ -169,7 +171,8 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzCatalogQuery", ["AssetCatalog", "AssetCore"]), ("FuzzGLTFReader", ["FormatGLTF", "AssetCore", "FuzzSupport"]),
                                  ("FuzzGLTFValidator", ["AssetValidate", "AssetCore", "FuzzSupport"]),
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
-                                 ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"])] {
+                                 ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]),
+                                 ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

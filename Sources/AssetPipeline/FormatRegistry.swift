@@ -1,5 +1,6 @@
 import AssetCore
 import FormatCollada
+import FormatFBX
 import FormatGLTF
 import FormatOBJ
 import FormatPLY
@@ -20,7 +21,7 @@ public struct FormatRegistry: Sendable {
 
     /// Every reader and writer assetc ships.
     public static let standard = FormatRegistry(
-        readers: [USDReader(), ColladaReader(), GLTFReader(), OBJReader(), PLYReader(), STLReader()],
+        readers: [USDReader(), ColladaReader(), GLTFReader(), OBJReader(), PLYReader(), STLReader(), FBXReader()],
         writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
 
     public var supportedFormats: [AssetFormat] { readers.flatMap(\.formats) }

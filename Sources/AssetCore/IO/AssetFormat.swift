@@ -4,6 +4,8 @@
 /// prints and the catalog stores (`usda`, `glb`, `jpeg`).
 public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
     case usda, usdc, usdz, dae, gltf, glb, obj, stl, ply
+    /// Autodesk FBX, binary or ASCII: read only.
+    case fbx
     /// Textures the catalog indexes and the service serves; no scene reader takes them.
     case png, jpeg
 
@@ -32,7 +34,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
     /// The extension a written file gets.
     public var fileExtension: String {
         switch self {
-        case .dae, .usda, .usdc, .usdz, .gltf, .glb, .obj, .stl, .ply, .png: return rawValue
+        case .dae, .usda, .usdc, .usdz, .gltf, .glb, .obj, .stl, .ply, .fbx, .png: return rawValue
         case .jpeg: return "jpg"
         }
     }
@@ -60,6 +62,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         case .obj: return "Wavefront OBJ + MTL"
         case .stl: return "STL, binary or ASCII"
         case .ply: return "PLY, ASCII or binary"
+        case .fbx: return "Autodesk FBX, binary or ASCII"
         case .png: return "PNG image"
         case .jpeg: return "JPEG image"
         }
@@ -75,7 +78,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         case .usdz: return "model/vnd.usdz+zip"
         case .dae: return "model/vnd.collada+xml"
         case .usda, .obj: return "text/plain; charset=utf-8"
-        case .usdc, .stl, .ply: return "application/octet-stream"
+        case .usdc, .stl, .ply, .fbx: return "application/octet-stream"
         }
     }
 
@@ -91,6 +94,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         case .gltf: return [.readable, .writable, .carriesAnimation, .carriesMaterials]
         case .obj: return [.readable, .writable, .carriesMaterials, .singleFile]
         case .stl, .ply: return [.readable, .writable, .singleFile]
+        case .fbx: return [.readable, .carriesAnimation, .carriesMaterials]
         case .png, .jpeg: return []
         }
     }
