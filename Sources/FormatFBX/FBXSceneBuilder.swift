@@ -167,7 +167,9 @@ struct FBXSceneBuilder {
     }
 
     private mutating func material(for object: FBXObject, uvSets: [String: String]) -> Int {
-        let key = object.id + ":" + uvSets.keys.sorted().joined(separator: ",")
+        // The UV sets matter only to a material's textures, which name their set.
+        let textured = !objects.propertyChildren(of: object.id).isEmpty
+        let key = object.id + (textured ? ":" + uvSets.keys.sorted().joined(separator: ",") : "")
         if let known = materialOf[key] { return known }
         materialList.append(materials.material(object, uvSets: uvSets))
         materialOf[key] = materialList.count - 1

@@ -79,6 +79,12 @@ struct FBXTextParser {
     }
 
     private mutating func record(depth: Int) throws(AssetError) -> FBXNode {
+        var node = try recordValues(depth: depth)
+        node.values = Self.collapsed(node.values)
+        return node
+    }
+
+    private mutating func recordValues(depth: Int) throws(AssetError) -> FBXNode {
         let start = line
         let nameStart = cursor
         while !atEnd && current != UInt8(ascii: ":") && current != 0x0A && current != UInt8(ascii: "{") && current != UInt8(ascii: "}") { cursor += 1 }
@@ -91,7 +97,19 @@ struct FBXTextParser {
         while true {
             skipBlank(newlines: continues)
             continues = false
-            if atEnd || current == 0x0A || current == UInt8(ascii: "}") { return node }
+            if !atEnd && current == 0x0A {
+                // 6.1 wraps long lists with the next line starting at the comma.
+                let (mark, markLine) = (cursor, line)
+                skipBlank(newlines: true)
+                if !atEnd && current == UInt8(ascii: ",") {
+                    cursor += 1
+                    continues = true
+                    continue
+                }
+                (cursor, line) = (mark, markLine)
+                return node
+            }
+            if atEnd || current == UInt8(ascii: "}") { return node }
             let c = current
             if c == UInt8(ascii: "{") {
                 let opened = line
@@ -116,6 +134,22 @@ struct FBXTextParser {
                 continues = true  // a 6.1 list goes on after a line that ends with a comma
             }
         }
+    }
+
+    /// A 6.1 list (`Vertices: 1,2,3,...`) is written as plain values: two or more numbers and
+    /// nothing else become one array, as 7.x's `*N { a: ... }` would have been.
+    static func collapsed(_ values: [FBXValue]) -> [FBXValue] {
+        guard values.count >= 2 else { return values }
+        var numbers: [Double] = []
+        numbers.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .integer(let v): numbers.append(Double(v))
+            case .number(let v): numbers.append(v)
+            default: return values
+            }
+        }
+        return [.doubles(numbers)]
     }
 
     private mutating func quoted() throws(AssetError) -> String {
