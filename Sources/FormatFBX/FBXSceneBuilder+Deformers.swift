@@ -45,7 +45,7 @@ extension FBXSceneBuilder {
                 lists[Int(point)].append((Int32(joint), Float(weight)))
             }
             if outside > 0 {
-                diagnostics.append(.warning("cluster \(cluster.id) (\(cluster.name)) indexes points past the geometry's \(pointCount); \(outside) influences left out",
+                diagnostics.append(.warning("cluster \(cluster.id) (\(cluster.name)) indexes points past the geometry's \(pointCount); \(outside) of its influences left out",
                                             at: cluster.node.location))
                 outside = 0
             }

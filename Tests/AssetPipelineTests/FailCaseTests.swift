@@ -16,7 +16,7 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
-    static let formats = ["usd", "collada", "gltf", "mesh", "anim"]
+    static let formats = ["usd", "collada", "gltf", "mesh", "anim", "fbx"]
 
     static let cases: [(format: String, name: String)] = formats.flatMap { format in
         ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.appendingPathComponent("\(format)/fail-case").path)) ?? [])

@@ -1,4 +1,4 @@
-"""Every fail-case of every reader (USD, Collada, glTF, OBJ/STL/PLY, and skeletons and animation) gives one clear, located error
+"""Every fail-case of every reader (USD, Collada, glTF, OBJ/STL/PLY, FBX, and skeletons and animation) gives one clear, located error
 and a non-zero exit, or exit 0 with a warning naming what was refused or dropped and nothing on
 standard error. No crash, no hang, bounded memory (the address-space cap), nothing outside read."""
 import json
@@ -8,7 +8,7 @@ import pytest
 
 from conftest import FIXTURES, assetc_binary, limit_address_space
 
-FORMATS = ["usd", "collada", "gltf", "mesh", "anim"]
+FORMATS = ["usd", "collada", "gltf", "mesh", "anim", "fbx"]
 # Shared with the Swift tests (FailCaseTests), so both runners hold every fail-case to one expectation.
 EXPECTED = {(fmt, name): (case["status"], case["message"]) for fmt in FORMATS
             for name, case in json.loads((FIXTURES / fmt / "fail-case.json").read_text()).items()}
