@@ -3,52 +3,12 @@ written record by record, so each file breaks exactly one rule, and one ASCII fi
 python3 make_fbx_failcases.py (writes beside itself)."""
 import os
 import struct
+import sys
 import zlib
 
 os.chdir(os.path.dirname(os.path.abspath(__file__)))
-HEADER = b"Kaydara FBX Binary  \x00\x1a\x00"
-
-
-def value(kind, v):
-    if kind == "I":
-        return b"I" + struct.pack("<i", v)
-    if kind == "L":
-        return b"L" + struct.pack("<q", v)
-    if kind == "D":
-        return b"D" + struct.pack("<d", v)
-    if kind == "S":
-        return b"S" + struct.pack("<I", len(v)) + v
-    if kind == "d":  # raw array of doubles
-        data = struct.pack("<%dd" % len(v), *v)
-        return b"d" + struct.pack("<III", len(v), 0, len(data)) + data
-    if kind == "i":
-        data = struct.pack("<%di" % len(v), *v)
-        return b"i" + struct.pack("<III", len(v), 0, len(data)) + data
-    raise ValueError(kind)
-
-
-def record(start, name, values, children=()):
-    """A record at byte `start`; children are (name, values, children) triples."""
-    body = b"".join(values)
-    head = 13 + len(name)
-    kids, at = b"", start + head + len(body)
-    for child in children:
-        data = record(at, *child)
-        kids += data
-        at += len(data)
-    if children:
-        kids += b"\x00" * 13
-    end = start + head + len(body) + len(kids)
-    return struct.pack("<IIIB", end, len(values), len(body), len(name)) + name + body + kids
-
-
-def document(top, version=7400):
-    out, at = HEADER + struct.pack("<I", version), 27
-    for child in top:
-        data = record(at, *child)
-        out += data
-        at += len(data)
-    return out + b"\x00" * 13 + b"\x00" * 160  # the end record and room for a footer
+sys.path.insert(0, ".")
+from fbx_binary_writer import document, value
 
 
 CUBE = [-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1]
