@@ -1,5 +1,6 @@
 import AssetCore
 import CZlib
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,18 @@ struct FBXBinaryParser {
     let wide: Bool
     var cursor = 27
     var records = 0
+    /// Deflated arrays of `deferredBytes` and more, inflated after the walk on all cores: a large
+    /// file's few big arrays (points, indices, normals, texture coordinates) are most of its reading.
+    var pending: [PendingArray] = []
+    static let deferredBytes = 256 << 10
+
+    struct PendingArray {
+        var code: UInt8
+        var count: Int
+        var source: Range<Int>
+        var start: Int
+        var record: String
+    }
 
     static func parse(_ data: [UInt8], file: String, budget: ReadBudget) throws(AssetError) -> FBXDocument {
         guard data.count >= 27, data.starts(with: magic) else {
@@ -30,7 +43,11 @@ struct FBXBinaryParser {
         }
         return try data.withUnsafeBufferPointer { buffer throws(AssetError) in
             var parser = FBXBinaryParser(bytes: buffer, file: file, budget: budget, wide: version >= 7500)
-            let children = try parser.list(until: buffer.count, depth: 0, topLevel: true)
+            var children = try parser.list(until: buffer.count, depth: 0, topLevel: true)
+            if !parser.pending.isEmpty {
+                let arrays = try parser.inflatePending()
+                for k in children.indices { Self.resolve(&children[k], arrays) }
+            }
             return FBXDocument(version: version, isBinary: true, root: FBXNode(name: "", children: children, location: SourceLocation(file: file)))
         }
     }
@@ -117,11 +134,8 @@ struct FBXBinaryParser {
                 return .bytes(Array(raw))
             }
             return .string(Self.objectName(raw))
-        case UInt8(ascii: "f"): return .floats(try array(Float.self, end: end, start: start, record: record))
-        case UInt8(ascii: "d"): return .doubles(try array(Double.self, end: end, start: start, record: record))
-        case UInt8(ascii: "i"): return .int32s(try array(Int32.self, end: end, start: start, record: record))
-        case UInt8(ascii: "l"): return .int64s(try array(Int64.self, end: end, start: start, record: record))
-        case UInt8(ascii: "b"): return .bools(try array(UInt8.self, end: end, start: start, record: record))
+        case UInt8(ascii: "f"), UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "b"):
+            return try array(code, end: end, start: start, record: record)
         default:
             throw fail("value type '\(Character(Unicode.Scalar(code)))' (0x\(String(code, radix: 16))) of record \(record) is not one FBX has", at: start)
         }
@@ -138,37 +152,103 @@ struct FBXBinaryParser {
         return String(decoding: raw, as: UTF8.self)
     }
 
-    private mutating func array<T>(_: T.Type, end: Int, start: Int, record: String) throws(AssetError) -> [T] {
+    static func elementSize(_ code: UInt8) -> Int {
+        switch code {
+        case UInt8(ascii: "d"), UInt8(ascii: "l"): return 8
+        case UInt8(ascii: "b"): return 1
+        default: return 4
+        }
+    }
+
+    /// An array's header checked against the record and the limits; raw and small deflated arrays
+    /// decoded at once, large deflated ones left for `inflatePending`.
+    private mutating func array(_ code: UInt8, end: Int, start: Int, record: String) throws(AssetError) -> FBXValue {
         let count = Int(try load(UInt32.self)), encoding = try load(UInt32.self), stored = Int(try load(UInt32.self))
-        let size = MemoryLayout<T>.stride
         let here = SourceLocation(file: file, elementPath: "byte \(start)")
         guard stored <= end - cursor else { throw fail("\(record)'s array of \(stored) bytes runs past its record", at: start) }
         guard count <= budget.limits.maxArrayElements else {
             throw AssetError(.limitExceeded("\(record)'s array of \(count) elements is past the limit of \(budget.limits.maxArrayElements)"), at: here)
         }
-        let bytesOut = count * size
+        let bytesOut = count * Self.elementSize(code)
         if encoding == 0 {
             guard stored == bytesOut else { throw fail("\(record)'s array claims \(count) elements but stores \(stored) bytes", at: start) }
         } else if encoding != 1 {
             throw fail("\(record)'s array has encoding \(encoding); FBX has 0 (raw) and 1 (deflate)", at: start)
         }
         try budget.spend(bytes: bytesOut, for: "\(record)'s array of \(count) elements", at: here)
-        let source = UnsafeBufferPointer(rebasing: bytes[cursor..<(cursor + stored)])
+        let source = cursor..<(cursor + stored)
         cursor += stored
+        let array = PendingArray(code: code, count: count, source: source, start: start, record: record)
+        if encoding == 1 && bytesOut >= Self.deferredBytes {
+            pending.append(array)
+            return .pending(pending.count - 1)
+        }
+        return try Self.decode(array, deflated: encoding == 1, bytes: bytes, file: file)
+    }
+
+    /// The pending arrays inflated, the largest first, over every core.
+    func inflatePending() throws(AssetError) -> [FBXValue] {
+        let jobs = pending, file = file
+        let order = jobs.indices.sorted { jobs[$0].count * Self.elementSize(jobs[$0].code) > jobs[$1].count * Self.elementSize(jobs[$1].code) }
+        let results = Locked([Result<FBXValue, AssetError>](repeating: .success(.bool(false)), count: jobs.count))
+        nonisolated(unsafe) let bytes = bytes  // read only, and alive until concurrentPerform returns
+        DispatchQueue.concurrentPerform(iterations: order.count) { k in
+            let index = order[k]
+            let outcome: Result<FBXValue, AssetError>
+            do throws(AssetError) { outcome = .success(try Self.decode(jobs[index], deflated: true, bytes: bytes, file: file)) } catch { outcome = .failure(error) }
+            results.withLock { $0[index] = outcome }
+        }
+        var out: [FBXValue] = []
+        out.reserveCapacity(jobs.count)
+        for result in results.value {
+            switch result {
+            case .success(let value): out.append(value)
+            case .failure(let error): throw error
+            }
+        }
+        return out
+    }
+
+    static func resolve(_ node: inout FBXNode, _ arrays: [FBXValue]) {
+        for k in node.values.indices { if case .pending(let index) = node.values[k] { node.values[k] = arrays[index] } }
+        for k in node.children.indices { resolve(&node.children[k], arrays) }
+    }
+
+    static func decode(_ array: PendingArray, deflated: Bool, bytes: UnsafeBufferPointer<UInt8>, file: String) throws(AssetError) -> FBXValue {
+        let source = UnsafeBufferPointer(rebasing: bytes[array.source])
+        func fill<T>(_: T.Type) throws(AssetError) -> [T] {
+            try decode(T.self, array, deflated: deflated, source: source, file: file)
+        }
+        switch array.code {
+        case UInt8(ascii: "f"): return .floats(try fill(Float.self))
+        case UInt8(ascii: "d"): return .doubles(try fill(Double.self))
+        case UInt8(ascii: "i"): return .int32s(try fill(Int32.self))
+        case UInt8(ascii: "l"): return .int64s(try fill(Int64.self))
+        default: return .bools(try fill(UInt8.self))
+        }
+    }
+
+    private static func decode<T>(_: T.Type, _ array: PendingArray, deflated: Bool, source: UnsafeBufferPointer<UInt8>,
+                                  file: String) throws(AssetError) -> [T] {
+        let count = array.count, bytesOut = count * MemoryLayout<T>.stride
         guard count > 0 else { return [] }
+        func fail(_ message: String) -> AssetError {
+            AssetError(.malformed(message), at: SourceLocation(file: file, elementPath: "byte \(array.start)"))
+        }
         var failure: AssetError?
         let out = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             let raw = UnsafeMutableRawBufferPointer(buffer)
-            if encoding == 0 {
-                if bytesOut > 0 { raw.copyMemory(from: UnsafeRawBufferPointer(source)) }
+            if !deflated {
+                raw.copyMemory(from: UnsafeRawBufferPointer(source))
             } else {
-                var length = uLongf(bytesOut)
-                let status = uncompress(raw.baseAddress?.assumingMemoryBound(to: Bytef.self), &length, source.baseAddress, uLong(stored))
-                if status == Z_BUF_ERROR && bytesOut > 0 || status == Z_OK && Int(length) != bytesOut {
-                    failure = fail(status == Z_OK ? "\(record)'s deflated array inflates to \(length) bytes, not the \(bytesOut) its \(count) elements need"
-                                                  : "\(record)'s deflated array inflates past the \(bytesOut) bytes its \(count) elements need", at: start)
-                } else if status != Z_OK {
-                    failure = fail("\(record)'s deflated array does not inflate (zlib status \(status))", at: start)
+                HugePages.advise(raw.baseAddress, byteCount: raw.count)
+                var produced = 0
+                let status = assetc_inflate_exact(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), bytesOut, source.baseAddress, source.count, &produced)
+                switch status {
+                case 0: break
+                case 1: failure = fail("\(array.record)'s deflated array inflates past the \(bytesOut) bytes its \(count) elements need")
+                case 2: failure = fail("\(array.record)'s deflated array inflates to \(produced) bytes, not the \(bytesOut) its \(count) elements need")
+                default: failure = fail("\(array.record)'s deflated array does not inflate (zlib status \(status))")
                 }
                 if failure != nil, let base = raw.baseAddress { memset(base, 0, raw.count) }  // never read: the array is thrown away
             }

@@ -45,6 +45,8 @@ enum FBXValue: Sendable {
     case floats([Float])
     case doubles([Double])
     case bools([UInt8])
+    /// While the binary parser runs: a large deflated array still to inflate (never seen outside it).
+    case pending(Int)
 
     var int: Int? {
         switch self {

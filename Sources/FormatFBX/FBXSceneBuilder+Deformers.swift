@@ -24,12 +24,13 @@ extension FBXSceneBuilder {
         objects.children(of: geometry.id, kind: "Deformer").first { $0.subclass == "Skin" }
     }
 
-    /// Per-point influences from every cluster, padded to the widest point with joint -1.
+    /// Per-point influences from every cluster, padded to the widest point with joint -1. Two passes
+    /// over the clusters' flat arrays (count each point's influences, then place them), so a million
+    /// points cost no per-point allocation.
     mutating func skinWeights(of geometry: FBXObject, pointCount: Int) throws(AssetError) -> SkinWeights? {
         guard let skin = skin(of: geometry) else { return nil }
         let bones = bonesOf(skin)
-        var lists = [[(Int32, Float)]](repeating: [], count: pointCount)
-        var outside = 0
+        var used: [(joint: Int32, indexes: [Int32], weights: [Double])] = []
         for (cluster, bone) in clusters(of: skin) {
             guard let bone, let joint = bones.firstIndex(of: bone.id) else { continue }
             let indexes = cluster.node.value("Indexes")?.int32s ?? []
@@ -40,26 +41,35 @@ extension FBXSceneBuilder {
                 continue
             }
             try budget.spend(work: indexes.count, for: "skin cluster \(cluster.id)", at: cluster.node.location)
-            for (point, weight) in zip(indexes, weights) {
-                guard point >= 0, Int(point) < pointCount else { outside += 1; continue }
-                lists[Int(point)].append((Int32(joint), Float(weight)))
-            }
+            let outside = indexes.reduce(0) { $0 + ($1 < 0 || Int($1) >= pointCount ? 1 : 0) }
             if outside > 0 {
                 diagnostics.append(.warning("cluster \(cluster.id) (\(cluster.name)) indexes points past the geometry's \(pointCount); \(outside) of its influences left out",
                                             at: cluster.node.location))
-                outside = 0
+            }
+            used.append((Int32(joint), indexes, weights))
+        }
+        var counts = [Int32](repeating: 0, count: pointCount)
+        for cluster in used {
+            for point in cluster.indexes where point >= 0 && Int(point) < pointCount { counts[Int(point)] += 1 }
+        }
+        let k = max(Int(counts.max() ?? 0), 1)
+        var joints = [Int32](repeating: -1, count: pointCount * k), weights = [Float](repeating: 0, count: pointCount * k)
+        var filled = [Int32](repeating: 0, count: pointCount)
+        for cluster in used {
+            for (point, weight) in zip(cluster.indexes, cluster.weights) where point >= 0 && Int(point) < pointCount {
+                let slot = Int(point) * k + Int(filled[Int(point)])
+                joints[slot] = cluster.joint
+                weights[slot] = Float(weight)
+                filled[Int(point)] += 1
             }
         }
-        let k = max(lists.map(\.count).max() ?? 0, 1)
-        var joints = [Int32](repeating: -1, count: pointCount * k), weights = [Float](repeating: 0, count: pointCount * k)
-        var unsummed: (Int, Float)?
-        for (point, list) in lists.enumerated() {
-            for (e, influence) in list.enumerated() { (joints[point * k + e], weights[point * k + e]) = influence }
-            let sum = list.reduce(0) { $0 + $1.1 }
-            if unsummed == nil, !list.isEmpty, abs(sum - 1) > 1e-3 { unsummed = (point, sum) }
-        }
-        if let (point, sum) = unsummed {
-            diagnostics.append(.warning("skin \(skin.id): the weights of point \(point) sum to \(sum), not 1; used as given", at: skin.node.location))
+        for point in 0..<pointCount where counts[point] > 0 {
+            var sum: Float = 0
+            for e in 0..<Int(counts[point]) { sum += weights[point * k + e] }
+            if abs(sum - 1) > 1e-3 {
+                diagnostics.append(.warning("skin \(skin.id): the weights of point \(point) sum to \(sum), not 1; used as given", at: skin.node.location))
+                break
+            }
         }
         return SkinWeights(influencesPerPoint: k, joints: joints, weights: weights)
     }

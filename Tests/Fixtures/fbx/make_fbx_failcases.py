@@ -47,6 +47,12 @@ over = b"d" + struct.pack("<III", 3, 1, len(packed)) + packed
 open("fail-case/deflate_past_claim.fbx", "wb").write(document([(b"Objects", [], [geometry(vertices=over), model(200, b"Box")]),
                                                               (b"Connections", [], [connect(200, 0), connect(100, 200)])]))
 
+# A large deflated array (inflated after the walk, on all cores) claiming 120,000 doubles that
+# inflates to 24.
+short = b"d" + struct.pack("<III", 120000, 1, len(packed)) + packed
+open("fail-case/deflate_large_short.fbx", "wb").write(document([(b"Objects", [], [geometry(vertices=short), model(200, b"Box")]),
+                                                               (b"Connections", [], [connect(200, 0), connect(100, 200)])]))
+
 # Two models, each the other's parent.
 open("fail-case/connection_cycle.fbx", "wb").write(document([(b"Objects", [], [geometry(), model(200, b"A"), model(201, b"B")]),
                                                             (b"Connections", [], [connect(200, 201), connect(201, 200), connect(100, 200)])]))
