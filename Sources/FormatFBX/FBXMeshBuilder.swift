@@ -130,7 +130,7 @@ struct FBXMeshBuilder {
         case "ByEdge":
             // Each polygon corner takes the value of the edge that starts at it.
             guard let edges else { throw AssetError(.malformed("ByEdge mapping without the geometry's Edges"), at: layer.location) }
-            let edgeOfCorner = Self.edgeOfCorner(edges, cornerCount: mesh.faceVertexIndices.count)
+            let edgeOfCorner = Self.edgeOfCorner(edges, counts: mesh.faceVertexCounts, indices: mesh.faceVertexIndices)
             let perEdge = indices ?? Array(0..<Int32(values.count))
             let corner = edgeOfCorner.map { e in e >= 0 && Int(e) < perEdge.count ? perEdge[Int(e)] : 0 }
             return (.faceVarying, values, corner)
@@ -139,11 +139,25 @@ struct FBXMeshBuilder {
         }
     }
 
-    /// `Edges` lists, per edge, the polygon-vertex index that starts it; the inverse map.
-    static func edgeOfCorner(_ edges: [Int32], cornerCount: Int) -> [Int32] {
-        var out = [Int32](repeating: -1, count: cornerCount)
-        for (e, corner) in edges.enumerated() where corner >= 0 && Int(corner) < cornerCount { out[Int(corner)] = Int32(e) }
-        return out
+    /// `Edges` lists each edge once, by the polygon-vertex index that starts it; every corner takes
+    /// the edge from its point to the next corner's, whichever way round the listing polygon went.
+    static func edgeOfCorner(_ edges: [Int32], counts: [Int32], indices: [Int32]) -> [Int32] {
+        var next = [Int](repeating: 0, count: indices.count)
+        var start = 0
+        for count in counts {
+            let n = Int(count)
+            for k in 0..<n { next[start + k] = start + (k + 1) % n }
+            start += n
+        }
+        func key(_ corner: Int) -> UInt64 {
+            let a = UInt32(bitPattern: indices[corner]), b = UInt32(bitPattern: indices[next[corner]])
+            return UInt64(min(a, b)) << 32 | UInt64(max(a, b))
+        }
+        var edgeOf: [UInt64: Int32] = [:]
+        for (e, corner) in edges.enumerated() where corner >= 0 && Int(corner) < indices.count {
+            if edgeOf[key(Int(corner))] == nil { edgeOf[key(Int(corner))] = Int32(e) }
+        }
+        return indices.indices.map { edgeOf[key($0)] ?? -1 }
     }
 
     /// Doubles as Float vectors of `width`, in one pass over contiguous memory.

@@ -76,7 +76,7 @@ for p in polygons:
     strip_pvi += p[:-1] + [-p[-1] - 1]
 corners = [v for p in polygons for v in p]
 # Edges: each edge by the polygon-vertex index that starts it (first appearance).
-edges, seen = [], set()
+edges, seen, edge_points = [], set(), []
 k = 0
 for p in polygons:
     for i in range(len(p)):
@@ -84,6 +84,7 @@ for p in polygons:
         if key not in seen:
             seen.add(key)
             edges.append(k + i)
+            edge_points.append(key)
     k += len(p)
 
 
@@ -113,9 +114,11 @@ geometries = {
                + layer("UV", 0, "ByVertice", "Direct", "UVMap", "UV", sum((uv_of(v) for v in range(7)), []))
                + layer("Color", 0, "ByPolygon", "IndexToDirect", "Col", "Colors", [1, 0, 0, 1, 0, 1, 0, 1], "ColorIndex", [0, 1, 0])
                + layer("Material", 0, "AllSame", "IndexToDirect", "", "Materials", [1], fmt="%d")),
-    # ByPolygon Direct normals; ByPolygonVertex Index UVs; AllSame colours; ByEdge smoothing.
+    # ByPolygon Direct normals; ByPolygonVertex Index UVs; ByEdge UVs (each edge's value its two points,
+    # lower first); AllSame colours; ByEdge smoothing.
     "Faces": (layer("Normal", 0, "ByPolygon", "Direct", "", "Normals", [0, 0, 1, 0, 0, 1, 0, 0.6, 0.8])
               + layer("UV", 0, "ByPolygonVertex", "Index", "UVMap", "UV", sum((uv_of(v) for v in range(7)), []), "UVIndex", corners)
+              + layer("UV", 1, "ByEdge", "Direct", "Edges", "UV", sum((sorted(edge_points[e]) for e in range(len(edges))), []))
               + layer("Color", 0, "AllSame", "Direct", "Col", "Colors", [0.2, 0.4, 0.6, 1])
               + layer("Smoothing", 0, "ByEdge", "Direct", "", "Smoothing", [1] * len(edges), fmt="%d")),
 }
