@@ -16,6 +16,8 @@ struct FBXAnimationBuilder {
     let rootModels: Set<String>
     let budget: ReadBudget
     var diagnostics: [Diagnostic] = []
+    /// The stack being read, for the budget's messages.
+    private var stackLocation = SourceLocation(file: "")
 
     init(builder: FBXSceneBuilder, correction: Matrix4x4) {
         objects = builder.objects
@@ -38,6 +40,7 @@ struct FBXAnimationBuilder {
         var clips: [AnimationClip] = []
         for id in objects.order {
             guard let stack = objects.objects[id], stack.kind == "AnimationStack" else { continue }
+            stackLocation = stack.node.location
             let layers = objects.children(of: stack.id, kind: "AnimationLayer")
             if layers.count > 1 {
                 diagnostics.append(.warning("animation stack \(stack.name) has \(layers.count) layers; the first is read, the others are not blended in",
@@ -107,7 +110,7 @@ struct FBXAnimationBuilder {
         var all = Set(curves.flatMap { $0.sampleTimes(from: low, to: high) })
         all.insert(low)
         all.insert(high)
-        try budget.spend(work: all.count, for: "animation samples", at: SourceLocation(file: ""))
+        try budget.spend(work: all.count, for: "animation samples", at: stackLocation)
         return all.sorted()
     }
 

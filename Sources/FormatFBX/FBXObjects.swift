@@ -41,7 +41,7 @@ struct FBXObjects: Sendable {
     /// 6.1 files keep the scene's root as `Model::Scene`; 7.x use id 0.
     static let rootIDs: Set<String> = ["0", "Model::Scene"]
 
-    init(_ document: FBXDocument, file: String) throws(AssetError) {
+    init(_ document: FBXDocument) {
         let templates = Self.templates(document.root.child("Definitions"))
         globals = Self.properties(document.root.child("GlobalSettings"))
         for record in document.root.child("Objects")?.children ?? [] {

@@ -21,13 +21,8 @@ public struct FBXReader: SceneReader {
         let document = bytes.starts(with: Array("Kaydara FBX Binary".utf8))
             ? try FBXBinaryParser.parse(bytes, file: display, budget: budget)
             : try FBXTextParser.parse(bytes, file: display, budget: budget)
-        let objects = try FBXObjects(document, file: display)
-        var builder = FBXSceneBuilder(document: document, objects: objects, file: file.url.path, options: options, budget: budget)
-        builder.displayName = display
+        var builder = FBXSceneBuilder(document: document, objects: FBXObjects(document), file: file.url.path, options: options, budget: budget)
         let scene = try builder.build()
-        if options.isStrict, let first = builder.diagnostics.first {
-            throw AssetError(.strict(first.message), at: first.location)
-        }
         return ReadResult(scene: scene, diagnostics: builder.diagnostics)
     }
 }

@@ -127,7 +127,7 @@ extension FBXSceneBuilder {
             var paths: [String] = [], names: [String] = []
             for bone in waiting.bones {
                 guard let path = pathOf[bone] else {
-                    throw AssetError(.malformed("skin \(skin): bone \(bone) is not a model in the scene"), at: SourceLocation(file: file))
+                    throw AssetError(.malformed("skin \(skin): bone \(bone) is not a model in the scene"), at: document.root.location)
                 }
                 paths.append(path)
                 names.append(objects.objects[bone]?.name ?? bone)

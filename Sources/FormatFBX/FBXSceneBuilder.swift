@@ -12,8 +12,6 @@ struct FBXSceneBuilder {
     let options: ReadOptions
     let budget: ReadBudget
     var scene = Scene()
-    /// The file as the user named it, for messages.
-    var displayName = ""
     var diagnostics: [Diagnostic] = []
     var materials: FBXMaterialBuilder
     /// Model id -> its node path, and the transform stack it was placed by.
@@ -45,7 +43,7 @@ struct FBXSceneBuilder {
         scene.metadata = SceneMetadata(upAxis: axes.upAxis, metersPerUnit: axes.metersPerUnit, sourceFormat: .fbx,
                                        generator: document.root.child("FBXHeaderExtension")?.child("Creator").flatMap { $0.values.first?.string }
                                            ?? document.root.child("Creator")?.values.first?.string)
-        if let warning = axes.warning { diagnostics.append(.warning(warning, at: SourceLocation(file: file))) }
+        if let warning = axes.warning { diagnostics.append(.warning(warning, at: document.root.location)) }
         let models = objects.order.compactMap { objects.objects[$0] }.filter { $0.kind == "Model" }
         try refuseCycles(models)
         let roots = models.filter { model in objects.parents(of: model.id, kind: "Model").isEmpty }
@@ -55,8 +53,8 @@ struct FBXSceneBuilder {
             if !axes.correction.isIdentity { node.transform = axes.correction * node.transform }
             scene.root.children.append(node)
         }
-        if document.version < 7000 && models.isEmpty {
-            diagnostics.append(.warning("no models found", at: SourceLocation(file: file)))
+        if models.isEmpty {
+            diagnostics.append(.warning("the file has no models: the scene is empty", at: document.root.location))
         }
         try buildSkins()
         scene.materials = materialList

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func binaryNamesReadAsASCIINamesDo() throws {
-        let objects = try FBXObjects(try Self.document(), file: "records_7500.fbx")
+        let objects = FBXObjects(try Self.document())
         #expect(objects.objects["200"]?.name == "Spinner" && objects.objects["200"]?.kind == "Model")
         #expect(objects.objects["100"]?.subclass == "Mesh")
     }
@@ -44,7 +44,7 @@ import Testing
     /// the stack's with that key's rotation, pre-rotation, pivot and ZXY order included.
     @Test func rotationCurvesGoThroughTheTransformStack() throws {
         let scene = try Self.scene()
-        let objects = try FBXObjects(try Self.document(), file: "records_7500.fbx")
+        let objects = FBXObjects(try Self.document())
         let stack = FBXTransform(try #require(objects.objects["200"]))
         let clip = try #require(scene.animations.first)
         #expect(clip.name == "Spin" && clip.timeRange == 0...2)
