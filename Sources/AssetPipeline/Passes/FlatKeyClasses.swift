@@ -14,34 +14,40 @@ struct FlatKeyClasses {
         let count = keys.count / width
         var capacity = 16
         while capacity < 2 * count { capacity <<= 1 }
-        var slots = [Int32](repeating: -1, count: capacity)  // key index of the class's first key, or -1
+        // Each slot holds the key index of its class's first key and the class, side by side, so a
+        // probe costs one cache miss, not two; -1 marks an empty slot.
+        var table = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: capacity)
         var classOf = [Int32](repeating: 0, count: count)
         var firstOf: [Int32] = []
-        var classAt = [Int32](repeating: -1, count: capacity)
+        firstOf.reserveCapacity(count / 2)
         keys.withUnsafeBufferPointer { k in
-            let mask = capacity - 1
-            for i in 0..<count {
-                let base = i * width
-                var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
-                for w in 0..<width { hash = (hash ^ UInt64(k[base + w])) &* 0xFF51_AFD7_ED55_8CCD; hash ^= hash >> 29 }
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                while true {
-                    let other = Int(slots[slot])
-                    if other < 0 {
-                        slots[slot] = Int32(i)
-                        classAt[slot] = Int32(firstOf.count)
-                        classOf[i] = Int32(firstOf.count)
-                        firstOf.append(Int32(i))
-                        break
+            table.withUnsafeMutableBufferPointer { slots in
+                classOf.withUnsafeMutableBufferPointer { classes in
+                    let mask = capacity - 1
+                    for i in 0..<count {
+                        let base = i * width
+                        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+                        for w in 0..<width { hash = (hash ^ UInt64(k[base + w])) &* 0xFF51_AFD7_ED55_8CCD; hash ^= hash >> 29 }
+                        var slot = Int(truncatingIfNeeded: hash) & mask
+                        while true {
+                            let entry = slots[slot]
+                            if entry.x < 0 {
+                                let newClass = Int32(firstOf.count)
+                                slots[slot] = SIMD2(Int32(i), newClass)
+                                classes[i] = newClass
+                                firstOf.append(Int32(i))
+                                break
+                            }
+                            let otherBase = Int(entry.x) * width
+                            var same = true
+                            for w in 0..<width where k[base + w] != k[otherBase + w] { same = false; break }
+                            if same {
+                                classes[i] = entry.y
+                                break
+                            }
+                            slot = (slot + 1) & mask
+                        }
                     }
-                    var same = true
-                    let otherBase = other * width
-                    for w in 0..<width where k[base + w] != k[otherBase + w] { same = false; break }
-                    if same {
-                        classOf[i] = classAt[slot]
-                        break
-                    }
-                    slot = (slot + 1) & mask
                 }
             }
         }
