@@ -14,6 +14,8 @@ struct GLTFBuilder {
     /// Scene mesh index -> its vertex attribute accessors, shared by every glTF mesh built from it.
     private var attributeCache: [Int: (attributes: [String: Int], unwelded: UnweldedMesh)] = [:]
     private var textureIndex: [Int: Int] = [:]
+    /// Vertex count -> an accessor of that many zero texture coordinates.
+    private var zeroTexcoordAccessors: [Int: Int] = [:]
     /// Scene node path -> glTF node, and -> the glTF node holding its first mesh (morph weights).
     private var nodeIndexByPath: [String: Int] = [:]
     var meshNodeByPath: [String: Int] = [:]
@@ -108,7 +110,13 @@ struct GLTFBuilder {
                 for f in group.faces { let c = Int(f) * 3; indices.append(all[c]); indices.append(all[c + 1]); indices.append(all[c + 2]) }
             }
             let accessor = addIndices(indices)
-            var primitive = GLTFDocument.Primitive(attributes: attributes, indices: accessor, material: group.material, targets: targets)
+            var primitiveAttributes = attributes
+            for set in 0..<(group.material.map { texcoordSetsRead(by: $0) } ?? 0) where primitiveAttributes["TEXCOORD_\(set)"] == nil {
+                // A texture reading coordinates the mesh lacks samples at (0, 0), as UsdPrimvarReader's
+                // fallback does; glTF instead requires the attribute, so it is written as zeros.
+                primitiveAttributes["TEXCOORD_\(set)"] = zeroTexcoords(count: unwelded.positions.count)
+            }
+            var primitive = GLTFDocument.Primitive(attributes: primitiveAttributes, indices: accessor, material: group.material, targets: targets)
             if !instance.variantBindings.isEmpty {
                 // Each variant's material for these faces, the variants sharing one grouped into one mapping.
                 var byMaterial: [Int: [Int]] = [:]
@@ -170,6 +178,20 @@ struct GLTFBuilder {
         }
         if geomBind.isIdentity { attributeCache[meshIndex] = (attributes, unwelded) }
         return (attributes, unwelded)
+    }
+
+    /// How many texture coordinate sets a material's textures read (`st` is set 0, `st1` set 1...).
+    private func texcoordSetsRead(by material: Int) -> Int {
+        guard scene.materials.indices.contains(material) else { return 0 }
+        return scene.materials[material].textureReferences.map { (Int($0.texcoordSet.dropFirst(2)) ?? 0) + 1 }.max() ?? 0
+    }
+
+    /// One accessor of `count` zero texture coordinates, shared by every primitive that needs it.
+    private mutating func zeroTexcoords(count: Int) -> Int {
+        if let known = zeroTexcoordAccessors[count] { return known }
+        let accessor = addFloats(type: "VEC2", count: count, width: 2) { out in out.update(repeating: 0) }
+        zeroTexcoordAccessors[count] = accessor
+        return accessor
     }
 
     // MARK: Buffer

@@ -135,4 +135,22 @@ import Testing
         #expect(properties == ["translation", "weights"])
         #expect(result.warnings.count == 1 && result.warnings[0].message.contains("/materials/0/"))
     }
+
+    /// A textured material on a mesh with no texture coordinates: glTF requires the attribute the
+    /// material reads, so the primitive gets zeros (where USD's primvar reader falls back to (0, 0)).
+    @Test func aTextureOnAMeshWithoutCoordinatesReadsZeros() throws {
+        let mesh = Mesh(name: "Bare", points: [[0, 0, 0], [1, 0, 0], [0, 1, 0]], faceVertexCounts: [3], faceVertexIndices: [0, 1, 2])
+        var material = Material(name: "Painted")
+        material.baseColor = MaterialProperty(SIMD3(1, 1, 1), texture: TextureReference(texture: 0, texcoordSet: "st1"))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let scene = Scene(root: Node(name: "", children: [Node(name: "N", meshInstances: [MeshInstance(mesh: 0, material: 0)])]), meshes: [mesh],
+                          materials: [material], textures: [Texture(name: "p.png", source: .embedded(bytes: png, mimeType: "image/png"))])
+        let written = try GLTFWriter.gltf.write(scene, context: WriteContext(outputName: "t.gltf", textureBytes: { _ in png }))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(written.files[0].bytes)) as? [String: Any])
+        let primitive = try #require(((json["meshes"] as? [[String: Any]])?.first?["primitives"] as? [[String: Any]])?.first)
+        let attributes = try #require(primitive["attributes"] as? [String: Int])
+        #expect(attributes["TEXCOORD_0"] != nil && attributes["TEXCOORD_1"] != nil)
+        let accessors = try #require(json["accessors"] as? [[String: Any]])
+        #expect(accessors[attributes["TEXCOORD_1"]!]["count"] as? Int == 3)
+    }
 }
