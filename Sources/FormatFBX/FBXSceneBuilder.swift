@@ -83,7 +83,8 @@ struct FBXSceneBuilder {
         }
     }
 
-    private mutating func node(_ model: FBXObject, parentPath: String, siblings: inout Set<String>) throws(AssetError) -> Node {
+    private mutating func node(_ model: FBXObject, parentPath: String, parentWorld: Matrix4x4 = .identity,
+                               siblings: inout Set<String>) throws(AssetError) -> Node {
         try budget.spend(work: 1, for: "FBX models", at: model.node.location)
         var name = model.name.isEmpty ? "Model" : model.name
         if siblings.contains(name) {
@@ -93,9 +94,14 @@ struct FBXSceneBuilder {
         }
         siblings.insert(name)
         let path = parentPath + "/" + name
-        let stack = FBXTransform(model)
-        if stack.inheritType != 1 {
-            diagnostics.append(.warning("model \(model.name) has InheritType \(stack.inheritType); its parent's scale is applied as an ordinary product",
+        var stack = FBXTransform(model)
+        if stack.inheritType == 2 && !parentPath.isEmpty {
+            // Rrs (Maya's segment scale compensation): the parent's scale does not reach the child's
+            // rotation and size. assetc's nodes multiply plainly, so the child undoes it (at rest).
+            let scale = TransformComponents(parentWorld).scale
+            if scale.x != 0 && scale.y != 0 && scale.z != 0 { stack.compensation = .scale(SIMD3(1 / scale.x, 1 / scale.y, 1 / scale.z)) }
+        } else if stack.inheritType == 0 {
+            diagnostics.append(.warning("model \(model.name) has InheritType 0 (RrSs); its parent's scale is applied as an ordinary product",
                                         at: model.node.location))
         }
         pathOf[model.id] = path
@@ -119,7 +125,7 @@ struct FBXSceneBuilder {
         for attribute in objects.children(of: model.id, kind: "NodeAttribute") { attach(attribute, to: &node) }
         var childNames = Set<String>()
         for child in objects.children(of: model.id, kind: "Model") {
-            node.children.append(try self.node(child, parentPath: path, siblings: &childNames))
+            node.children.append(try self.node(child, parentPath: path, parentWorld: parentWorld * node.transform, siblings: &childNames))
         }
         return node
     }

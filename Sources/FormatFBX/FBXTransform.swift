@@ -22,6 +22,10 @@ struct FBXTransform: Sendable {
     /// 0 RrSs, 1 RSrs (a plain product), 2 Rrs (the parent's scale not inherited).
     var inheritType = 1
     var geometric = Matrix4x4.identity
+    /// Under InheritType 2 (Rrs, Maya's segment scale compensation) the inverse of the parent's rest
+    /// scale, placed after the translation as Maya places it (T · S⁻¹ · R · S): the child's position
+    /// still scales with its parent, its rotation and size do not.
+    var compensation = Matrix4x4.identity
 
     init(_ model: FBXObject) {
         translation = model.vector("Lcl Translation") ?? .zero
@@ -55,7 +59,7 @@ struct FBXTransform: Sendable {
     func matrix(translation t: SIMD3<Double>? = nil, rotation r: SIMD3<Double>? = nil, scaling s: SIMD3<Double>? = nil) -> Matrix4x4 {
         let rotationPart = Self.euler(preRotation, order: rotationOrder) * Self.euler(r ?? rotation, order: rotationOrder)
             * (Self.euler(postRotation, order: rotationOrder).inverse ?? .identity)
-        return .translation(t ?? translation) * .translation(rotationOffset) * .translation(rotationPivot) * rotationPart
+        return .translation(t ?? translation) * compensation * .translation(rotationOffset) * .translation(rotationPivot) * rotationPart
             * .translation(-rotationPivot) * .translation(scalingOffset) * .translation(scalingPivot) * .scale(s ?? scaling)
             * .translation(-scalingPivot)
     }

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetTestSupport
 import Foundation
 import Testing
 @testable import FormatFBX
@@ -98,5 +99,47 @@ import Testing
 
     @Test func framesPerSecondComeFromTimeMode() throws {
         #expect(try Self.scene().metadata.timeCodesPerSecond == 24)  // TimeMode 11, eFrames24
+    }
+}
+
+/// InheritType 2 (Rrs), as Maya writes joints with segment scale compensation: the child's position
+/// scales with its parent, its rotation and size do not.
+@Suite struct FBXInheritTypeTests {
+    let temporary = TemporaryFolder("assetc-fbx")
+
+    @Test func segmentScaleCompensationKeepsTheChildsSize() throws {
+        let text = """
+        ; FBX 7.4.0 project file
+        FBXHeaderExtension:  {
+            FBXVersion: 7400
+        }
+        Objects:  {
+            Model: 1, "Model::Parent", "Null" {
+                Properties70:  {
+                    P: "Lcl Scaling", "Lcl Scaling", "", "A",2,2,2
+                }
+            }
+            Model: 2, "Model::Child", "Null" {
+                Properties70:  {
+                    P: "InheritType", "enum", "", "",2
+                    P: "Lcl Translation", "Lcl Translation", "", "A",1,0,0
+                    P: "Lcl Scaling", "Lcl Scaling", "", "A",3,3,3
+                }
+            }
+        }
+        Connections:  {
+            C: "OO",1,0
+            C: "OO",2,1
+        }
+        """
+        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
+        let url = temporary.appendingPathComponent("rrs.fbx")
+        try Data(text.utf8).write(to: url)
+        let scene = try FBXReader().read(from: url, options: ReadOptions()).scene
+        let parent = scene.root.children[0], child = parent.children[0]
+        let world = parent.transform * child.transform
+        let parts = TransformComponents(world)
+        #expect(Vector.length(parts.translation - SIMD3(2, 0, 0)) < 1e-9, "the position scales with the parent: \(parts.translation)")
+        #expect(Vector.length(parts.scale - SIMD3(3, 3, 3)) < 1e-9, "the size is the child's own: \(parts.scale)")
     }
 }
