@@ -40,16 +40,9 @@ struct MeshSimplifier {
         let pointClass = Self.pointClasses(mesh)
         var valueIDs = faceVarying.map { _ in [Int32]() }  // per primvar, per corner
         for (k, p) in faceVarying.enumerated() { valueIDs[k] = Self.valueIDs(mesh.primvars[p], corners: mesh.faceVertexIndices.count) }
-        let width = 1 + valueIDs.count
-        var cornerKeys = [UInt32](repeating: 0, count: mesh.faceVertexIndices.count * width)
-        for corner in mesh.faceVertexIndices.indices {
-            let point = Int(mesh.faceVertexIndices[corner])
-            cornerKeys[corner * width] = UInt32(bitPattern: point >= 0 && point < pointClass.count ? pointClass[point] : -1)
-            for k in valueIDs.indices { cornerKeys[corner * width + 1 + k] = UInt32(bitPattern: valueIDs[k][corner]) }
-        }
-        let welded = FlatKeyClasses(keys: cornerKeys, width: width)
-        let cornerVertex = welded.classOf.map { UInt32(bitPattern: $0) }
-        let representative = welded.firstOf.map { Int($0) }  // a corner per simplifier vertex
+        let (cornerVertex, representative) = valueIDs.isEmpty
+            ? Self.cornerClasses(pointClass: pointClass, corners: mesh.faceVertexIndices)
+            : Self.cornerClasses(pointClass: pointClass, corners: mesh.faceVertexIndices, valueIDs: valueIDs)
         let positions = representative.map { mesh.points[Int(mesh.faceVertexIndices[$0])] }
 
         // Groups: faces of one subset and one set of per-face values.
@@ -106,6 +99,35 @@ struct MeshSimplifier {
             rebuilt.primvars[normals] = faceted ? rebuilt.flatNormals(named: mesh.primvars[normals].name) : rebuilt.smoothNormals(named: mesh.primvars[normals].name)
         }
         return Result(mesh: rebuilt, trianglesBefore: before, trianglesAfter: kept.reduce(0) { $0 + $1.indices.count / 3 }, error: error, usedSloppy: usedSloppy)
+    }
+
+    /// Corners of one point class are one simplifier vertex when nothing is carried per corner: the
+    /// classes renumbered in order of first use, through a table indexed by class (no hashing).
+    static func cornerClasses(pointClass: [Int32], corners: [Int32]) -> (vertexOf: [UInt32], representative: [Int]) {
+        var number = [Int32](repeating: -1, count: (pointClass.max().map { Int($0) } ?? -1) + 2)
+        var representative: [Int] = []
+        var vertexOf = [UInt32](repeating: 0, count: corners.count)
+        for (corner, point) in corners.enumerated() {
+            let cls = Int(point >= 0 && Int(point) < pointClass.count ? pointClass[Int(point)] : -1) + 1
+            if number[cls] < 0 {
+                number[cls] = Int32(representative.count)
+                representative.append(corner)
+            }
+            vertexOf[corner] = UInt32(bitPattern: number[cls])
+        }
+        return (vertexOf, representative)
+    }
+
+    /// Corners welded by point class and every face-varying value.
+    static func cornerClasses(pointClass: [Int32], corners: [Int32], valueIDs: [[Int32]]) -> (vertexOf: [UInt32], representative: [Int]) {
+        let width = 1 + valueIDs.count
+        var cornerKeys = [UInt32](repeating: 0, count: corners.count * width)
+        for (corner, point) in corners.enumerated() {
+            cornerKeys[corner * width] = UInt32(bitPattern: point >= 0 && Int(point) < pointClass.count ? pointClass[Int(point)] : -1)
+            for k in valueIDs.indices { cornerKeys[corner * width + 1 + k] = UInt32(bitPattern: valueIDs[k][corner]) }
+        }
+        let welded = FlatKeyClasses(keys: cornerKeys, width: width)
+        return (welded.classOf.map { UInt32(bitPattern: $0) }, welded.firstOf.map { Int($0) })
     }
 
     /// A class per point: points with the same position, per-point primvars (normals aside), skin
