@@ -16,12 +16,12 @@ import Testing
         try await catalog.store([CatalogEntry(record: record)])
         #expect(try await catalog.summary(id: "r/a.glb")?.format == .glb)
         #expect(try await catalog.record(id: "r/a.glb")?.record == record, "the typed record round-trips")
-        try TestCatalog.execute("UPDATE asset SET format = 'fbx' WHERE id = 'r/a.glb'", on: catalog)
+        try TestCatalog.execute("UPDATE asset SET format = 'blend' WHERE id = 'r/a.glb'", on: catalog)
         do {
             _ = try await catalog.summary(id: "r/a.glb")
-            Issue.record("a row with format 'fbx' was read as a summary")
+            Issue.record("a row with format 'blend' was read as a summary")
         } catch {
-            #expect(error.message.contains("'r/a.glb'") && error.message.contains("'fbx'"), "\(error.message)")
+            #expect(error.message.contains("'r/a.glb'") && error.message.contains("'blend'"), "\(error.message)")
         }
         await catalog.close()
     }

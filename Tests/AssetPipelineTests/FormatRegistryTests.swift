@@ -51,13 +51,22 @@ struct MagicReader: SceneReader {
     }
 
     @Test func foreignFormatsAreNamed() throws {
-        let url = try write("model.fbx", "Kaydara FBX Binary  \u{00}")
+        let url = try write("model.xyz", "\u{89}PNG\r\n")
         do {
             _ = try FormatRegistry(readers: []).reader(for: url)
-            Issue.record("an FBX file was accepted")
+            Issue.record("a PNG image was accepted as a model")
         } catch {
-            #expect(error.message.hasPrefix("this is an FBX file"))
+            #expect(error.message.hasPrefix("this is a PNG image"))
         }
+    }
+
+    @Test func fbxIsReadByContentAndByExtensionInAnyCase() throws {
+        let binary = try write("model.bin", "Kaydara FBX Binary  \u{00}")
+        #expect(try FormatRegistry.standard.reader(for: binary).format == .fbx)
+        let text = try write("model.txt", "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n}\n")
+        #expect(try FormatRegistry.standard.reader(for: text).format == .fbx)
+        let upper = try write("MODEL.FBX", "damaged")
+        #expect(try FormatRegistry.standard.reader(for: upper).format == .fbx)
     }
 
     @Test func aFileThatExistsButCannotBeOpenedIsAnIOErrorNotNotFound() throws {
@@ -100,7 +109,8 @@ struct MagicReader: SceneReader {
         #expect(try AssetFormat(named: "USDZ") == .usdz)
         #expect(try AssetFormat(named: "jpg") == .jpeg)
         #expect(AssetFormat.recognised(byExtension: "usd") == [.usda, .usdc])
-        #expect(throws: AssetError.self) { try AssetFormat(named: "fbx") }
+        #expect(try AssetFormat(named: "FBX") == .fbx)
+        #expect(throws: AssetError.self) { try AssetFormat(named: "blend") }
     }
 
     @Test func missingFileAndFolderAreIOErrors() throws {
