@@ -108,7 +108,12 @@ struct FBXSceneBuilder {
         transformOf[model.id] = stack
         var node = Node(name: name, typeName: model.subclass, transform: stack.matrix())
         node.isJoint = model.subclass == "LimbNode"
-        for geometry in objects.children(of: model.id, kind: "Geometry") where geometry.subclass == "Mesh" || geometry.subclass.isEmpty {
+        for geometry in objects.children(of: model.id, kind: "Geometry") {
+            guard geometry.subclass == "Mesh" || geometry.subclass.isEmpty else {
+                diagnostics.append(.warning("model \(model.name): its \(geometry.subclass) geometry \(geometry.name.isEmpty ? geometry.id : geometry.name) is not read (assetc reads FBX meshes)",
+                                            at: geometry.node.location))
+                continue
+            }
             if let instance = try meshInstance(geometry, model: model, geometric: stack.geometric) {
                 node.meshInstances.append(instance)
                 meshNodes.append((path, instance.mesh))

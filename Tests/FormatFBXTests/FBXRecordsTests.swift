@@ -143,3 +143,30 @@ import Testing
         #expect(Vector.length(parts.scale - SIMD3(3, 3, 3)) < 1e-9, "the size is the child's own: \(parts.scale)")
     }
 }
+
+/// What the reader does not carry is named, never dropped in silence.
+@Suite struct FBXWarningsTests {
+    let temporary = TemporaryFolder("assetc-fbx")
+
+    @Test func aCurveGeometryIsNamedNotDropped() throws {
+        let text = """
+        ; FBX 7.4.0 project file
+        Objects:  {
+            Geometry: 5, "Geometry::Rail", "NurbsCurve" {
+            }
+            Model: 6, "Model::Track", "NurbsCurve" {
+            }
+        }
+        Connections:  {
+            C: "OO",6,0
+            C: "OO",5,6
+        }
+        """
+        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
+        let url = temporary.appendingPathComponent("curve.fbx")
+        try Data(text.utf8).write(to: url)
+        let result = try FBXReader().read(from: url, options: ReadOptions())
+        #expect(result.scene.root.children.map(\.name) == ["Track"])
+        #expect(result.diagnostics.map(\.message) == ["model Track: its NurbsCurve geometry Rail is not read (assetc reads FBX meshes)"])
+    }
+}
