@@ -45,6 +45,12 @@ struct FBXSceneBuilder {
                                            ?? document.root.child("Creator")?.values.first?.string)
         if let warning = axes.warning { diagnostics.append(.warning(warning, at: document.root.location)) }
         let models = objects.order.compactMap { objects.objects[$0] }.filter { $0.kind == "Model" }
+        var unread: [String: Int] = [:]
+        for id in objects.order where !Self.kindsRead.contains(objects.objects[id]?.kind ?? "") { unread[objects.objects[id]?.kind ?? "", default: 0] += 1 }
+        if !unread.isEmpty {
+            diagnostics.append(.warning("objects assetc does not read: " + unread.keys.sorted().map { "\($0) (\(unread[$0]!))" }.joined(separator: ", "),
+                                        at: document.root.location))
+        }
         try refuseCycles(models)
         let roots = models.filter { model in objects.parents(of: model.id, kind: "Model").isEmpty }
         var names = Set<String>()
@@ -68,6 +74,11 @@ struct FBXSceneBuilder {
     }
 
     private var materialList: [Material] = []
+
+    /// The object kinds the builder reads; others (constraints, selection sets, shader graphs) are
+    /// counted in one warning.
+    static let kindsRead: Set<String> = ["Model", "Geometry", "Material", "Texture", "LayeredTexture", "Video", "Deformer", "NodeAttribute",
+                                         "Pose", "AnimationStack", "AnimationLayer", "AnimationCurveNode", "AnimationCurve", "GlobalSettings"]
 
     /// A model that is its own ancestor would recurse without end: refused, naming it.
     private func refuseCycles(_ models: [FBXObject]) throws(AssetError) {

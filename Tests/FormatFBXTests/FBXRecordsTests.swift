@@ -97,6 +97,11 @@ import Testing
         #expect(mime == "image/png" && bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && texture.name == "paint.png")
     }
 
+    @Test func objectsOfKindsNotReadAreCounted() throws {
+        let result = try FBXReader().read(from: Self.records, options: ReadOptions())
+        #expect(result.diagnostics.map(\.message) == ["objects assetc does not read: Values (1)"])
+    }
+
     @Test func framesPerSecondComeFromTimeMode() throws {
         #expect(try Self.scene().metadata.timeCodesPerSecond == 24)  // TimeMode 11, eFrames24
     }
