@@ -45,6 +45,11 @@ struct FBXSceneBuilder {
                                            ?? document.root.child("Creator")?.values.first?.string)
         if let warning = axes.warning { diagnostics.append(.warning(warning, at: document.root.location)) }
         let models = objects.order.compactMap { objects.objects[$0] }.filter { $0.kind == "Model" }
+        if let takes = document.root.child("Takes")?.children("Take"), takes.contains(where: { !$0.children.filter { $0.name == "Model" }.isEmpty }) {
+            // 6.1 keeps animation in Takes, a layout of its own that assetc does not read.
+            diagnostics.append(.warning("the FBX \(document.version / 1000).\(document.version / 100 % 10) animation is not read (takes: \(takes.count)); "
+                                        + "re-export as FBX 7 to keep it", at: document.root.location))
+        }
         var unread: [String: Int] = [:]
         for id in objects.order where !Self.kindsRead.contains(objects.objects[id]?.kind ?? "") { unread[objects.objects[id]?.kind ?? "", default: 0] += 1 }
         if !unread.isEmpty {

@@ -211,5 +211,26 @@ Connections:  {
 	Connect: "OO", "Model::Box", "Model::Scene"
 	Connect: "OO", "Material::Steel", "Model::Box"
 }
+
+Takes:  {
+	Current: "Take 001"
+	Take: "Take 001" {
+		FileName: "Take_001.tak"
+		LocalTime: 0,46186158000
+		Model: "Model::Box" {
+			Version: 1.1
+			Channel: "Transform" {
+				Channel: "T" {
+					Channel: "X" {
+						Default: 1
+						KeyVer: 4005
+						KeyCount: 2
+						Key: 0,1,L,46186158000,5,L
+					}
+				}
+			}
+		}
+	}
+}
 """
 open("v61.fbx", "w").write(v61)
