@@ -12,11 +12,11 @@ struct FBXAxes {
     var warning: String?
 
     init(_ objects: FBXObjects) {
-        func axis(_ name: String, _ fallback: Int) -> Int { Int(objects.global(name) ?? Double(fallback)) }
+        func axis(_ name: String, _ fallback: Int) -> Int { objects.globals[name]?.first?.int ?? fallback }
         func sign(_ name: String) -> Double { (objects.global(name) ?? 1) < 0 ? -1 : 1 }
         let up = axis("UpAxis", 1), front = axis("FrontAxis", 2), coord = axis("CoordAxis", 0)
         if let scale = objects.global("UnitScaleFactor"), scale > 0 { metersPerUnit = scale / 100 }
-        framesPerSecond = Self.frameRate(mode: Int(objects.global("TimeMode") ?? -1), custom: objects.global("CustomFrameRate"))
+        framesPerSecond = Self.frameRate(mode: objects.globals["TimeMode"]?.first?.int ?? -1, custom: objects.global("CustomFrameRate"))
         guard Set([up, front, coord]) == [0, 1, 2] else {
             warning = "GlobalSettings name the axes \(coord), \(up), \(front), not three different ones; Y up is assumed"
             return
@@ -47,7 +47,7 @@ struct FBXAxes {
     static func frameRate(mode: Int, custom: Double?) -> Double? {
         let rates: [Int: Double] = [1: 120, 2: 100, 3: 60, 4: 50, 5: 48, 6: 30, 7: 30, 8: 29.97, 9: 29.97, 10: 25, 11: 24, 12: 1000, 13: 23.976,
                                     15: 96, 16: 72, 17: 59.94, 18: 119.88]
-        if mode == 14 { return custom.flatMap { $0 > 0 ? $0 : nil } }
+        if mode == 14 { return custom.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
         return rates[mode]
     }
 }

@@ -15,6 +15,9 @@ struct FBXObject: Sendable {
     var properties: [String: [FBXValue]]
 
     func number(_ name: String) -> Double? { properties[name]?.first?.double }
+    /// A whole-number property (an enum, a flag); nil when missing, fractional or out of range,
+    /// so a hostile value can never trap a conversion.
+    func integer(_ name: String) -> Int? { properties[name]?.first?.int }
     func vector(_ name: String) -> SIMD3<Double>? {
         guard let v = properties[name], v.count >= 3, let x = v[0].double, let y = v[1].double, let z = v[2].double else { return nil }
         return SIMD3(x, y, z)

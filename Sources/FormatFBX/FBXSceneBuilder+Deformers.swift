@@ -53,6 +53,9 @@ extension FBXSceneBuilder {
             for point in cluster.indexes where point >= 0 && Int(point) < pointCount { counts[Int(point)] += 1 }
         }
         let k = max(Int(counts.max() ?? 0), 1)
+        // Every point gets the widest point's count of slots: charged before they are made, so one
+        // point named a million times cannot ask for a million slots for every point.
+        try budget.spend(bytes: pointCount * k * 8, for: "skin \(skin.id)'s \(k) influences for each of \(pointCount) points", at: skin.node.location)
         var joints = [Int32](repeating: -1, count: pointCount * k), weights = [Float](repeating: 0, count: pointCount * k)
         var filled = [Int32](repeating: 0, count: pointCount)
         for cluster in used {
@@ -152,7 +155,7 @@ extension FBXSceneBuilder {
                 }
                 guard let full = built.last else { continue }
                 var shape = BlendShape(name: channel.name.isEmpty ? targets.last!.name : channel.name, offsets: full.offsets, normalOffsets: full.normals)
-                shape.inbetweens = built.dropLast().map { BlendShape.Inbetween(name: "\(shape.name)_\(Int($0.weight * 100))", weight: $0.weight,
+                shape.inbetweens = built.dropLast().map { BlendShape.Inbetween(name: "\(shape.name)_\(Self.percent($0.weight))", weight: $0.weight,
                                                                              offsets: $0.offsets, normalOffsets: $0.normals) }
                 shapes.append(shape)
                 channels.append(channel.id)
@@ -171,6 +174,9 @@ extension FBXSceneBuilder {
         }
         try budget.spend(work: indexes.count, for: "shape \(shape.id)", at: shape.node.location)
         let normals = shape.node.value("Normals")?.doubles
+        // Offsets are spread over every point: charged per shape before they are made.
+        try budget.spend(bytes: pointCount * 16 * (normals == nil ? 1 : 2), for: "shape \(shape.id)'s offsets for \(pointCount) points",
+                         at: shape.node.location)
         var offsets = [SIMD3<Float>](repeating: .zero, count: pointCount)
         var normalOffsets: [SIMD3<Float>]? = normals?.count == vertices.count ? [SIMD3<Float>](repeating: .zero, count: pointCount) : nil
         var outside = 0
@@ -185,6 +191,11 @@ extension FBXSceneBuilder {
             diagnostics.append(.warning("shape \(shape.id) (\(shape.name)) indexes \(outside) points past the geometry's \(pointCount); left out", at: shape.node.location))
         }
         return (offsets, normalOffsets)
+    }
+
+    /// A weight as a whole percentage for a name; 0 for a weight that is not a finite number.
+    static func percent(_ weight: Float) -> Int {
+        weight.isFinite ? Int((min(max(weight, -1e6), 1e6) * 100).rounded()) : 0
     }
 
     static func transformed(_ shape: BlendShape, by matrix: Matrix4x4) -> BlendShape {

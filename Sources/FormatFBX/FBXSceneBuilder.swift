@@ -111,6 +111,9 @@ struct FBXSceneBuilder {
         siblings.insert(name)
         let path = parentPath + "/" + name
         var stack = FBXTransform(model)
+        if stack.isRotationOrderUnknown {
+            diagnostics.append(.warning("model \(model.name): RotationOrder is not one of FBX's seven; XYZ is used", at: model.node.location))
+        }
         if stack.inheritType == 2 && !parentPath.isEmpty {
             // Rrs (Maya's segment scale compensation): the parent's scale does not reach the child's
             // rotation and size. assetc's nodes multiply plainly, so the child undoes it (at rest).
@@ -222,9 +225,9 @@ struct FBXSceneBuilder {
             holder.camera = scene.cameras.count - 1
         case "Light":
             let kinds: [Light.Kind] = [.point, .directional, .spot]
-            let type = Int(attribute.number("LightType") ?? 0)
+            let type = attribute.integer("LightType") ?? 0
             let color = attribute.vector("Color").map { SIMD3(Float($0.x), Float($0.y), Float($0.z)) } ?? .one
-            scene.lights.append(Light(name: node.name, kind: type < kinds.count ? kinds[type] : .point, color: color,
+            scene.lights.append(Light(name: node.name, kind: type >= 0 && type < kinds.count ? kinds[type] : .point, color: color,
                                       intensity: Float((attribute.number("Intensity") ?? 100) / 100)))
             holder.light = scene.lights.count - 1
         default:

@@ -19,6 +19,8 @@ struct FBXTransform: Sendable {
     var scalingOffset = SIMD3<Double>.zero
     var scalingPivot = SIMD3<Double>.zero
     var rotationOrder = 0
+    /// The file's RotationOrder is none of FBX's seven (XYZ is used instead).
+    var isRotationOrderUnknown = false
     /// 0 RrSs, 1 RSrs (a plain product), 2 Rrs (the parent's scale not inherited).
     var inheritType = 1
     var geometric = Matrix4x4.identity
@@ -31,7 +33,11 @@ struct FBXTransform: Sendable {
         translation = model.vector("Lcl Translation") ?? .zero
         rotation = model.vector("Lcl Rotation") ?? .zero
         scaling = model.vector("Lcl Scaling") ?? .one
-        rotationOrder = Int(model.number("RotationOrder") ?? 0)
+        rotationOrder = model.integer("RotationOrder") ?? 0
+        if model.properties["RotationOrder"] != nil, !(0...6).contains(model.integer("RotationOrder") ?? -1) {
+            rotationOrder = 0
+            isRotationOrderUnknown = true
+        }
         // Pre and post rotation count only while RotationActive is set, as in the FBX SDK; exporters
         // that write them set it.
         if (model.number("RotationActive") ?? 1) != 0 {
@@ -42,7 +48,7 @@ struct FBXTransform: Sendable {
         rotationPivot = model.vector("RotationPivot") ?? .zero
         scalingOffset = model.vector("ScalingOffset") ?? .zero
         scalingPivot = model.vector("ScalingPivot") ?? .zero
-        inheritType = Int(model.number("InheritType") ?? 1)
+        inheritType = model.integer("InheritType") ?? 1
         let gt = model.vector("GeometricTranslation") ?? .zero, gr = model.vector("GeometricRotation") ?? .zero
         // In the model's rotation order, as Blender's and assimp's importers read it.
         let gs = model.vector("GeometricScaling") ?? .one

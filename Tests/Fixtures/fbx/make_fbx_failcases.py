@@ -69,5 +69,10 @@ open("fail-case/cluster_past_vertices.fbx", "wb").write(document([
 # An FBX 6.1 binary file: assetc reads 6.1 as ASCII only.
 open("fail-case/binary_version_6100.fbx", "wb").write(document([(b"Objects", [], [])], version=6100))
 
+# ASCII with a RotationOrder far past any integer (found by the fuzzer: it trapped a conversion).
+open("fail-case/rotation_order_huge.fbx", "w").write('; FBX 7.4.0 project file\nObjects:  {\n\tModel: 1, "Model::Spun", "Null" {\n'
+                                                    '\t\tProperties70:  {\n\t\t\tP: "RotationOrder", "enum", "", "",' + "3" * 90 + '\n\t\t}\n\t}\n}\n'
+                                                    'Connections:  {\n\tC: "OO",1,0\n}\n')
+
 # ASCII with a string that never closes.
 open("fail-case/unterminated_string.fbx", "w").write('; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n\tCreator: "half a name\n}\n')
