@@ -137,9 +137,7 @@ import Testing
             C: "OO",2,1
         }
         """
-        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
-        let url = temporary.appendingPathComponent("rrs.fbx")
-        try Data(text.utf8).write(to: url)
+        let url = try temporary.writing(text, to: "rrs.fbx")
         let scene = try FBXReader().read(from: url, options: ReadOptions()).scene
         let parent = scene.root.children[0], child = parent.children[0]
         let world = parent.transform * child.transform
@@ -167,9 +165,7 @@ import Testing
             C: "OO",5,6
         }
         """
-        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
-        let url = temporary.appendingPathComponent("curve.fbx")
-        try Data(text.utf8).write(to: url)
+        let url = try temporary.writing(text, to: "curve.fbx")
         let result = try FBXReader().read(from: url, options: ReadOptions())
         #expect(result.scene.root.children.map(\.name) == ["Track"])
         #expect(result.diagnostics.map(\.message) == ["model Track: its NurbsCurve geometry Rail is not read (assetc reads FBX meshes)"])
@@ -189,5 +185,15 @@ import Testing
         #expect(Vector.length(bounds.min - SIMD3(0, 1, 1)) < 1e-6 && Vector.length(bounds.max - SIMD3(2, 3, 5)) < 1e-6, "\(bounds)")
         #expect(scene.materials.map(\.name) == ["Steel"] && scene.materials[0].roughness.value == 1)  // Lambert
         #expect(result.diagnostics.map(\.message) == ["the FBX 6.1 animation is not read (takes: 1); re-export as FBX 7 to keep it"])
+    }
+}
+
+extension TemporaryFolder {
+    /// `text` written to `name` in this folder, made if need be: a hand-written FBX for one test.
+    func writing(_ text: String, to name: String) throws -> URL {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let file = appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file
     }
 }
