@@ -9,9 +9,9 @@ extension Converter {
     static let fewestTriangles = 500
 
     func tightened(_ options: ConvertOptions, scene: Scene, bytes: Int, limit: Int) -> ConvertOptions? {
-        let textureBytes = scene.textures.reduce(0) { $0 + (TextureBytes.load($1)?.count ?? 0) }
-        let largestSide = scene.textures.compactMap { texture in TextureBytes.load(texture).flatMap { textureCodec?.size(of: $0) } }
-            .map { max($0.width, $0.height) }.max() ?? 0
+        let loaded = scene.textures.compactMap { TextureBytes.load($0) }  // once each: a texture may be a file to read
+        let textureBytes = loaded.reduce(0) { $0 + $1.count }
+        let largestSide = loaded.compactMap { textureCodec?.size(of: $0) }.map { max($0.width, $0.height) }.max() ?? 0
         let triangles = scene.placedMeshes().reduce(0) { $0 + scene.meshes[$1.instance.mesh].triangleCount }
         var tighter = options
         let texturesCanShrink = textureCodec != nil && largestSide > Self.smallestTextureSide
