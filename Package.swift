@@ -98,7 +98,7 @@ let package = Package(
         // The HTTP catalog: JSON API and HTML gallery on Hummingbird. It reaches assetc's work
         // through AssetKit (which re-exports AssetCore's value types) and the catalog protocol only.
         .target(name: "AssetService", dependencies: [
-            "AssetKit", "AssetCatalog",
+            "AssetKit", "AssetCatalog", "AssetRender",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),

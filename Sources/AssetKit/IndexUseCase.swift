@@ -198,7 +198,7 @@ public struct IndexUseCase: Sendable {
                 var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
                 renderer.registry = registry
                 _ = try cache.png(contentHash: hash, size: render.size, view: render.view, renderer: renderer) { scene }
-                record.thumbnail = ThumbnailCache.relativePath(contentHash: hash, size: render.size, view: render.view)
+                record.thumbnail = ThumbnailCache.relativePath(contentHash: hash, size: render.size, view: render.view, look: render.lookDigest)
             } catch {
                 // The asset stays indexed; first among its warnings, the catalog says why it has no picture.
                 warnings.insert("thumbnail not rendered: \(error)", at: 0)

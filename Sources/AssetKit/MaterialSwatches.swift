@@ -2,10 +2,11 @@ import AssetCore
 import AssetRender
 import Foundation
 
-/// One picture of a scene's materials, for pages that list them: each material on a square facing
-/// the camera, in a grid read row by row, so a page shows material k by offsetting the picture
+/// One picture of a scene's materials, for pages that list them: each material on a small lit
+/// sphere, in a grid read row by row, so a page shows material k by offsetting the picture
 /// (a CSS sprite) without a request per material. Drawn by the thumbnail renderer with the scene's
-/// own textures, so a swatch is the base colour, or the texture times it, as the thumbnails shade it.
+/// own textures and the thumbnails' look (environment, tone mapping), so a swatch is shaded as
+/// the thumbnails shade the material.
 public enum MaterialSwatches {
     /// Past this many, materials are listed without a swatch: the picture stays one small request.
     public static let maxCount = 64
@@ -24,29 +25,52 @@ public enum MaterialSwatches {
         return (index % columns, index / columns)
     }
 
-    /// The scene the swatches are drawn from: a unit square per material (up to `maxCount`), with
-    /// texture coordinates over the whole texture, the scene's materials and textures unchanged.
+    /// The scene the swatches are drawn from: a small sphere per material (up to `maxCount`), lit
+    /// as thumbnails are, so metal, roughness, coats and normal maps show; texture coordinates wrap
+    /// the whole texture once around, the scene's materials and textures unchanged.
     static func grid(of scene: Scene) -> Scene {
         let count = min(scene.materials.count, maxCount)
         let columns = columns(count: count)
-        let inset: Float = 0.06
+        let radius: Float = 0.42
+        let (unitPoints, faceVertexCounts, faceVertexIndices, st) = sphere(segments: 32, rings: 16)
         var meshes: [Mesh] = []
         var nodes: [Node] = []
         for index in 0..<count {
             let (column, row) = cell(index, count: count)
-            let x = Float(column), y = Float(columns - 1 - row)
-            let corners: [SIMD2<Float>] = [[0, 0], [1, 0], [1, 1], [0, 1]]
-            let points = corners.map { SIMD3(x + inset + $0.x * (1 - 2 * inset), y + inset + $0.y * (1 - 2 * inset), 0) }
+            let centre = SIMD3<Float>(Float(column) + 0.5, Float(columns - 1 - row) + 0.5, 0)
             // Named as the material's lookup asks, though the renderer falls back to the first set.
             let set = scene.materials[index].baseColor.texture?.texcoordSet ?? "st"
-            meshes.append(Mesh(name: "Swatch\(index)", points: points, faceVertexCounts: [4], faceVertexIndices: [0, 1, 2, 3],
-                               primvars: [Primvar(name: set, interpolation: .vertex, values: .float2(corners), role: .textureCoordinate),
-                                          Primvar(name: Primvar.normalsName, interpolation: .vertex,
-                                                  values: .float3(Array(repeating: [0, 0, 1], count: 4)), role: .normal)]))
+            meshes.append(Mesh(name: "Swatch\(index)", points: unitPoints.map { centre + $0 * radius }, faceVertexCounts: faceVertexCounts,
+                               faceVertexIndices: faceVertexIndices,
+                               primvars: [Primvar(name: set, interpolation: .vertex, values: .float2(st), role: .textureCoordinate),
+                                          Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(unitPoints), role: .normal)]))
             nodes.append(Node(name: "Swatch\(index)", meshInstances: [MeshInstance(mesh: index, material: index)]))
         }
         return Scene(root: Node(name: "", children: nodes), meshes: meshes, materials: scene.materials, textures: scene.textures,
                      metadata: SceneMetadata(upAxis: .y))
+    }
+
+    /// A unit UV sphere facing +Z at s = 0.5, wound outward.
+    static func sphere(segments: Int, rings: Int) -> ([SIMD3<Float>], [Int32], [Int32], [SIMD2<Float>]) {
+        var points: [SIMD3<Float>] = [], st: [SIMD2<Float>] = []
+        for r in 0...rings {
+            let theta = Double(r) / Double(rings) * .pi
+            for k in 0...segments {
+                let phi = Double(k) / Double(segments) * 2 * .pi - .pi / 2
+                points.append(SIMD3(Float(sin(theta) * cos(phi)), Float(cos(theta)), Float(-sin(theta) * sin(phi))))
+                st.append(SIMD2(Float(k) / Float(segments), 1 - Float(r) / Float(rings)))
+            }
+        }
+        var counts: [Int32] = [], indices: [Int32] = []
+        let row = segments + 1
+        for r in 0..<rings {
+            for k in 0..<segments {
+                let a = Int32(r * row + k), b = Int32((r + 1) * row + k)
+                counts.append(4)
+                indices += [a, b, b + 1, a + 1]
+            }
+        }
+        return (points, counts, indices, st)
     }
 
     /// The swatches of `scene`'s materials as a PNG, `cellSize` pixels a square; nil for a scene
@@ -57,8 +81,8 @@ public enum MaterialSwatches {
         let columns = columns(count: scene.materials.count)
         let middle = Double(columns) / 2
         var use = thumbnails
-        // Squares in one plane facing the camera project by one scale: the grid fills the picture
-        // exactly when the field's half-height at the distance `columns` is half the grid.
+        // The cells' centres lie in one plane facing the camera: the grid fills the picture exactly
+        // when the field's half-height at the distance `columns` is half the grid.
         use.render.camera = RenderCamera(position: [middle, middle, Double(columns)], target: [middle, middle, 0],
                                          verticalFieldOfView: 2 * atan(0.5) * 180 / .pi)
         use.render.size = cellSize * columns

@@ -30,6 +30,10 @@ public struct ThumbnailWorkerUseCase: Sendable {
     /// Told each time a call finds the database unreachable, with the pause before the next try.
     public var onUnavailable: @Sendable (AssetError, Duration) -> Void = { _, _ in }
     package var registry: FormatRegistry = .standard
+    /// The look every thumbnail is rendered with (lighting, environment, tone mapping, shadow);
+    /// size and view come from each job. Workers sharing a catalog should share it, as the indexer's
+    /// and the service's thumbnail names include it.
+    public var render = RenderOptions()
 
     public init(name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)") {
         self.name = name
@@ -75,7 +79,7 @@ public struct ThumbnailWorkerUseCase: Sendable {
             for (job, outcome) in zip(jobs, outcomes.value) {
                 switch outcome {
                 case .rendered:
-                    finished.append(ThumbnailOutcome(job: job, thumbnail: ThumbnailCache.relativePath(contentHash: job.contentHash, size: job.size, view: job.view), error: nil))
+                    finished.append(ThumbnailOutcome(job: job, thumbnail: ThumbnailCache.relativePath(contentHash: job.contentHash, size: job.size, view: job.view, look: render.lookDigest), error: nil))
                 case .failed(let why): finished.append(ThumbnailOutcome(job: job, thumbnail: nil, error: why))
                 case .notStarted: handedBack.append(job)
                 }
@@ -128,7 +132,7 @@ public struct ThumbnailWorkerUseCase: Sendable {
         let relative = summary.id.split(separator: "/").dropFirst().joined(separator: "/")
         let path = (summary.root as NSString).appendingPathComponent(relative)
         let readOptions = ReadOptions(assetRoot: .folder(summary.root), allowsPathsOutsideAsset: false)
-        var renderer = ThumbnailUseCase(readOptions: readOptions)
+        var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
         renderer.registry = registry
         do throws(AssetError) {
             _ = try ThumbnailCache(catalogFolder: folder).png(contentHash: job.contentHash, size: job.size, view: view, renderer: renderer) {

@@ -1,32 +1,9 @@
 import AssetCore
-
-/// What to render and how.
-public struct RenderOptions: Sendable {
-    /// Width and height in pixels.
-    public var size: Int = 256
-    public var view: RenderView = .iso
-    /// An explicit camera (the renderer sets its near and far planes around the model); nil
-    /// frames the scene automatically from `view`.
-    public var camera: RenderCamera?
-    /// Samples per pixel along each axis (2 gives 2x2).
-    public var supersample: Int = 2
-    /// nil: transparent background.
-    public var background: SIMD3<Float>?
-    /// The bytes of a scene texture, or nil when it cannot be had.
-    public var textureBytes: @Sendable (Texture) -> [UInt8]? = { _ in nil }
-    /// The memory and work one render may take (framebuffer bytes, triangles after instancing).
-    public var limits = ReadLimits()
-    /// Where errors say the scene came from.
-    public var source: String?
-
-    public init() {}
-}
-
-public struct RenderResult: Sendable {
-    public var image: RGBAImage
-    public var camera: RenderCamera
-    public var diagnostics: [Diagnostic]
-}
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The CPU renderer: camera -> transform -> clip -> rasterize -> shade -> resolve.
 /// Same scene and options, same pixels.
@@ -83,36 +60,87 @@ public enum Renderer {
         }
         let viewProjection = camera.projection(aspect: 1) * camera.view
         let vp = (0..<16).map { Float(viewProjection.columnMajorElements[$0]) }
-        let samplers = loadTextures(scene, options: options, diagnostics: &diagnostics)
+        let c0 = SIMD4(vp[0], vp[1], vp[2], vp[3]), c1 = SIMD4(vp[4], vp[5], vp[6], vp[7])
+        let c2 = SIMD4(vp[8], vp[9], vp[10], vp[11]), c3 = SIMD4(vp[12], vp[13], vp[14], vp[15])
+        let images = TextureImages(scene, bytes: options.textureBytes, diagnostics: &diagnostics)
         let eye = SIMD3<Float>(Float(camera.position.x), Float(camera.position.y), Float(camera.position.z))
-        // Opaque geometry first, then transparent on top of it (unsorted, but in a fixed order).
-        let passes = scene.materials.contains(where: isTransparent) ? [true, false] : [true]
-        for pass in passes {
-            for placed in placed {
-                let source = scene.meshes[placed.instance.mesh]
-                guard let shape = shapes[placed.instance.mesh] else { continue }
-                let mesh = shape.placed(source, instance: placed.instance, world: placed.worldTransform)
-                let sets = scene.materials.map { material -> Int in
-                    guard let name = material.baseColor.texture?.texcoordSet else { return 0 }
-                    return source.texcoordSets.firstIndex { $0.name == name } ?? 0
-                }
-                let shader = SurfaceShader(mesh: mesh, materials: scene.materials, samplers: samplers, eye: eye, baseColorSet: sets)
-                let clip = mesh.positions.map { p -> SIMD4<Float> in
-                    let c0 = SIMD4(vp[0], vp[1], vp[2], vp[3]), c1 = SIMD4(vp[4], vp[5], vp[6], vp[7])
-                    let c2 = SIMD4(vp[8], vp[9], vp[10], vp[11]), c3 = SIMD4(vp[12], vp[13], vp[14], vp[15])
-                    return c0 * p.x + c1 * p.y + c2 * p.z + c3
-                }
-                for t in 0..<mesh.triangleCount {
+        let setup = lightingSetup(options, upAxis: scene.metadata.upAxis)
+        // Blended triangles wait until every opaque one is drawn, then go back to front.
+        var blended: [(shader: SurfaceShader, clip: [SIMD4<Float>])] = []
+        var blendOrder: [(distance: Float, draw: Int32, triangle: Int32)] = []
+        var localIndex = [Int32](repeating: -1, count: scene.materials.count)
+        for placed in placed {
+            let source = scene.meshes[placed.instance.mesh]
+            guard var shape = shapes[placed.instance.mesh] else { continue }
+            var mesh = shape.placed(source, instance: placed.instance, world: placed.worldTransform)
+            // The instance's materials, renumbered so the shader's table holds only these.
+            var used: [Int] = []
+            for t in 0..<mesh.triangleMaterials.count {
+                let m = Int(mesh.triangleMaterials[t])
+                guard m >= 0 && m < localIndex.count else { mesh.triangleMaterials[t] = -1; continue }
+                if localIndex[m] < 0 { localIndex[m] = Int32(used.count); used.append(m) }
+                mesh.triangleMaterials[t] = localIndex[m]
+            }
+            for m in used { localIndex[m] = -1 }
+            let inputs = used.map { MaterialInputs(scene.materials[$0], mesh: source, images: images) }
+            if let normalMap = inputs.lazy.compactMap(\.normal).first, shape.tangents == nil {
+                shape.prepareTangents(set: normalMap.set)
+                shapes[placed.instance.mesh] = shape
+                mesh = shape.placed(source, instance: placed.instance, world: placed.worldTransform)
+                for t in 0..<mesh.triangleMaterials.count {
                     let m = Int(mesh.triangleMaterials[t])
-                    let opaque = !(m >= 0 && m < scene.materials.count && isTransparent(scene.materials[m]))
-                    guard opaque == pass else { continue }
-                    rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
-                                    triangle: t, shader: shader, opaque: opaque)
+                    mesh.triangleMaterials[t] = m >= 0 && m < localIndex.count ? Int32(used.firstIndex(of: m) ?? -1) : -1
                 }
             }
+            let shader = SurfaceShader(mesh: mesh, inputs: inputs, eye: eye, setup: setup)
+            let clip = mesh.positions.map { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }
+            let blends = inputs.map { $0.alphaMode == .blend }
+            var blendedHere = false
+            for t in 0..<mesh.triangleCount {
+                let m = Int(mesh.triangleMaterials[t])
+                let a = Int(mesh.indices[3 * t]), b = Int(mesh.indices[3 * t + 1]), c = Int(mesh.indices[3 * t + 2])
+                if m >= 0 && blends[m] {
+                    let centre = (mesh.positions[a] + mesh.positions[b] + mesh.positions[c]) / 3 - eye
+                    blendOrder.append(((centre * centre).sum(), Int32(blended.count), Int32(t)))
+                    blendedHere = true
+                    continue
+                }
+                rasterizer.draw(clip[a], clip[b], clip[c], triangle: t, shader: shader, opaque: true)
+            }
+            if blendedHere { blended.append((shader, clip)) }
+        }
+        // Back to front by the distance of each triangle's centre from the eye (the painter's
+        // order; exact for layers that do not cross), ties in drawing order.
+        blendOrder.sort { $0.distance != $1.distance ? $0.distance > $1.distance : ($0.draw, $0.triangle) < ($1.draw, $1.triangle) }
+        for entry in blendOrder {
+            let (shader, clip) = blended[Int(entry.draw)]
+            let t = Int(entry.triangle)
+            let mesh = shader.mesh
+            rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
+                            triangle: t, shader: shader, opaque: false)
+        }
+        if options.shadow, let radius {
+            let shadow = GroundShadow(placed: placed, shapes: shapes, bounds: bounds, radius: Float(radius), upAxis: scene.metadata.upAxis)
+            shadow.composite(into: &rasterizer.framebuffer, camera: camera)
         }
         drawCurves(placedCurves, of: scene, vp: vp, into: &rasterizer.framebuffer)
         return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+    }
+
+    /// The environment and its frame, exposure and tone mapping for one render.
+    static func lightingSetup(_ options: RenderOptions, upAxis: UpAxis) -> LightingSetup {
+        // World -> Y-up (undoing the file's up axis), then the environment turned the other way.
+        let toYUp = RenderCamera.fromYUp(upAxis).inverse ?? .identity
+        let turn = Matrix4x4.rotation(axis: [0, 1, 0], degrees: -options.environmentRotation)
+        let m = turn * toYUp
+        func column(_ axis: SIMD3<Double>) -> SIMD3<Float> {
+            let d = m.transformDirection(axis)
+            return SIMD3(Float(d.x), Float(d.y), Float(d.z))
+        }
+        let exposure = Float(pow(2, options.exposure.isFinite ? min(max(options.exposure, -20), 20) : 0))
+        return LightingSetup(lighting: options.lighting, environment: options.environment ?? StudioEnvironment.prefiltered,
+                             toEnvironment: (column([1, 0, 0]), column([0, 1, 0]), column([0, 0, 1])),
+                             exposure: exposure, toneMapping: options.effectiveToneMapping, table: BRDFTable.shared)
     }
 
     /// Colour of curves without a material: dark, so wires and guides read against the default grey.
@@ -160,35 +188,5 @@ public enum Renderer {
             }
         }
         return Double(farthest.squareRoot())
-    }
-
-    static func isTransparent(_ material: Material) -> Bool {
-        material.opacity.value < 1 || material.opacity.texture != nil
-    }
-
-    /// Decodes every base colour texture once; a missing or unreadable one leaves its material in
-    /// its constant colour, with a warning, never black.
-    private static func loadTextures(_ scene: Scene, options: RenderOptions, diagnostics: inout [Diagnostic]) -> [Int: TextureSampler] {
-        var decoded: [Int: RGBAImage?] = [:]
-        var samplers: [Int: TextureSampler] = [:]
-        for (index, material) in scene.materials.enumerated() {
-            guard let reference = material.baseColor.texture, scene.textures.indices.contains(reference.texture) else { continue }
-            let texture = scene.textures[reference.texture]
-            if decoded[reference.texture] == nil {
-                var image: RGBAImage?
-                if let bytes = options.textureBytes(texture) {
-                    do throws(AssetError) { image = try ImageDecoder.decode(bytes) } catch {
-                        diagnostics.append(.warning("texture \(texture.authoredPath) could not be decoded (\(error.message)); material \(material.name) renders in its constant colour"))
-                    }
-                } else {
-                    diagnostics.append(.warning("texture \(texture.authoredPath) is missing; material \(material.name) renders in its constant colour"))
-                }
-                decoded[reference.texture] = .some(image)
-            }
-            if let image = decoded[reference.texture] ?? nil {
-                samplers[index] = TextureSampler(image: image, wrapS: texture.wrapS, wrapT: texture.wrapT, isColor: true)
-            }
-        }
-        return samplers
     }
 }

@@ -1,5 +1,6 @@
 import AssetCatalog
 import AssetKit
+import AssetRender
 import Foundation
 import Hummingbird
 
@@ -137,14 +138,15 @@ extension AssetServer {
             throw HTTPError(.badRequest, message: "size takes \(ThumbnailSize.requestable.lowerBound) to \(ThumbnailSize.requestable.upperBound)")
         }
         let view = try params["view"].map { name throws(AssetError) in try RenderView(named: String(name)) } ?? .default
-        let key = "\(record.contentHash)-\(size)-\(view.rawValue)"
+        let look = configuration.render
+        let key = "\(record.contentHash)-\(size)-\(view.rawValue)-\(look.lookDigest)"
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
         return try await cachedImage(key: key, contentType: "image/png", request: request) {
             // The file is looked for only when the image must be made, as `convert` does: resolving
             // it on every request (symlinks, a stat per path component) was a fifth of the time of
             // serving a cached thumbnail.
             let path = try AssetPath.file(of: record)
-            let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
+            let renderer = ThumbnailUseCase(render: look, readOptions: AssetPath.readOptions(for: record))
             return try thumbnails.png(contentHash: record.contentHash, size: size, view: view, renderer: renderer) { () throws(AssetError) in
                 try renderer.scene(at: path)
             }
@@ -176,12 +178,13 @@ extension AssetServer {
             throw HTTPError(.badRequest, message: "size takes \(ThumbnailSize.requestable.lowerBound) to \(ThumbnailSize.largestPreview)")
         }
         let frames = 24
-        let key = "\(record.contentHash)-\(size)-\(frames)-animated"
+        let look = configuration.render
+        let key = "\(record.contentHash)-\(size)-\(frames)-\(look.lookDigest)-animated"
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
         return try await cachedImage(key: key, contentType: "image/webp", request: request,
                                      notFound: "\(record.id) does not move; it has no animated preview") {
             let path = try AssetPath.file(of: record)
-            let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
+            let renderer = ThumbnailUseCase(render: look, readOptions: AssetPath.readOptions(for: record))
             return try thumbnails.animatedWebP(contentHash: record.contentHash, size: size, frames: frames, renderer: renderer) { () throws(AssetError) in
                 try renderer.scene(at: path)
             }
@@ -196,10 +199,11 @@ extension AssetServer {
         }
         let cell = Self.swatchSize
         let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
-        return try await cachedImage(key: "\(record.contentHash)-swatches-\(cell)", contentType: "image/png", request: request,
+        let look = configuration.render
+        return try await cachedImage(key: "\(record.contentHash)-swatches-\(cell)-\(look.lookDigest)", contentType: "image/png", request: request,
                                      notFound: "\(record.id) has no materials") {
             let path = try AssetPath.file(of: record)
-            let renderer = ThumbnailUseCase(readOptions: AssetPath.readOptions(for: record))
+            let renderer = ThumbnailUseCase(render: look, readOptions: AssetPath.readOptions(for: record))
             return try thumbnails.swatches(contentHash: record.contentHash, cellSize: cell, renderer: renderer) { () throws(AssetError) in
                 try renderer.scene(at: path)
             }

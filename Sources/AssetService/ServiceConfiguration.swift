@@ -1,3 +1,4 @@
+import AssetRender
 /// How `assetc serve` runs.
 public struct ServiceConfiguration: Sendable {
     /// The least severe log line printed; request logs are written at `info`.
@@ -25,6 +26,13 @@ public struct ServiceConfiguration: Sendable {
     /// Where Debian's libjs-three puts three.js (r111); the asset page's 3D view loads it from here,
     /// through the service, never from a CDN.
     public var threeFolder = "/usr/share/javascript/three"
+    /// The look of the thumbnails, previews and swatches it renders (size and view come from each
+    /// request): environment light with the ground shadow on, as the gallery shows them.
+    public var render: RenderOptions = {
+        var options = RenderOptions()
+        options.shadow = true
+        return options
+    }()
 
     public init() {}
 

@@ -306,8 +306,13 @@ struct GLTFBuilder {
         if let s = m.normal?.scale?.x, s != 2 { result.normalTexture?.scale = s / 2 }
         result.occlusionTexture = m.occlusion.flatMap { textureInfo($0) }
         if let s = m.occlusion?.scale?.x, s != 1 { result.occlusionTexture?.strength = s }
-        if m.opacityThreshold > 0 { result.alphaMode = "MASK"; result.alphaCutoff = m.opacityThreshold }
-        else if m.opacity.value < 1 || m.opacity.texture != nil { result.alphaMode = "BLEND" }
+        switch m.alphaMode {
+        case .opaque: break
+        case .mask:
+            result.alphaMode = "MASK"
+            result.alphaCutoff = m.opacityThreshold
+        case .blend: result.alphaMode = "BLEND"
+        }
         if m.isDoubleSided { result.doubleSided = true }
         if m.clearcoat.value != 0 || m.clearcoat.texture != nil {
             extensions.KHR_materials_clearcoat = .init(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetCatalog
 import AssetKit
+import AssetRender
 
 struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,12 +32,16 @@ struct IndexCommand: AsyncParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
+    @OptionGroup(title: "Look of the thumbnails (workers rendering deferred ones should be given the same)") var look: LookOptions
+
     func run() async throws {
         var useCase = IndexUseCase(readOptions: reading.readOptions, thumbnails: thumbnails)
         useCase.deferThumbnails = deferThumbnails
         useCase.render.size = thumbnailSize
         let (report, catalogName) = try await location.with(defaultPath: IndexUseCase.defaultDatabase(for: paths), creating: true) { catalog in
-            (try await useCase.run(roots: paths, catalog: catalog), catalog.location)
+            if thumbnails { try look.apply(to: &useCase.render, cacheFolder: ThumbnailCache(catalogFolder: catalog.folder).environmentFolder) }
+            else { try look.apply(to: &useCase.render) }
+            return (try await useCase.run(roots: paths, catalog: catalog), catalog.location)
         }
         var summary = "indexed \(report.models) models and \(report.textures) textures into \(catalogName): " +
             "\(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged, \(report.removed) removed, \(report.failed) failed to read"

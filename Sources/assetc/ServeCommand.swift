@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetCatalog
 import AssetKit
+import AssetRender
 import AssetService
 
 struct ServeCommand: AsyncParsableCommand {
@@ -30,6 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The least severe log line printed; info logs one line per request.")
     var logLevel: ServiceConfiguration.LogLevel = .info
 
+    @OptionGroup(title: "Look of thumbnails, previews and swatches") var look: LookOptions
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
         if let token, token.count < 8 { throw ValidationError("--token needs at least 8 characters") }
@@ -41,8 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func serve(_ catalog: any Catalog) async throws {
+        var render = RenderOptions()
+        try look.apply(to: &render, cacheFolder: ThumbnailCache(catalogFolder: catalog.folder).environmentFolder, shadowByDefault: true)
         if !paths.isEmpty {
-            let report = try await IndexUseCase(thumbnails: true).run(roots: paths, catalog: catalog)
+            var indexer = IndexUseCase(thumbnails: true)
+            indexer.render = render
+            let report = try await indexer.run(roots: paths, catalog: catalog)
             print("indexed \(report.models) models and \(report.textures) textures into \(catalog.location)")
         }
         var configuration = ServiceConfiguration()
@@ -51,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.token = token
         configuration.roots = paths
         configuration.logLevel = logLevel
+        configuration.render = render
         let server = AssetServer(catalog: catalog, configuration: configuration)
         let count = try await catalog.count()
         print("serving \(count) assets at http://\(host):\(port)/  (Ctrl-C to stop)")

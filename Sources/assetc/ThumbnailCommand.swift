@@ -50,6 +50,8 @@ struct ThumbnailCommand: ParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
+    @OptionGroup(title: "Look") var look: LookOptions
+
     func validate() throws {
         guard (1...Renderer.maxSize).contains(size) else { throw ValidationError("--size takes 1 to \(Renderer.maxSize)") }
         guard (1...Renderer.maxSupersample).contains(supersample) else { throw ValidationError("--supersample takes 1 to \(Renderer.maxSupersample)") }
@@ -82,6 +84,7 @@ struct ThumbnailCommand: ParsableCommand {
             // The renderer puts the near and far planes around the model.
             render.camera = RenderCamera(position: p, target: t, verticalFieldOfView: fov)
         }
+        try look.apply(to: &render)
         var useCase = ThumbnailUseCase(render: render, readOptions: reading.readOptions)
         useCase.frames = frames
         let jobs = try ExitStatus.orExit { try useCase.jobs(for: paths, skipping: out) }

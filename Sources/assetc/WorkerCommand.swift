@@ -36,6 +36,8 @@ struct WorkerCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var retryFor: Double?
 
+    @OptionGroup(title: "Look of the thumbnails (the same as the indexer's)") var look: LookOptions
+
     func validate() throws {
         guard batch > 0 else { throw ValidationError("--batch takes a positive number") }
         guard maxJobs >= 0 else { throw ValidationError("--max-jobs takes 0 or more") }
@@ -55,7 +57,8 @@ struct WorkerCommand: AsyncParsableCommand {
                   to: &stderr)
         }
         let report = try await location.with { catalog in
-            try await worker.run(catalog: catalog) { job, error in
+            try look.apply(to: &worker.render, cacheFolder: ThumbnailCache(catalogFolder: catalog.folder).environmentFolder)
+            return try await worker.run(catalog: catalog) { job, error in
                 if let error {
                     var stderr = StandardError()
                     print("assetc: worker: \(TerminalText.safe(job.assetId)): \(TerminalText.safe(error))", to: &stderr)

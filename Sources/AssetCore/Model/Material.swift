@@ -27,6 +27,9 @@ public struct Material: Sendable, Equatable {
     public var clearcoatRoughness = MaterialProperty<Float>(0.01)
     /// Index of refraction (UsdPreviewSurface `ior`, glTF KHR_materials_ior); 1.5 is both defaults.
     public var ior: Float = 1.5
+    /// The alpha mode a format stated (glTF's `alphaMode`); nil where the format has none, and
+    /// `alphaMode` then reads it off the opacity inputs as UsdPreviewSurface does.
+    public var authoredAlphaMode: AlphaMode?
 
     /// Defaults are UsdPreviewSurface's fallbacks.
     public init(
@@ -51,6 +54,28 @@ public struct Material: Sendable, Equatable {
         self.normal = normal
         self.occlusion = occlusion
         self.isDoubleSided = isDoubleSided
+    }
+
+    /// How the surface's alpha (opacity, and the alpha of base colour texels and vertex colours)
+    /// is used: ignored, a cut-out at `opacityThreshold`, or blended. Without an authored mode,
+    /// UsdPreviewSurface's rule: a threshold above 0 masks, opacity below 1 or from a texture blends.
+    public var alphaMode: AlphaMode {
+        get {
+            if let authoredAlphaMode { return authoredAlphaMode }
+            if opacityThreshold > 0 { return .mask }
+            return opacity.value < 1 || opacity.texture != nil ? .blend : .opaque
+        }
+        set { authoredAlphaMode = newValue }
+    }
+
+    /// glTF's three alpha modes, which every format's opacity inputs fall into.
+    public enum AlphaMode: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Alpha is ignored: the surface is fully opaque.
+        case opaque
+        /// Fragments with alpha below `opacityThreshold` are discarded, the rest are opaque.
+        case mask
+        /// Composited over what is behind by alpha.
+        case blend
     }
 
     /// Every texture the material samples, in a fixed order.

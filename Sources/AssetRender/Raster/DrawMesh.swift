@@ -28,6 +28,12 @@ struct DrawMesh {
     /// Per texcoord set; a material samples the set it names (set 0 if none).
     var texcoords: [CornerAttribute<SIMD2<Float>>]
     var colors: CornerAttribute<SIMD4<Float>>?
+    /// Tangents with the bitangent's sign in w, for normal maps: the file's `tangents`, else
+    /// generated (`generateTangents`); nil when no material bound to the mesh has a normal map.
+    var tangents: CornerAttribute<SIMD4<Float>>?
+    /// Whether a triangle wound counter-clockwise on screen shows its back: a left-handed mesh,
+    /// or a mirroring transform (set by `placed`).
+    var windingFlipped = false
     /// The source face of each triangle.
     var triangleFaces: [UInt32]
     /// Material index per triangle, -1 for none; set by `placed`.
@@ -58,6 +64,21 @@ struct DrawMesh {
             return Self.attribute(values, primvar, mesh, corners, pointIndices)
         }
         triangleFaces = triangulation.faces
+        if let primvar = mesh.primvar(named: "tangents"), case .float4(let values) = primvar.values,
+           primvar.elementCount == primvar.interpolation.elementCount(for: mesh), primvar.interpolation != .constant, primvar.interpolation != .uniform {
+            fileTangents = Self.attribute(values, primvar, mesh, corners, pointIndices)
+        }
+    }
+
+    /// The file's own tangents, kept until a normal map asks for them.
+    private var fileTangents: CornerAttribute<SIMD4<Float>>?
+
+    /// Makes `tangents` ready for a normal map sampled through texcoord set `set`: the file's, else
+    /// generated the MikkTSpace way.
+    mutating func prepareTangents(set: Int) {
+        guard tangents == nil else { return }
+        tangents = fileTangents ?? TangentGenerator.tangents(positions: positions, indices: indices, normals: normals,
+                                                             texcoords: set < texcoords.count ? texcoords[set] : nil)
     }
 
     private static func attribute<V>(_ values: [V], _ primvar: Primvar, _ mesh: Mesh, _ corners: [UInt32],
@@ -70,6 +91,13 @@ struct DrawMesh {
         var copy = self
         copy.positions = world.transformedPoints(positions)
         copy.normals.values = world.transformedNormals(normals.values) ?? normals.values
+        copy.windingFlipped = (mesh.orientation == .leftHanded) != (world.determinant < 0)
+        if let tangents {
+            copy.tangents?.values = tangents.values.map { t in
+                let d = world.transformDirection(SIMD3(Double(t.x), Double(t.y), Double(t.z)))
+                return SIMD4(Float(d.x), Float(d.y), Float(d.z), t.w)
+            }
+        }
         // Subsets bind their own materials; other faces take the instance's.
         var faceMaterial = [Int32](repeating: Int32(instance.material ?? -1), count: mesh.faceVertexCounts.count)
         for (s, subset) in mesh.subsets.enumerated() where s < instance.subsetMaterials.count {

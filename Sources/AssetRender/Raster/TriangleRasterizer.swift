@@ -9,9 +9,14 @@ struct ScreenVertex {
 }
 
 /// What the rasterizer asks of a shader: the colour of one pixel of one triangle, given the
-/// barycentric position (in the original triangle, perspective-correct) at that pixel.
+/// barycentric position (in the original triangle, perspective-correct) at that pixel and which
+/// side of the triangle is seen; nil discards the fragment (a MASK cut-out).
 protocol FragmentShader {
-    func shade(triangle: Int, barycentric: SIMD3<Float>) -> SIMD4<Float>
+    func shade(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> SIMD4<Float>?
+    /// Whether the triangle's back is not drawn (a single-sided material).
+    func cullsBackFaces(triangle: Int) -> Bool
+    /// Whether counter-clockwise on screen is the back (left-handed mesh, mirroring transform).
+    var windingFlipped: Bool { get }
 }
 
 /// Clips triangles against the near plane and rasterizes them into the framebuffer with coverage
@@ -98,7 +103,10 @@ struct TriangleRasterizer {
         var v1 = v1In, v2 = v2In
         var area = Self.edge(v0, v1, v2.x, v2.y)
         guard area != 0, area.isFinite else { return }
-        if area < 0 { swap(&v1, &v2); area = -area }  // double-sided: both windings draw
+        // With y down, a triangle counter-clockwise in clip space has a negative area here.
+        let frontFacing = (area < 0) != shader.windingFlipped
+        if !frontFacing && shader.cullsBackFaces(triangle: triangle) { return }
+        if area < 0 { swap(&v1, &v2); area = -area }
         let width = framebuffer.width, height = framebuffer.height
         let minX = max(0, Int(min(v0.x, v1.x, v2.x).rounded(.down))), maxX = min(width - 1, Int(max(v0.x, v1.x, v2.x).rounded(.down)))
         let minY = max(0, Int(min(v0.y, v1.y, v2.y).rounded(.down))), maxY = min(height - 1, Int(max(v0.y, v1.y, v2.y).rounded(.down)))
@@ -130,7 +138,7 @@ struct TriangleRasterizer {
                 let s = q.x + q.y + q.z
                 let screen = s != 0 ? q / s : first
                 let original = v0.barycentric * screen.x + v1.barycentric * screen.y + v2.barycentric * screen.z
-                let color = shader.shade(triangle: triangle, barycentric: original)
+                guard let color = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { continue }
                 for k in 0..<count {
                     let index = passing[k]
                     if opaque {
@@ -140,7 +148,7 @@ struct TriangleRasterizer {
                         let b = SIMD3(e0(sx, sy), e1(sx, sy), e2(sx, sy)) * invArea
                         framebuffer.depth[index] = b.x * v0.z + b.y * v1.z + b.z * v2.z
                     } else {
-                        // Straight "over" blending without sorting: deterministic, not order-independent.
+                        // "Over", premultiplied; the renderer hands blended triangles over back to front.
                         framebuffer.color[index] = color + framebuffer.color[index] * (1 - color.w)
                     }
                 }

@@ -5,72 +5,144 @@ import Glibc
 import Darwin
 #endif
 
-/// Lighting like SceneKit's `autoenablesDefaultLighting`: an omni light at the camera plus ambient.
-/// Base colour from the material (constant or texture) times vertex colours, a touch of specular
-/// from roughness, emission added; double-sided (the normal turns to face the viewer).
-/// Returns premultiplied linear RGBA.
+/// How surfaces are lit.
+public enum Lighting: String, Sendable, CaseIterable {
+    /// The glTF BRDF lit by an environment (`RenderOptions.environment`, else the studio).
+    case environment
+    /// SceneKit's `autoenablesDefaultLighting`: an omni light at the camera plus ambient, Lambert
+    /// and a Blinn-Phong highlight; the look thumbnails had before environment lighting.
+    case headlight
+}
+
+/// Where a fragment's light comes from and how it reaches the picture, shared by every mesh of a render.
+struct LightingSetup {
+    let lighting: Lighting
+    let environment: PrefilteredEnvironment
+    /// World direction -> the environment's Y-up frame (up-axis correction, then the rotation about up).
+    let toEnvironment: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+    /// 2^EV.
+    let exposure: Float
+    let toneMapping: ToneMapping
+    let table: BRDFTable
+
+    @inline(__always) func environmentDirection(_ d: SIMD3<Float>) -> SIMD3<Float> {
+        toEnvironment.0 * d.x + toEnvironment.1 * d.y + toEnvironment.2 * d.z
+    }
+}
+
+/// The fragment shader: gathers the material's inputs at the fragment (`SurfaceSample`), then
+/// lights them. Returns premultiplied, tone-mapped linear RGBA, or nil where a MASK material cuts.
 struct SurfaceShader: FragmentShader {
-    static let ambient: Float = 0.3
     static let defaultColor = SIMD3<Float>(0.8, 0.8, 0.8)
 
     let mesh: DrawMesh
-    let materials: [Material]
-    let samplers: [Int: TextureSampler]
+    /// Per scene material.
+    let inputs: [MaterialInputs]
     let eye: SIMD3<Float>
-    /// Per material, which of the mesh's texcoord sets its base colour texture reads.
-    let baseColorSet: [Int]
+    let setup: LightingSetup
 
-    func shade(triangle: Int, barycentric b: SIMD3<Float>) -> SIMD4<Float> {
+    var windingFlipped: Bool { mesh.windingFlipped }
+
+    func cullsBackFaces(triangle: Int) -> Bool {
+        let m = Int(mesh.triangleMaterials[triangle])
+        return m >= 0 && m < inputs.count && !inputs[m].doubleSided
+    }
+
+    func shade(triangle: Int, barycentric b: SIMD3<Float>, frontFacing: Bool) -> SIMD4<Float>? {
         let i0 = Int(mesh.indices[3 * triangle]), i1 = Int(mesh.indices[3 * triangle + 1]), i2 = Int(mesh.indices[3 * triangle + 2])
         let position = mesh.positions[i0] * b.x + mesh.positions[i1] * b.y + mesh.positions[i2] * b.z
-        let (n0, n1, n2) = mesh.normals.corners(of: triangle)
-        var normal = n0 * b.x + n1 * b.y + n2 * b.z
         let toEye = eye - position
         let viewLength = (toEye * toEye).sum().squareRoot()
         let v = viewLength > 0 ? toEye / viewLength : SIMD3(0, 0, 1)
+        let (n0, n1, n2) = mesh.normals.corners(of: triangle)
+        var normal = n0 * b.x + n1 * b.y + n2 * b.z
         let nLength = (normal * normal).sum().squareRoot()
         normal = nLength > 0 ? normal / nLength : v
-        var nDotV = (normal * v).sum()
-        if nDotV < 0 { nDotV = -nDotV }  // back faces light like front faces
+        // A back face (of a double-sided material) is lit as the surface's other side.
+        if !frontFacing { normal = -normal }
 
-        let materialIndex = Int(mesh.triangleMaterials[triangle])
-        var base = Self.defaultColor
-        var opacity: Float = 1
-        var roughness: Float = 0.5
-        var emissive = SIMD3<Float>.zero
-        if materialIndex >= 0 && materialIndex < materials.count {
-            let m = materials[materialIndex]
-            base = m.baseColor.value
-            opacity = m.opacity.value
-            roughness = m.roughness.value
-            emissive = m.emissive.value
-            if let sampler = samplers[materialIndex] {
-                let set = baseColorSet[materialIndex]
-                if set < mesh.texcoords.count {
-                    let (t0, t1, t2) = mesh.texcoords[set].corners(of: triangle)
-                    var st = t0 * b.x + t1 * b.y + t2 * b.z
-                    if let transform = m.baseColor.texture?.transform { st = transform.apply(st) }
-                    var texel = sampler.sample(st)
-                    // UsdUVTexture's scale and bias (glTF's base colour factor) apply to the texel.
-                    if let reference = m.baseColor.texture { texel = texel * (reference.scale ?? .one) + (reference.bias ?? .zero) }
-                    base = SIMD3(texel.x, texel.y, texel.z)
-                    opacity *= texel.w
-                }
+        let m = Int(mesh.triangleMaterials[triangle])
+        guard m >= 0 && m < inputs.count else {
+            return finish(SurfaceSample.unbound(color: vertexColor(triangle, b)), normal: normal, v: v, alpha: 1)
+        }
+        let input = inputs[m]
+        var sample = SurfaceSample(input, mesh: mesh, triangle: triangle, b)
+        var alpha: Float = 1
+        if input.alphaMode != .opaque {
+            alpha = sample.opacity
+            if let c = mesh.colors { alpha *= Self.interpolate(c, triangle, b).w }
+            if input.alphaMode == .mask {
+                guard alpha >= input.material.opacityThreshold else { return nil }
+                alpha = 1
             }
+            alpha = min(max(alpha, 0), 1)
         }
-        if let colors = mesh.colors {
-            let (c0, c1, c2) = colors.corners(of: triangle)
-            let c = c0 * b.x + c1 * b.y + c2 * b.z
-            base *= SIMD3(c.x, c.y, c.z)
-            opacity *= c.w
+        if let c = mesh.colors {
+            let color = Self.interpolate(c, triangle, b)
+            sample.baseColor *= SIMD3(color.x, color.y, color.z)
         }
-        let diffuse = Self.ambient + (1 - Self.ambient) * nDotV
-        // Blinn-Phong with the light at the eye: the half vector is the view vector.
-        let r = max(roughness, 0.05)
+        let shadingNormal = input.normal.map { perturb(normal, by: $0, triangle: triangle, b, frontFacing: frontFacing) } ?? normal
+        sample.normal = shadingNormal
+        sample.geometricNormal = normal
+        return finish(sample, normal: shadingNormal, v: v, alpha: alpha)
+    }
+
+    @inline(__always) static func interpolate(_ c: CornerAttribute<SIMD4<Float>>, _ triangle: Int, _ b: SIMD3<Float>) -> SIMD4<Float> {
+        let (c0, c1, c2) = c.corners(of: triangle)
+        return c0 * b.x + c1 * b.y + c2 * b.z
+    }
+
+    private func vertexColor(_ triangle: Int, _ b: SIMD3<Float>) -> SIMD3<Float> {
+        guard let c = mesh.colors else { return Self.defaultColor }
+        let color = Self.interpolate(c, triangle, b)
+        return SIMD3(color.x, color.y, color.z)
+    }
+
+    /// The normal map's tangent-space normal taken to world space through the fragment's tangent
+    /// frame: tangents from the file or generated (`DrawMesh.tangents`), w the bitangent's sign,
+    /// so mirrored texture coordinates bend the right way.
+    private func perturb(_ n: SIMD3<Float>, by map: TexturedInput, triangle: Int, _ b: SIMD3<Float>, frontFacing: Bool) -> SIMD3<Float> {
+        guard let tangents = mesh.tangents else { return n }
+        let (t0, t1, t2) = tangents.corners(of: triangle)
+        let t4 = t0 * b.x + t1 * b.y + t2 * b.z
+        var t = SIMD3(t4.x, t4.y, t4.z)
+        t -= n * (n * t).sum()
+        let tLength = (t * t).sum().squareRoot()
+        guard tLength > 1e-8 else { return n }
+        t /= tLength
+        // On a back face the normal was flipped: the bitangent stays where the texture put it.
+        let sign: Float = (t4.w < 0 ? -1 : 1) * (frontFacing ? 1 : -1)
+        let bitangent = Self.cross(n, t) * sign
+        let m = map.texel(mesh, triangle: triangle, b)
+        let perturbed = t * m.x + bitangent * m.y + n * m.z
+        let length = (perturbed * perturbed).sum().squareRoot()
+        return length > 1e-8 ? perturbed / length : n
+    }
+
+    @inline(__always) static func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    }
+
+    private func finish(_ sample: SurfaceSample, normal: SIMD3<Float>, v: SIMD3<Float>, alpha: Float) -> SIMD4<Float> {
+        var rgb: SIMD3<Float>
+        switch setup.lighting {
+        case .environment: rgb = ImageBasedLighting.shade(sample, normal: normal, v: v, setup: setup)
+        case .headlight: rgb = Self.headlight(sample, normal: normal, v: v)
+        }
+        rgb = setup.toneMapping.map((rgb + sample.emissive) * setup.exposure)
+        return SIMD4(rgb * alpha, alpha)
+    }
+
+    static let ambient: Float = 0.3
+
+    /// SceneKit's default lighting: Lambert from a light at the eye over 30% ambient, and a
+    /// Blinn-Phong highlight whose half vector is the view vector.
+    static func headlight(_ s: SurfaceSample, normal: SIMD3<Float>, v: SIMD3<Float>) -> SIMD3<Float> {
+        let nDotV = abs((normal * v).sum())
+        let diffuse = ambient + (1 - ambient) * nDotV
+        let r = max(s.roughness, 0.05)
         let shininess = min(max(2 / (r * r) - 2, 2), 256)
-        let specular = 0.25 * (1 - r) * (1 - r) * Float(pow(Double(nDotV), Double(shininess)))
-        let rgb = base * diffuse + SIMD3(repeating: specular) + emissive
-        let a = min(max(opacity, 0), 1)
-        return SIMD4(rgb * a, a)
+        let specular = 0.25 * (1 - r) * (1 - r) * powf(nDotV, shininess)
+        return s.baseColor * diffuse + SIMD3(repeating: specular)
     }
 }

@@ -37,12 +37,17 @@ struct GLTFMaterialBuilder {
         material.baseColor = MaterialProperty(SIMD3(Float(factor[0]), Float(factor[1]), Float(factor[2])))
         let alphaMode = source.alphaMode ?? "OPAQUE"
         switch alphaMode {
-        case "OPAQUE": break
-        case "BLEND": material.opacity = MaterialProperty(Float(factor[3]))
+        case "OPAQUE": material.alphaMode = .opaque
+        case "BLEND":
+            material.opacity = MaterialProperty(Float(factor[3]))
+            material.alphaMode = .blend
         case "MASK":
             material.opacity = MaterialProperty(Float(factor[3]))
             material.opacityThreshold = Float(source.alphaCutoff ?? 0.5)
-        default: diagnostics.append(.warning("alphaMode '\(alphaMode)' is not one glTF defines; treated as OPAQUE", at: here))
+            material.alphaMode = .mask
+        default:
+            material.alphaMode = .opaque
+            diagnostics.append(.warning("alphaMode '\(alphaMode)' is not one glTF defines; treated as OPAQUE", at: here))
         }
         // A glTF factor beside a texture multiplies it: UsdUVTexture's scale says the same.
         let colorScale = SIMD4<Float>(Float(factor[0]), Float(factor[1]), Float(factor[2]), Float(factor[3]))

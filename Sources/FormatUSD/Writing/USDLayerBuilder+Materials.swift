@@ -80,7 +80,9 @@ extension USDLayerBuilder {
               output: "rgb", fallback: .floats(SIMD4(c, 1)))
         input("emissiveColor", type: "color3f", constant: material.emissive.value == .zero ? nil : .floats(material.emissive.value),
               texture: material.emissive.texture, output: "rgb", fallback: .floats(SIMD4(material.emissive.value, 1)))
-        for (key, property) in [("metallic", material.metallic), ("roughness", material.roughness), ("opacity", material.opacity)] {
+        // An opaque material (glTF OPAQUE) keeps USD's opacity fallback of 1, so USD reads it opaque too.
+        let opacity = material.alphaMode == .opaque ? MaterialProperty<Float>(1) : material.opacity
+        for (key, property) in [("metallic", material.metallic), ("roughness", material.roughness), ("opacity", opacity)] {
             let channel = property.texture.map { $0.channels == .rgb || $0.channels == .rgba ? "r" : $0.channels.rawValue } ?? "r"
             input(key, type: "float", constant: .number(Double(property.value)), texture: property.texture, output: channel,
                   fallback: .floats(SIMD4(repeating: property.value)))

@@ -1,0 +1,54 @@
+import AssetCore
+import CSTBImage
+
+/// Environment images as `--environment` takes them: Radiance `.hdr` (RGBE) through Debian's
+/// stb_image, which also reads PNG and JPEG (sRGB, taken to linear light). The size is checked
+/// from the header before a texel is decoded; texels that are NaN, infinite or negative are
+/// clamped to zero with one warning, so no texel can poison the prefilter's sums.
+public enum EnvironmentDecoder {
+    /// 8192 x 4096: a 16k panorama is past what a thumbnail can show and would take 400 MB as floats.
+    public static let maxPixels = 8192 * 4096
+
+    public static func decode(_ bytes: [UInt8], source: String? = nil) throws(AssetError) -> (image: HDRImage, warnings: [Diagnostic]) {
+        let here = SourceLocation(file: source)
+        guard !bytes.isEmpty else { throw AssetError(.malformed("the environment image is empty"), at: here) }
+        guard bytes.count <= Int(Int32.max) else { throw AssetError(.limitExceeded("the environment image is past 2 GiB"), at: here) }
+        var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
+        let known = bytes.withUnsafeBufferPointer { stbi_info_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels) }
+        guard known != 0 else {
+            throw AssetError(.malformed("not an environment image: stb_image reads Radiance .hdr, PNG and JPEG (\(reason()))"), at: here)
+        }
+        guard width > 0, height > 0, Int(width) * Int(height) <= maxPixels else {
+            throw AssetError(.limitExceeded("the environment image is \(width) x \(height) texels; at most \(maxPixels) are read"), at: here)
+        }
+        guard let floats = bytes.withUnsafeBufferPointer({ stbi_loadf_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels, 3) }) else {
+            throw AssetError(.malformed("the environment image does not decode (\(reason()))"), at: here)
+        }
+        defer { stbi_image_free(floats) }
+        var texels = Array(UnsafeBufferPointer(start: floats, count: Int(width) * Int(height) * 3))
+        var warnings: [Diagnostic] = []
+        let bad = clampInvalid(&texels)
+        if bad > 0 {
+            warnings.append(.warning("\(bad) environment texel values were NaN, infinite or negative and are lit as 0", at: here))
+        }
+        if width != 2 * height {
+            warnings.append(.warning("the environment image is \(width) x \(height), not 2:1: it is stretched over the sphere as an equirectangular panorama", at: here))
+        }
+        return (HDRImage(width: Int(width), height: Int(height), texels: texels), warnings)
+    }
+
+    /// Sets every value that is not a finite number at or above zero to 0; returns how many were.
+    static func clampInvalid(_ texels: inout [Float]) -> Int {
+        var bad = 0
+        for i in texels.indices where !(texels[i].isFinite && texels[i] >= 0) {
+            texels[i] = 0
+            bad += 1
+        }
+        return bad
+    }
+
+    private static func reason() -> String {
+        let reason = stbi_failure_reason().map { String(cString: $0) } ?? ""
+        return reason.isEmpty ? "stb_image gives no reason" : reason
+    }
+}

@@ -1,0 +1,43 @@
+/// An environment made ready to light with: diffuse light as nine spherical-harmonic
+/// coefficients of irradiance (already convolved with the cosine lobe and divided by π, so a
+/// Lambert surface's radiance is albedo times `diffuse(n)`), and specular light as a chain of
+/// equirectangular images, each the environment convolved with the GGX lobe of one roughness.
+/// Computed once per environment (`EnvironmentPrefilter`), keyed by its content hash.
+public struct PrefilteredEnvironment: Sendable, Equatable {
+    /// Nine RGB coefficients, bands 0-2.
+    public var irradiance: [SIMD3<Float>]
+    /// Level k holds perceptual roughness k / (count - 1); level 0 is the mirror.
+    public var specularLevels: [HDRImage]
+    /// The hash of the image it was made from (hex), or the name of a built-in environment.
+    public var key: String
+
+    public init(irradiance: [SIMD3<Float>], specularLevels: [HDRImage], key: String) {
+        self.irradiance = irradiance
+        self.specularLevels = specularLevels
+        self.key = key
+    }
+
+    /// Irradiance / π from direction `n` (unit, in the environment's Y-up frame).
+    @inline(__always) func diffuse(_ n: SIMD3<Float>) -> SIMD3<Float> {
+        let c = irradiance
+        var e = c[0] * 0.282_095
+        e += c[1] * (0.488_603 * n.y) + c[2] * (0.488_603 * n.z) + c[3] * (0.488_603 * n.x)
+        e += c[4] * (1.092_548 * n.x * n.y) + c[5] * (1.092_548 * n.y * n.z) + c[6] * (0.315_392 * (3 * n.z * n.z - 1))
+        e += c[7] * (1.092_548 * n.x * n.z) + c[8] * (0.546_274 * (n.x * n.x - n.y * n.y))
+        return simd_max0(e)
+    }
+
+    /// Prefiltered radiance toward `r` (unit, environment frame) for a perceptual roughness,
+    /// blended between the two nearest levels.
+    @inline(__always) func specular(_ r: SIMD3<Float>, roughness: Float) -> SIMD3<Float> {
+        let last = specularLevels.count - 1
+        let lod = min(max(roughness, 0), 1) * Float(last)
+        let l0 = min(Int(lod), last), l1 = min(l0 + 1, last)
+        let f = lod - Float(l0)
+        let a = specularLevels[l0].sample(r)
+        guard f > 0, l1 != l0 else { return a }
+        return a + (specularLevels[l1].sample(r) - a) * f
+    }
+}
+
+@inline(__always) func simd_max0(_ v: SIMD3<Float>) -> SIMD3<Float> { SIMD3(max(v.x, 0), max(v.y, 0), max(v.z, 0)) }

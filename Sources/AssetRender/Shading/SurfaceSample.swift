@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A material's inputs at one fragment, gathered once before any lighting (as the Khronos sample
+/// renderer's `MaterialInfo`): every constant times its texture, in linear light.
+struct SurfaceSample {
+    var baseColor: SIMD3<Float>
+    var opacity: Float
+    var metallic: Float
+    /// Perceptual roughness, glTF's; alpha is its square.
+    var roughness: Float
+    var occlusion: Float
+    var emissive: SIMD3<Float>
+    /// Reflectance at normal incidence; from the ior (dielectric), the base colour (metal), or the
+    /// specular colour in the specular workflow.
+    var f0: SIMD3<Float>
+    var diffuseColor: SIMD3<Float>
+    var clearcoat: Float
+    var clearcoatRoughness: Float
+    var normal = SIMD3<Float>(0, 1, 0)
+    var geometricNormal = SIMD3<Float>(0, 1, 0)
+    var usesSpecularWorkflow: Bool
+
+    static func unbound(color: SIMD3<Float>) -> SurfaceSample {
+        SurfaceSample(baseColor: color, opacity: 1, metallic: 0, roughness: 0.5, occlusion: 1, emissive: .zero,
+                      f0: SIMD3(repeating: 0.04), diffuseColor: color, clearcoat: 0, clearcoatRoughness: 0, usesSpecularWorkflow: false)
+    }
+
+    init(baseColor: SIMD3<Float>, opacity: Float, metallic: Float, roughness: Float, occlusion: Float, emissive: SIMD3<Float>,
+         f0: SIMD3<Float>, diffuseColor: SIMD3<Float>, clearcoat: Float, clearcoatRoughness: Float, usesSpecularWorkflow: Bool) {
+        self.baseColor = baseColor
+        self.opacity = opacity
+        self.metallic = metallic
+        self.roughness = roughness
+        self.occlusion = occlusion
+        self.emissive = emissive
+        self.f0 = f0
+        self.diffuseColor = diffuseColor
+        self.clearcoat = clearcoat
+        self.clearcoatRoughness = clearcoatRoughness
+        self.usesSpecularWorkflow = usesSpecularWorkflow
+    }
+
+    @inline(__always) init(_ input: MaterialInputs, mesh: DrawMesh, triangle: Int, _ b: SIMD3<Float>) {
+        let m = input.material
+        if let t = input.baseColor?.texel(mesh, triangle: triangle, b) { baseColor = SIMD3(t.x, t.y, t.z) } else { baseColor = m.baseColor.value }
+        opacity = input.opacity?.scalar(mesh, triangle: triangle, b) ?? m.opacity.value
+        metallic = Self.unit(input.metallic?.scalar(mesh, triangle: triangle, b) ?? m.metallic.value)
+        roughness = Self.unit(input.roughness?.scalar(mesh, triangle: triangle, b) ?? m.roughness.value)
+        occlusion = Self.unit(input.occlusion?.scalar(mesh, triangle: triangle, b) ?? 1)
+        if let t = input.emissive?.texel(mesh, triangle: triangle, b) { emissive = simd_max0(SIMD3(t.x, t.y, t.z)) } else { emissive = simd_max0(m.emissive.value) }
+        clearcoat = Self.unit(input.clearcoat?.scalar(mesh, triangle: triangle, b) ?? m.clearcoat.value)
+        clearcoatRoughness = Self.unit(input.clearcoatRoughness?.scalar(mesh, triangle: triangle, b) ?? m.clearcoatRoughness.value)
+        usesSpecularWorkflow = m.usesSpecularWorkflow
+        baseColor = simd_max0(baseColor)
+        if m.usesSpecularWorkflow {
+            var s = m.specularColor.value
+            if let t = input.specularColor?.texel(mesh, triangle: triangle, b) { s = SIMD3(t.x, t.y, t.z) }
+            f0 = simd_max0(s)
+            diffuseColor = baseColor
+        } else {
+            let dielectric = SIMD3<Float>(repeating: input.dielectricF0)
+            f0 = dielectric + (baseColor - dielectric) * metallic
+            diffuseColor = baseColor * (1 - metallic)
+        }
+    }
+
+    @inline(__always) static func unit(_ x: Float) -> Float { x.isNaN ? 0 : min(max(x, 0), 1) }
+}
+
+/// The glTF BRDF under an environment, with the split-sum approximation: diffuse from the
+/// irradiance harmonics, specular from the prefiltered level of the roughness times F0·A + B, the
+/// energy single scattering loses given back as multiple scattering (Fdez-Agüera 2019), so no
+/// roughness loses or gains light in a white furnace. Occlusion darkens it all: all of it is
+/// indirect light. A clear coat adds a dielectric lobe of its own over the base.
+enum ImageBasedLighting {
+    /// Roughness below this reflects the mirror level and the table's first row anyway.
+    static let minimumRoughness: Float = 0.02
+
+    @inline(__always) static func shade(_ s: SurfaceSample, normal n: SIMD3<Float>, v: SIMD3<Float>, setup: LightingSetup) -> SIMD3<Float> {
+        let nDotV = min(max((n * v).sum(), 1e-4), 1)
+        let r = 2 * nDotV * n - v
+        let roughness = max(s.roughness, minimumRoughness)
+        let ab = setup.table.lookup(nDotV: nDotV, roughness: roughness)
+        // Fresnel rising toward grazing angles, held back on rough surfaces (Fdez-Agüera).
+        let fr = simd_max0(SIMD3(repeating: 1 - roughness) - s.f0)
+        let kS = s.f0 + fr * BRDF.schlickWeight(nDotV)
+        let fssEss = kS * ab.x + SIMD3(repeating: ab.y)
+        let ess = ab.x + ab.y
+        let ems = 1 - ess
+        let fAverage = s.f0 + (SIMD3(repeating: 1) - s.f0) / 21
+        let fmsEms = ems * fssEss * fAverage / (SIMD3(repeating: 1) - fAverage * ems)
+        let kD = s.diffuseColor * (SIMD3(repeating: 1) - fssEss - fmsEms)
+        let environment = setup.environment
+        let radiance = environment.specular(setup.environmentDirection(r), roughness: roughness)
+        let irradiance = environment.diffuse(setup.environmentDirection(n))
+        var color = (fssEss * radiance + (fmsEms + kD) * irradiance) * s.occlusion
+        if s.clearcoat > 0 {
+            let g = s.geometricNormal
+            let cDotV = min(max((g * v).sum(), 1e-4), 1)
+            let cr = 2 * cDotV * g - v
+            let cRoughness = max(s.clearcoatRoughness, minimumRoughness)
+            let cab = setup.table.lookup(nDotV: cDotV, roughness: cRoughness)
+            let coatF0: Float = 0.04
+            let fresnel = coatF0 + (1 - coatF0) * BRDF.schlickWeight(cDotV)
+            let coat = environment.specular(setup.environmentDirection(cr), roughness: cRoughness) * (coatF0 * cab.x + cab.y) * s.occlusion
+            color = color * (1 - s.clearcoat * fresnel) + coat * s.clearcoat
+        }
+        return color
+    }
+}
