@@ -69,7 +69,7 @@ import Testing
         let usda = try #require(try await catalog.record(id: "Art/SceneKitAssetCatalog.scnassets/LoomisHead/LoomisHead.usda")?.record)
         let thumbnail = try #require(usda.thumbnail)
         // The service's naming: the same file answers GET .../thumbnail.png?size=32&view=iso.
-        #expect(thumbnail == "thumbnails/\(usda.contentHash)-32-iso.png")
+        #expect(thumbnail == "thumbnails/\(usda.contentHash)-32-iso-\(ThumbnailUseCase().render.lookDigest).png")
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: catalog.folder).appendingPathComponent(thumbnail)))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(try await catalog.record(id: "Art/Art.scnassets/textures/planks.png")?.record.thumbnail == nil, "textures get none")

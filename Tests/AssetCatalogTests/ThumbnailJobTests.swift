@@ -123,7 +123,7 @@ import Testing
         let done = try await worker.run(catalog: catalog)
         #expect(done == ThumbnailWorkerUseCase.Report(rendered: 3, failed: 0))
         for record in try await catalog.query("kind = model") {
-            #expect(record.thumbnail == "thumbnails/\(record.contentHash)-32-iso.png", "\(record.id)")
+            #expect(record.thumbnail == "thumbnails/\(record.contentHash)-32-iso-\(ThumbnailUseCase().render.lookDigest).png", "\(record.id)")
             let png = try Data(contentsOf: URL(fileURLWithPath: catalog.folder).appendingPathComponent(record.thumbnail ?? "none"))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         }

@@ -7,6 +7,7 @@ each test gets a database of its own. The SQLite catalog of the same folder is t
 what a single, undisturbed indexer records.
 """
 import json
+import re
 import os
 import signal
 import sqlite3
@@ -121,7 +122,7 @@ def test_two_indexers_and_two_workers_record_every_asset_once(tmp_path, database
     assert counts == {"pending": 0, "running": 0, "done": 240, "failed": 0}
     assert rendered == 240, "the second indexer's jobs for the same content kept the first's state: nothing rendered twice"
     for record in got.values():
-        assert record["thumbnail"] == f"thumbnails/{record['contentHash']}-64-iso.png"
+        assert re.fullmatch(rf"thumbnails/{record['contentHash']}-64-iso-[0-9a-f]{{8}}\.png", record["thumbnail"]), record["thumbnail"]
         assert (store / record["thumbnail"]).read_bytes()[:4] == b"\x89PNG"
     found = run_assetc("search", "box0007", "--db", database, "--json")
     assert [r["id"] for r in json.loads(found.stdout)] == ["lib/set0/box0007.obj"]
@@ -189,7 +190,7 @@ def test_assetc_db_names_the_catalog_and_the_store_goes_with_postgres(tmp_path, 
                             "--thumbnail-size", "32"], capture_output=True, text=True, env=env, timeout=120)
     assert index.returncode == 0, index.stderr
     assert "into postgres://" in index.stdout and "3 added" in index.stdout, index.stdout
-    assert len(list((tmp_path / "store" / "thumbnails").glob("*-32-iso.png"))) == 3
+    assert len(list((tmp_path / "store" / "thumbnails").glob("*-32-iso-*.png"))) == 3
     listed = subprocess.run([assetc_binary(), "query", "--json"], capture_output=True, text=True, env=env, timeout=60)
     assert [r["id"] for r in json.loads(listed.stdout)] == ["lib/set0/box0000.obj", "lib/set1/box0001.obj", "lib/set2/box0002.obj"]
     explicit = subprocess.run([assetc_binary(), "query", "--db", str(tmp_path / "none.sqlite")], capture_output=True, text=True,
