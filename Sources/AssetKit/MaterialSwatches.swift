@@ -51,7 +51,7 @@ public enum MaterialSwatches {
     }
 
     /// A unit UV sphere facing +Z at s = 0.5, wound outward.
-    static func sphere(segments: Int, rings: Int) -> ([SIMD3<Float>], [Int32], [Int32], [SIMD2<Float>]) {
+    package static func sphere(segments: Int, rings: Int) -> ([SIMD3<Float>], [Int32], [Int32], [SIMD2<Float>]) {
         var points: [SIMD3<Float>] = [], st: [SIMD2<Float>] = []
         for r in 0...rings {
             let theta = Double(r) / Double(rings) * .pi

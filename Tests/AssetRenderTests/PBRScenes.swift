@@ -2,34 +2,16 @@
 import Glibc
 #endif
 import AssetCore
+import AssetKit
 @testable import AssetRender
 
 /// Spheres, planes and environments whose lit pictures can be worked out on paper.
 enum PBRScenes {
-    /// A UV sphere of radius 1 with outward normals and st (s around from +X, t up).
+    /// A UV sphere of radius 1 with outward normals and st, the one the material swatches draw.
     static func sphere(segments: Int = 64, rings: Int = 32) -> Mesh {
-        var points: [SIMD3<Float>] = [], normals: [SIMD3<Float>] = [], st: [SIMD2<Float>] = []
-        for r in 0...rings {
-            let theta = Float(r) / Float(rings) * .pi
-            for s in 0...segments {
-                let phi = Float(s) / Float(segments) * 2 * .pi
-                let n = SIMD3<Float>(sinf(theta) * cosf(phi), cosf(theta), -sinf(theta) * sinf(phi))
-                points.append(n)
-                normals.append(n)
-                st.append(SIMD2(Float(s) / Float(segments), 1 - Float(r) / Float(rings)))
-            }
-        }
-        var counts: [Int32] = [], indices: [Int32] = []
-        let row = segments + 1
-        for r in 0..<rings {
-            for s in 0..<segments {
-                let a = Int32(r * row + s), b = Int32((r + 1) * row + s)
-                counts.append(4)
-                indices += [a, b, b + 1, a + 1]
-            }
-        }
+        let (points, counts, indices, st) = MaterialSwatches.sphere(segments: segments, rings: rings)
         return Mesh(name: "Sphere", points: points, faceVertexCounts: counts, faceVertexIndices: indices,
-                    primvars: [Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(normals), role: .normal),
+                    primvars: [Primvar(name: Primvar.normalsName, interpolation: .vertex, values: .float3(points), role: .normal),
                                Primvar(name: "st", interpolation: .vertex, values: .float2(st), role: .textureCoordinate)])
     }
 

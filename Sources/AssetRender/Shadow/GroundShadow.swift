@@ -13,7 +13,7 @@ import Darwin
 struct GroundShadow {
     static let resolution = 128
     /// Darkness right under a surface touching the ground.
-    static let intensity: Float = 0.55
+    static let intensity: Float = 0.45
 
     let up: SIMD3<Float>
     let axisA: SIMD3<Float>

@@ -54,6 +54,8 @@ extension GLTFMaterialBuilder {
             let t = Float(transmission.transmissionFactor ?? 0)
             if t > 0 {
                 material.opacity.value *= 1 - t
+                // The see-through stand-in blends even where the glTF material was OPAQUE.
+                if material.alphaMode == .opaque { material.alphaMode = .blend }
                 if let info = transmission.transmissionTexture, var reference = try texture(info, channels: .r, material: index, at: here) {
                     if material.opacity.texture == nil {
                         reference.scale = SIMD4(repeating: -t)
