@@ -153,7 +153,7 @@ let package = Package(
         // Against a live server on loopback through Foundation's URLSession: HummingbirdTesting
         // would bring AsyncHTTPClient and a second BoringSSL into every test build.
         .testTarget(name: "AssetServiceTests", dependencies: [
-            "AssetService", "AssetCatalog", "AssetKit", "AssetCore", "AssetTestSupport", "CatalogTestSupport",
+            "AssetService", "AssetCatalog", "AssetKit", "AssetCore", "AssetRender", "AssetTestSupport", "CatalogTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.

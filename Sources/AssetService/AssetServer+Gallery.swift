@@ -121,7 +121,7 @@ extension AssetServer {
                 body += "<figure><img class=thumbnail src=\"\(api)/preview.webp?size=256\" alt=\"animated preview\"><figcaption>animation</figcaption></figure>"
             }
             body += "</div>"
-            body += Self.viewer(id: id, animated: (r.animations ?? 0) > 0, missing: threeMissing)
+            body += Self.viewer(id: id, animated: (r.animations ?? 0) > 0, missing: threeMissing, look: viewerLook)
             body += "<p class=ar>\(Self.arLink(id, imageSize: 128, caption: "View in AR"))<span>View in AR: on an iPhone or iPad, "
                 + "the picture opens the model in AR Quick Look (<a href=\"\(api)/ar.usdz\">the usdz</a>)</span></p>"
         }

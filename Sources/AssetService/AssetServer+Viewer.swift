@@ -1,4 +1,5 @@
 import AssetKit
+import AssetRender
 import Foundation
 import Hummingbird
 
@@ -8,7 +9,10 @@ extension AssetServer {
     /// The three files the view needs, by the name the page asks for, inside `threeFolder`.
     static let threeFiles = ["three.min.js": "three.min.js",
                              "GLTFLoader.js": "examples/js/loaders/GLTFLoader.js",
-                             "OrbitControls.js": "examples/js/controls/OrbitControls.js"]
+                             "OrbitControls.js": "examples/js/controls/OrbitControls.js",
+                             "RGBELoader.js": "examples/js/loaders/RGBELoader.js",
+                             "PMREMGenerator.js": "examples/js/pmrem/PMREMGenerator.js",
+                             "PMREMCubeUVPacker.js": "examples/js/pmrem/PMREMCubeUVPacker.js"]
 
     /// Why the view cannot be offered, or nil when every file is there.
     var threeMissing: String? {
@@ -33,6 +37,23 @@ extension AssetServer {
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// The environment the thumbnails are lit by, as Radiance `.hdr` for the view's `RGBELoader`:
+    /// the prefiltered mirror level (the source reduced to at most 256 texels wide, plenty for a
+    /// view's reflections) with the rotation baked in, since r111 cannot turn an environment map.
+    func environmentFile(_ request: Request) async throws -> Response {
+        let look = configuration.render
+        return try await cachedImage(key: "environment-\(look.lookDigest)", contentType: "image/vnd.radiance", request: request) {
+            let environment = look.environment ?? StudioEnvironment.prefiltered
+            return RadianceEncoder.encode(RadianceEncoder.turned(environment.specularLevels[0], degrees: look.environmentRotation))
+        }
+    }
+
+    /// The look the view copies from the thumbnails, as the section's data attributes.
+    var viewerLook: String {
+        let look = configuration.render
+        return "data-lighting=\(look.lighting.rawValue) data-exposure=\(look.exposure) data-tone-mapping=\(look.effectiveToneMapping.rawValue)"
+    }
+
     func viewerScript(_ request: Request) -> Response {
         Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=300"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerScript.source)))
@@ -40,11 +61,11 @@ extension AssetServer {
 
     /// The view's markup: hidden until the script shows it, so without JavaScript the page is the
     /// thumbnails and links alone.
-    static func viewer(id: String, animated: Bool, missing: String?) -> String {
+    static func viewer(id: String, animated: Bool, missing: String?, look: String = "") -> String {
         if let missing { return "<p class=muted>No 3D view: \(MarkupText.escape(missing)). The thumbnails show the model.</p>" }
         let api = "/api/assets/" + AssetPath.encode(id)
         return """
-            <section id=viewer hidden data-glb="\(api)/convert?to=glb">
+            <section id=viewer hidden data-glb="\(api)/convert?to=glb" data-environment="/static/environment.hdr" \(look)>
             <canvas width=640 height=480 aria-label="3D view of the model: drag to turn, right-drag to pan, scroll to zoom"></canvas>
             <div class=controls><button type=button data-action=reset>Reset view</button>
             <label><input type=checkbox data-action=wireframe> Wireframe</label>
@@ -52,7 +73,9 @@ extension AssetServer {
             \(animated ? "<button type=button data-action=play>Pause</button> <select data-action=clip aria-label=clip></select>" : "")
             <span class=muted data-status>Loading…</span></div></section>
             <script src="/static/three/three.min.js"></script><script src="/static/three/GLTFLoader.js"></script>
-            <script src="/static/three/OrbitControls.js"></script><script src="/static/assetc-viewer.js"></script>
+            <script src="/static/three/OrbitControls.js"></script><script src="/static/three/RGBELoader.js"></script>
+            <script src="/static/three/PMREMGenerator.js"></script><script src="/static/three/PMREMCubeUVPacker.js"></script>
+            <script src="/static/assetc-viewer.js"></script>
             """
     }
 }

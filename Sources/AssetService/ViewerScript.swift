@@ -2,7 +2,9 @@
 /// `THREE.OrbitControls`). It frames the model as the thumbnails do (the bounding sphere in a 60°
 /// view from the iso direction, near and far planes around the sphere) so the first frame matches
 /// the iso thumbnail, and offers reset, wireframe, normals, play/pause and a clip list for
-/// animated assets, and a material-variant picker where the glTF has variants. `window.assetcViewer` reports its state for the page tests.
+/// animated assets, and a material-variant picker where the glTF has variants. It is lit as the
+/// thumbnails are: the service's environment (`/static/environment.hdr`) through r111's
+/// `RGBELoader`, `PMREMGenerator` and `PMREMCubeUVPacker`, or the headlight. `window.assetcViewer` reports its state for the page tests.
 enum ViewerScript {
     static let source = #"""
 (function () {
@@ -20,11 +22,56 @@ enum ViewerScript {
   renderer.gammaFactor = 2.2;
   var scene = new THREE.Scene();
   var camera = new THREE.PerspectiveCamera(60, canvas.width / canvas.height, 0.01, 1000);
-  // SceneKit's default lighting, as the thumbnails: an ambient term and a light at the camera.
-  scene.add(new THREE.AmbientLight(0xffffff, 0.35));
-  var headlight = new THREE.DirectionalLight(0xffffff, 0.9);
-  camera.add(headlight);
+  // Lit as the thumbnails are (the section's data attributes say how): by the service's
+  // environment through r111's RGBELoader and PMREMGenerator, or SceneKit's default lighting.
+  var lighting = section.getAttribute("data-lighting") || "headlight";
+  var environmentMap = null;
+  state.environment = null;
+  state.litMeshes = 0;
+  renderer.toneMappingExposure = Math.pow(2, Number(section.getAttribute("data-exposure") || 0));
+  // r111 has no Khronos PBR Neutral; below its knee Neutral leaves colours as they are, as Linear does.
+  renderer.toneMapping = section.getAttribute("data-tone-mapping") === "aces" ? THREE.ACESFilmicToneMapping : THREE.LinearToneMapping;
+  if (lighting === "headlight" || !THREE.RGBELoader || !THREE.PMREMGenerator || !THREE.PMREMCubeUVPacker) {
+    scene.add(new THREE.AmbientLight(0xffffff, 0.35));
+    camera.add(new THREE.DirectionalLight(0xffffff, 0.9));
+  } else {
+    new THREE.RGBELoader().setDataType(THREE.UnsignedByteType).load(section.getAttribute("data-environment"), function (texture) {
+      var cube = new THREE.WebGLRenderTargetCube(256, 256, { minFilter: THREE.LinearFilter, magFilter: THREE.LinearFilter })
+        .fromEquirectangularTexture(renderer, texture);
+      var generator = new THREE.PMREMGenerator(cube.texture);
+      generator.update(renderer);
+      var packer = new THREE.PMREMCubeUVPacker(generator.cubeLods);
+      packer.update(renderer);
+      environmentMap = packer.CubeUVRenderTarget.texture;
+      generator.dispose();
+      packer.dispose();
+      texture.dispose();
+      if (model) lightWithEnvironment(model);
+      state.environment = "loaded";
+    }, undefined, function (error) {
+      // Without its environment the view still shows the model, under SceneKit's lighting.
+      state.environment = "failed: " + String(error && error.message || error);
+      scene.add(new THREE.AmbientLight(0xffffff, 0.35));
+      camera.add(new THREE.DirectionalLight(0xffffff, 0.9));
+    });
+  }
   scene.add(camera);
+
+  function lightWithEnvironment(root) {
+    if (!environmentMap) return;
+    root.traverse(function (node) {
+      if (!node.isMesh) return;
+      (Array.isArray(node.material) ? node.material : [node.material]).forEach(function (m) {
+        if (m.envMap !== environmentMap) { m.envMap = environmentMap; m.needsUpdate = true; }
+      });
+    });
+    // Meshes of the model whose every material is lit by the environment, for the page tests.
+    var lit = 0;
+    if (model) model.traverse(function (node) {
+      if (node.isMesh && (Array.isArray(node.material) ? node.material : [node.material]).every(function (m) { return m.envMap === environmentMap; })) lit += 1;
+    });
+    state.litMeshes = lit;
+  }
   var controls = new THREE.OrbitControls(camera, canvas);
   // Where the camera is and looks, for the page tests to compare with the thumbnails' framing.
   state.camera = function () {
@@ -140,7 +187,7 @@ enum ViewerScript {
         Promise.all(targets.map(function (t) {
           var mapping = t.mappings.filter(function (m) { return m.variants.indexOf(v) >= 0; })[0];
           if (!mapping) { t.mesh.material = t.base; return null; }
-          return gltf.parser.getDependency("material", mapping.material).then(function (material) { t.mesh.material = material; });
+          return gltf.parser.getDependency("material", mapping.material).then(function (material) { t.mesh.material = material; lightWithEnvironment(t.mesh); });
         })).then(function () { state.variant = v >= 0 ? state.variants[v] : null; });
       });
     });
@@ -171,6 +218,7 @@ enum ViewerScript {
   new THREE.GLTFLoader().load(section.getAttribute("data-glb"), function (gltf) {
     model = gltf.scene;
     scene.add(model);
+    lightWithEnvironment(model);
     model.traverse(function (node) { if (node.isMesh) state.meshes += 1; });
     frame();
     if (gltf.animations.length > 0) {

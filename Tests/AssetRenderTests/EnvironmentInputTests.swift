@@ -35,6 +35,24 @@ import Testing
         #expect(warnings.isEmpty, "2:1 and finite: \(warnings)")
     }
 
+    /// What the service hands the page's RGBELoader decodes (through stb_image) to the same light,
+    /// and a turn moves features the way the renderer's rotation does.
+    @Test func radianceEncodingRoundTripsAndTurnsLikeTheRenderer() throws {
+        let source = PBRScenes.environment(base: SIMD3(0.02, 0.5, 3), spots: [([1, 0, 0], [900, 40, 0.001])], width: 64)
+        let (decoded, _) = try EnvironmentDecoder.decode(RadianceEncoder.encode(source))
+        // RGBE keeps 8 bits a channel under the texel's brightest channel's exponent.
+        var worst: Float = 0
+        for i in 0..<(source.width * source.height) {
+            let brightest = max(source.texels[3 * i], source.texels[3 * i + 1], source.texels[3 * i + 2])
+            for c in 0..<3 { worst = max(worst, abs(decoded.texels[3 * i + c] - source.texels[3 * i + c]) / brightest) }
+        }
+        #expect(worst < 0.01, "\(worst)")
+        // Turned 90° counter-clockwise seen from above, the +X spot is at -Z, as the renderer sees it.
+        let turned = RadianceEncoder.turned(source, degrees: 90)
+        #expect(turned.sample(SIMD3(0, 0, -1)).x > 100)
+        #expect(turned.sample(SIMD3(1, 0, 0)).x < 1)
+    }
+
     @Test func invalidTexelsAreClampedAndCounted() {
         var texels: [Float] = [1, .nan, -2, .infinity, 0.5, 0]
         #expect(EnvironmentDecoder.clampInvalid(&texels) == 3)

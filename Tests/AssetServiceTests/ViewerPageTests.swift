@@ -5,6 +5,7 @@ import CatalogTestSupport
 import Foundation
 import Hummingbird
 import Testing
+import AssetRender
 @testable import AssetService
 
 /// The asset page's 3D view markup: present for a model when three.js is installed (and hidden
@@ -38,8 +39,9 @@ import Testing
         try await withLiveServer(AssetServer(catalog: server.catalog, configuration: present)) { client in
             try await client.execute(uri: head, method: .get) { response in
                 let page = String(buffer: response.body)
-                #expect(page.contains("<section id=viewer hidden data-glb=\"/api/assets/Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz/convert?to=glb\">"))
+                #expect(page.contains("<section id=viewer hidden data-glb=\"/api/assets/Art/SceneKitAssetCatalog.scnassets/LoomisHead.usdz/convert?to=glb\" data-environment=\"/static/environment.hdr\" data-lighting=environment data-exposure=0.0 data-tone-mapping=neutral>"))
                 #expect(page.contains("<script src=\"/static/three/three.min.js\"></script>"))
+                #expect(page.contains("<script src=\"/static/three/PMREMGenerator.js\"></script>"))
                 #expect(!page.contains("data-action=play"), "a still model has no play control")
             }
             try await client.execute(uri: "/static/three/GLTFLoader.js", method: .get) { response in
@@ -47,6 +49,16 @@ import Testing
                 #expect(response.headers[.contentType]?.hasPrefix("text/javascript") == true)
             }
             try await client.execute(uri: "/static/three/..%2F..%2Fetc%2Fpasswd", method: .get) { #expect($0.status == .notFound) }
+            // The thumbnails' environment for the view's RGBELoader: the studio's mirror level as RGBE.
+            try await client.execute(uri: "/static/environment.hdr", method: .get) { response in
+                let bytes = Array(buffer: response.body)
+                let (image, _) = try EnvironmentDecoder.decode(bytes)
+                let studio = StudioEnvironment.prefiltered.specularLevels[0]
+                #expect(image.width == studio.width && image.height == studio.height)
+                // RGBE keeps 8 bits a channel; the studio is grey, so each channel is its texel's brightest.
+                let worst = zip(image.texels, studio.texels).map { abs($0 - $1) / max($1, 1e-3) }.max() ?? 1
+                #expect(worst < 0.01, "the served environment is the studio to RGBE's precision: \(worst)")
+            }
             try await client.execute(uri: "/static/assetc-viewer.js", method: .get) { response in
                 #expect(String(buffer: response.body).contains("THREE.GLTFLoader"))
             }

@@ -165,8 +165,9 @@ def test_factors_beside_textures_become_texture_scales_and_come_back(tmp_path):
 def test_texture_transform_becomes_usd_transform2d_by_the_specifications(tmp_path):
     """KHR_texture_transform (offset, rotation, scale on the base colour texture) written as a
     UsdTransform2d: evaluated from usd-core's reading of its inputs in USD's st space, it maps each
-    texcoord where the glTF specification's formula (offset + R·(scale·uv), R counter-clockwise,
-    in top-left UV space) maps it. A glb written from that usda carries the same extension values."""
+    texcoord where glTF's formula (offset + R·(scale·uv) in top-left UV space) maps it, R turning as
+    Blender's importer and three.js turn, [[cos, sin], [-sin, cos]] (test_render_fidelity.py checks
+    that direction against Cycles). A glb written from that usda carries the same extension values."""
     import math
     from pxr import Usd, UsdShade
     usda = tmp_path / "materials.usda"
@@ -184,7 +185,7 @@ def test_texture_transform_becomes_usd_transform2d_by_the_specifications(tmp_pat
     offset, r, size = (0.1, 0.2), 0.5, (2, 3)
     for u, v in [(0, 0), (1, 0), (0, 1), (0.3, 0.7)]:
         x, y = u * size[0], v * size[1]
-        gu, gv = offset[0] + math.cos(r) * x - math.sin(r) * y, offset[1] + math.sin(r) * x + math.cos(r) * y
+        gu, gv = offset[0] + math.cos(r) * x + math.sin(r) * y, offset[1] - math.sin(r) * x + math.cos(r) * y
         su, sv = usd(u, 1 - v)
         assert math.isclose(su, gu, abs_tol=1e-5) and math.isclose(sv, 1 - gv, abs_tol=1e-5), (u, v, (su, sv), (gu, 1 - gv))
     glb = tmp_path / "back.glb"

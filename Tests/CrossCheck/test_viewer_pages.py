@@ -172,3 +172,23 @@ def test_the_first_frame_matches_the_iso_thumbnail(service, browser, asset):
     assert both / either > 0.93, f"silhouettes overlap by {both / either:.3f} (IoU)"
     assert failures == []
     page.close()
+
+
+def test_the_view_is_lit_by_the_thumbnails_environment(service, browser):
+    """The page's view loads the service's environment (the studio, as RGBE) through r111's RGBELoader
+    and PMREMGenerator and lights every mesh's material with it, and the head is drawn."""
+    base, _ = service
+    with urllib.request.urlopen(f"{base}/static/environment.hdr") as response:
+        assert response.read(11) == b"#?RADIANCE\n"
+    for name in ("RGBELoader.js", "PMREMGenerator.js", "PMREMCubeUVPacker.js"):
+        with urllib.request.urlopen(f"{base}/static/three/{name}") as response:
+            assert response.status == 200
+    page, failures = open_view(browser, f"{base}/assets/Library/SceneKitAssetCatalog.scnassets/LoomisHead.usdz")
+    page.wait_for_function("window.assetcViewer.environment !== null", timeout=60000)
+    assert page.evaluate("window.assetcViewer.environment") == "loaded"
+    lit, meshes = page.evaluate("[window.assetcViewer.litMeshes, window.assetcViewer.meshes]")
+    assert meshes > 0 and lit == meshes, f"{lit} of {meshes} meshes have the environment map"
+    image = canvas(page)
+    assert drawn(image) > 0.05 * image.width * image.height
+    assert failures == []
+    page.close()

@@ -164,20 +164,24 @@ struct GLTFMaterialBuilder {
     }
 }
 
-/// KHR_texture_transform as UsdTransform2d, and back. glTF: uv' = offset + R(r) · (scale ⊙ uv), R the
-/// spec's counter-clockwise [[cos, -sin], [sin, cos]], in its top-left UV space. USD's st is
-/// (u, 1 - v), and flipping v on both sides mirrors the turn: the USD transform keeps the scale,
-/// rotates by -r (in degrees), and translates by (o.x - sin(r)·s.y, 1 - o.y - cos(r)·s.y).
+/// KHR_texture_transform as UsdTransform2d, and back. glTF: uv' = offset + R(r) · (scale ⊙ uv) in its
+/// top-left UV space, with R(r) = [[cos, sin], [-sin, cos]]: the direction Blender's importer,
+/// three.js and the TextureTransformTest sample (its green marker) turn, which is the extension's
+/// "counter-clockwise" as an image with v down shows it. (Read as a column-major GLSL literal,
+/// the extension's own snippet turns the other way; Cycles renders of Blender's import settled
+/// it: `test_render_fidelity.py`.) USD's st is (u, 1 - v), and flipping v on both sides keeps the
+/// turn: the USD transform keeps the scale, rotates by r (in degrees), and translates by
+/// (o.x + sin(r)·s.y, 1 - o.y - cos(r)·s.y).
 enum GLTFTextureTransform {
     static func usd(offset: [Double], rotation: Double, scale: [Double]) -> TextureTransform {
         let c = cos(rotation), s = sin(rotation)
-        return TextureTransform(scale: SIMD2(Float(scale[0]), Float(scale[1])), rotation: Float(-rotation * 180 / .pi),
-                                translation: SIMD2(Float(offset[0] - s * scale[1]), Float(1 - offset[1] - c * scale[1])))
+        return TextureTransform(scale: SIMD2(Float(scale[0]), Float(scale[1])), rotation: Float(rotation * 180 / .pi),
+                                translation: SIMD2(Float(offset[0] + s * scale[1]), Float(1 - offset[1] - c * scale[1])))
     }
 
     static func gltf(_ t: TextureTransform) -> (offset: [Float], rotation: Float, scale: [Float]) {
-        let r = -Double(t.rotation) * .pi / 180
+        let r = Double(t.rotation) * .pi / 180
         let c = Float(cos(r)), s = Float(sin(r))
-        return ([t.translation.x + s * t.scale.y, 1 - t.translation.y - c * t.scale.y], Float(r), [t.scale.x, t.scale.y])
+        return ([t.translation.x - s * t.scale.y, 1 - t.translation.y - c * t.scale.y], Float(r), [t.scale.x, t.scale.y])
     }
 }
