@@ -138,9 +138,12 @@ public enum Renderer {
             return SIMD3(Float(d.x), Float(d.y), Float(d.z))
         }
         let exposure = Float(pow(2, options.exposure.isFinite ? min(max(options.exposure, -20), 20) : 0))
-        return LightingSetup(lighting: options.lighting, environment: options.environment ?? StudioEnvironment.prefiltered,
+        // The headlight needs no environment: the studio is prefiltered only when it lights.
+        let environment = options.lighting == .headlight ? PrefilteredEnvironment.none : options.environment ?? StudioEnvironment.prefiltered
+        return LightingSetup(lighting: options.lighting, environment: environment,
                              toEnvironment: (column([1, 0, 0]), column([0, 1, 0]), column([0, 0, 1])),
-                             exposure: exposure, toneMapping: options.effectiveToneMapping, table: BRDFTable.shared)
+                             exposure: exposure, toneMapping: options.effectiveToneMapping,
+                             table: options.lighting == .headlight ? BRDFTable.unused : BRDFTable.shared)
     }
 
     /// Colour of curves without a material: dark, so wires and guides read against the default grey.

@@ -16,11 +16,14 @@ from render_reference import blender_environment, coverage, cycles, f3d_render, 
 
 RENDER = FIXTURES / "render"
 
-# Each scene's mean FLIP against Cycles must stay under this; see Docs/Rendering.md for the figures.
-THRESHOLD = 0.16
-
-SCENES = ["sphere_grid.glb", "normal_plane.glb", "orm_cube.glb", "emissive.glb", "alpha_modes.glb", "texture_transform.glb",
-          "spec_gloss.glb", "clearcoat.glb", "zup_sphere.usda", "fbx/props.fbx", "collada/phong"]
+# Each scene's mean FLIP against Cycles stays under its bound: the figure measured when the test was
+# written (Docs/Rendering.md) with about 30% room, so a change that moves a picture away from Cycles
+# fails here. orm_cube: Blender's importer keeps glTF's occlusion texture for export only, and Cycles
+# computes its own; spec_gloss: Blender turns specular-glossiness into its own Principled inputs.
+THRESHOLDS = {"sphere_grid.glb": 0.05, "normal_plane.glb": 0.06, "orm_cube.glb": 0.2, "emissive.glb": 0.13,
+              "alpha_modes.glb": 0.03, "texture_transform.glb": 0.07, "spec_gloss.glb": 0.2, "clearcoat.glb": 0.08,
+              "zup_sphere.usda": 0.05, "fbx/props.fbx": 0.07, "collada/phong": 0.04}
+SCENES = list(THRESHOLDS)
 
 
 @pytest.fixture(scope="module")
@@ -35,10 +38,13 @@ def source_of(scene, tmp_path):
         return path, path
     if scene == "collada/phong":
         dae = ROOT / "Assets" / "Art.scnassets" / "ship.dae"
-        glb = tmp_path / "ship.glb"
+        # assimp's glb names the texture by its path relative to the file: convert beside a copy.
+        folder = tmp_path / "Art.scnassets"
+        shutil.copytree(dae.parent, folder)
+        glb = folder / "ship.glb"
         if shutil.which("assimp") is None:
             pytest.fail("assimp is missing: Scripts/setup-reference-tools installs it")
-        subprocess.run(["assimp", "export", str(dae), str(glb)], check=True, capture_output=True, timeout=120)
+        subprocess.run(["assimp", "export", str(folder / "ship.dae"), str(glb)], check=True, capture_output=True, timeout=120)
         return dae, glb
     path = RENDER / scene
     return path, path
@@ -62,6 +68,6 @@ def test_thumbnails_are_close_to_cycles_and_no_further_than_f3d(scene, environme
         f3d_render(ours_source, theirs, environment, camera)
         f3d_error = flip(reference, theirs)
     print(f"{scene}: FLIP assetc {ours_error:.4f}, f3d {f3d_error if f3d_error is None else round(f3d_error, 4)}")
-    assert ours_error < THRESHOLD, f"{scene}: mean FLIP {ours_error:.4f} against Cycles"
+    assert ours_error < THRESHOLDS[scene], f"{scene}: mean FLIP {ours_error:.4f} against Cycles (bound {THRESHOLDS[scene]})"
     if f3d_error is not None:
         assert ours_error <= f3d_error, f"{scene}: assetc {ours_error:.4f} is further from Cycles than f3d {f3d_error:.4f}"

@@ -75,6 +75,10 @@ struct BRDFTable: Sendable {
     let values: [SIMD2<Float>]
 
     static let shared = BRDFTable()
+    /// For the headlight, which never looks anything up: the table is computed only when it lights.
+    static let unused = BRDFTable(values: Array(repeating: .zero, count: size * size))
+
+    private init(values: [SIMD2<Float>]) { self.values = values }
 
     init() {
         let n = Self.size

@@ -55,9 +55,13 @@ public enum EnvironmentPrefilter {
             drawnMips.append(max(0.5 * log2f(sampleSolidAngle / texelSolidAngle) + 1, 0))
         }
         let halfVectors = drawnHalfVectors, mips = drawnMips
+        // The pyramid in one buffer, so a lookup is arithmetic on a pointer.
+        let packed = PackedLevels(pyramid)
         var texels = [Float](repeating: 0, count: width * height * 3)
         let rows = texels.withUnsafeMutableBufferPointer { out -> Int in
             let pointer = SendablePointer(out.baseAddress!)
+            packed.texels.withUnsafeBufferPointer { source in
+            let base = SendableSource(source.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: height) { y in
                 for x in 0..<width {
                     let normal = HDRImage.direction(x: Double(x) + 0.5, y: Double(y) + 0.5, width: width, height: height)
@@ -69,7 +73,7 @@ public enum EnvironmentPrefilter {
                         let l = 2 * h.z * hw - normal
                         let nDotL = (normal * l).sum()
                         guard nDotL > 0 else { continue }
-                        sum += sampleMip(pyramid, l, mips[i]) * nDotL
+                        sum += packed.sample(base.base, l, level: mips[i]) * nDotL
                         weight += nDotL
                     }
                     let c = weight > 0 ? sum / weight : .zero
@@ -77,20 +81,11 @@ public enum EnvironmentPrefilter {
                     pointer.base[o] = c.x; pointer.base[o + 1] = c.y; pointer.base[o + 2] = c.z
                 }
             }
+            }
             return height
         }
         precondition(rows == height)
         return HDRImage(width: width, height: height, texels: texels)
-    }
-
-    /// Radiance toward `d` at a fractional mip level, blended between the two levels around it.
-    @inline(__always) static func sampleMip(_ pyramid: [HDRImage], _ d: SIMD3<Float>, _ level: Float) -> SIMD3<Float> {
-        let last = pyramid.count - 1
-        let l0 = min(Int(level), last), l1 = min(l0 + 1, last)
-        let f = min(level - Float(l0), 1)
-        let a = pyramid[l0].sample(d)
-        guard l1 != l0, f > 0 else { return a }
-        return a + (pyramid[l1].sample(d) - a) * f
     }
 
     /// The environment's projection on the first nine real spherical harmonics, each texel weighed
@@ -115,6 +110,43 @@ public enum EnvironmentPrefilter {
         let band: [Double] = [1, 2.0 / 3, 2.0 / 3, 2.0 / 3, 0.25, 0.25, 0.25, 0.25, 0.25]
         return (0..<9).map { k in SIMD3<Float>(c[k] * band[k]) }
     }
+}
+
+/// Levels of equirectangular images, one after another in one buffer.
+struct PackedLevels: Sendable, Equatable {
+    let texels: [Float]
+    /// Per level: where its texels start, its width and height.
+    let levels: [SIMD3<Int32>]
+
+    init(_ images: [HDRImage]) {
+        var texels: [Float] = []
+        var levels: [SIMD3<Int32>] = []
+        for image in images {
+            levels.append(SIMD3(Int32(texels.count), Int32(image.width), Int32(image.height)))
+            texels += image.texels
+        }
+        self.texels = texels
+        self.levels = levels
+    }
+
+    /// Radiance toward `d` at a fractional level, blended between the two levels around it.
+    @inline(__always) func sample(_ t: UnsafePointer<Float>, _ d: SIMD3<Float>, level: Float) -> SIMD3<Float> {
+        let last = levels.count - 1
+        let l0 = min(Int(level), last), l1 = min(l0 + 1, last)
+        let f = min(level - Float(l0), 1)
+        // Where the direction lands as a fraction of the map, worked out once for both levels.
+        let (u, v) = HDRImage.coordinates(of: d, width: 1, height: 1)
+        let a = levels[l0]
+        let first = HDRImage.bilinear(t + Int(a.x), width: Int(a.y), height: Int(a.z), x: u * Float(a.y) - 0.5, y: v * Float(a.z) - 0.5)
+        guard l1 != l0, f > 0 else { return first }
+        let b = levels[l1]
+        return first + (HDRImage.bilinear(t + Int(b.x), width: Int(b.y), height: Int(b.z), x: u * Float(b.y) - 0.5, y: v * Float(b.z) - 0.5) - first) * f
+    }
+}
+
+struct SendableSource: @unchecked Sendable {
+    let base: UnsafePointer<Float>
+    init(_ base: UnsafePointer<Float>) { self.base = base }
 }
 
 /// A buffer's base address handed to `concurrentPerform`'s iterations, each writing rows of its own.

@@ -54,21 +54,33 @@ public struct HDRImage: Sendable, Equatable {
     }
 
     @inline(__always) func sample(x: Float, y: Float) -> SIMD3<Float> {
+        texels.withUnsafeBufferPointer { Self.bilinear($0.baseAddress!, width: width, height: height, x: x, y: y) }
+    }
+
+    /// Bilinear RGB from `width` x `height` texels at `t`, x wrapping around and y clamped, at
+    /// texel-index coordinates (centres on whole numbers). On raw memory, so hot loops that hold a
+    /// whole pyramid in one buffer pay no reference counting per lookup.
+    @inline(__always) static func bilinear(_ t: UnsafePointer<Float>, width: Int, height: Int, x: Float, y: Float) -> SIMD3<Float> {
         let x0f = x.rounded(.down), y0f = y.rounded(.down)
         let fx = x - x0f, fy = y - y0f
         var x0 = Int(x0f) % width
         if x0 < 0 { x0 += width }
         let x1 = x0 + 1 == width ? 0 : x0 + 1
         let y0 = min(max(Int(y0f), 0), height - 1), y1 = min(max(Int(y0f) + 1, 0), height - 1)
-        return texels.withUnsafeBufferPointer { t in
-            @inline(__always) func at(_ x: Int, _ y: Int) -> SIMD3<Float> {
-                let i = (y * width + x) * 3
-                return SIMD3(t[i], t[i + 1], t[i + 2])
-            }
-            let top = at(x0, y0) + (at(x1, y0) - at(x0, y0)) * fx
-            let bottom = at(x0, y1) + (at(x1, y1) - at(x0, y1)) * fx
-            return top + (bottom - top) * fy
+        @inline(__always) func at(_ x: Int, _ y: Int) -> SIMD3<Float> {
+            let i = (y * width + x) * 3
+            return SIMD3(t[i], t[i + 1], t[i + 2])
         }
+        let a = at(x0, y0), b = at(x1, y0), c = at(x0, y1), d = at(x1, y1)
+        let top = a + (b - a) * fx
+        let bottom = c + (d - c) * fx
+        return top + (bottom - top) * fy
+    }
+
+    /// Bilinear radiance toward unit direction `d` from raw texels, as `sample(_:)`.
+    @inline(__always) static func bilinear(_ t: UnsafePointer<Float>, width: Int, height: Int, direction d: SIMD3<Float>) -> SIMD3<Float> {
+        let (cx, cy) = coordinates(of: d, width: width, height: height)
+        return bilinear(t, width: width, height: height, x: cx - 0.5, y: cy - 0.5)
     }
 
     /// Half the size, each texel the mean of the 2x2 below it (an odd last row or column is

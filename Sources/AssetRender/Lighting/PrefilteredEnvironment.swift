@@ -5,17 +5,24 @@
 /// Computed once per environment (`EnvironmentPrefilter`), keyed by its content hash.
 public struct PrefilteredEnvironment: Sendable, Equatable {
     /// Nine RGB coefficients, bands 0-2.
-    public var irradiance: [SIMD3<Float>]
+    public let irradiance: [SIMD3<Float>]
     /// Level k holds perceptual roughness k / (count - 1); level 0 is the mirror.
-    public var specularLevels: [HDRImage]
+    public let specularLevels: [HDRImage]
     /// The hash of the image it was made from (hex), or the name of a built-in environment.
-    public var key: String
+    public let key: String
+    /// The levels in one buffer for the shader's lookups.
+    let packed: PackedLevels
 
     public init(irradiance: [SIMD3<Float>], specularLevels: [HDRImage], key: String) {
         self.irradiance = irradiance
         self.specularLevels = specularLevels
         self.key = key
+        packed = PackedLevels(specularLevels)
     }
+
+    /// Darkness: what the headlight carries where it needs no environment.
+    static let none = PrefilteredEnvironment(irradiance: Array(repeating: .zero, count: 9),
+                                             specularLevels: [HDRImage(width: 1, height: 1, texels: [0, 0, 0])], key: "none")
 
     /// Irradiance / π from direction `n` (unit, in the environment's Y-up frame).
     @inline(__always) func diffuse(_ n: SIMD3<Float>) -> SIMD3<Float> {
@@ -30,13 +37,8 @@ public struct PrefilteredEnvironment: Sendable, Equatable {
     /// Prefiltered radiance toward `r` (unit, environment frame) for a perceptual roughness,
     /// blended between the two nearest levels.
     @inline(__always) func specular(_ r: SIMD3<Float>, roughness: Float) -> SIMD3<Float> {
-        let last = specularLevels.count - 1
-        let lod = min(max(roughness, 0), 1) * Float(last)
-        let l0 = min(Int(lod), last), l1 = min(l0 + 1, last)
-        let f = lod - Float(l0)
-        let a = specularLevels[l0].sample(r)
-        guard f > 0, l1 != l0 else { return a }
-        return a + (specularLevels[l1].sample(r) - a) * f
+        let lod = min(max(roughness, 0), 1) * Float(packed.levels.count - 1)
+        return packed.texels.withUnsafeBufferPointer { packed.sample($0.baseAddress!, r, level: lod) }
     }
 }
 
