@@ -4,6 +4,9 @@ assetc's automatic iso view would use (the bounding sphere about the farthest ve
 centre fills the 60-degree field with a 4% margin, seen from (1, 0.75, 1.1) in the Y-up frame), and
 NVIDIA's FLIP between pictures. Pictures are composited over one grey by their own alpha before FLIP."""
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 from PIL import Image
@@ -107,24 +110,35 @@ def cycles(path, out, hdr, size=256):
     return blender(CYCLES, path, out, hdr, size, timeout=600)
 
 
+F3D = r'''
+import json, sys
+import f3d
+path, out, hdr, camera, size = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), int(sys.argv[5])
+engine = f3d.Engine.create_osmesa()
+options = engine.options
+options["render.hdri.file"] = hdr
+options["render.hdri.ambient"] = True
+options["render.effect.antialiasing.mode"] = "ssaa"
+options["render.effect.tone_mapping"] = False
+options["scene.up_direction"] = [0.0, 1.0, 0.0]
+engine.window.size = (size, size)
+engine.scene.add(path)
+view = engine.window.camera
+view.position = camera["position"]
+view.focal_point = camera["centre"]
+view.view_up = [0.0, 1.0, 0.0]
+view.view_angle = 60.0
+engine.window.render_to_image(True).save(out)
+'''
+
+
 def f3d_render(path, out, hdr, camera, size=256):
-    """f3d's picture of `path` lit by `hdr` (f3d adds no light kit beside an HDRI; no skybox), from `camera`."""
-    import f3d
-    engine = f3d.Engine.create_osmesa()
-    options = engine.options
-    options["render.hdri.file"] = str(hdr)
-    options["render.hdri.ambient"] = True
-    options["render.effect.antialiasing.mode"] = "ssaa"
-    options["render.effect.tone_mapping"] = False
-    options["scene.up_direction"] = [0.0, 1.0, 0.0]
-    engine.window.size = (size, size)
-    engine.scene.add(str(path))
-    view = engine.window.camera
-    view.position = camera["position"]
-    view.focal_point = camera["centre"]
-    view.view_up = [0.0, 1.0, 0.0]
-    view.view_angle = 60.0
-    engine.window.render_to_image(True).save(str(out))
+    """f3d's picture of `path` lit by `hdr` (f3d adds no light kit beside an HDRI; no skybox), from
+    `camera`. In a process of its own: the f3d wheel's libraries want OpenSSL 3.2, and a process that
+    has already loaded the system's OpenSSL 3.0 (Python's ssl module) cannot load them."""
+    result = subprocess.run([sys.executable, "-c", F3D, str(path), str(out), str(hdr), json.dumps(camera), str(size)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0 and Path(out).exists(), f"f3d failed ({result.returncode}): {result.stderr[-2000:]}"
 
 
 def composited(path):
