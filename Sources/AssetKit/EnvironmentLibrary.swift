@@ -41,7 +41,7 @@ public final class EnvironmentLibrary: @unchecked Sendable {
             }
         }
         let bytes = try FileBytes.read(path: path, display: path, budget: ReadBudget(ReadLimits()))
-        let decoded = try EnvironmentDecoder.decode(bytes, source: path)
+        let decoded = try EnvironmentDecoder.decode(bytes, source: path, maxWidth: EnvironmentPrefilter.sourceWidth)
         warnings += decoded.warnings
         let environment = EnvironmentPrefilter.prefilter(decoded.image, key: key)
         remember(environment)

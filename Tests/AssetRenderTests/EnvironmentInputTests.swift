@@ -33,6 +33,10 @@ import Testing
         #expect(abs(image.texels[0] - 1) < 0.01 && abs(image.texels[1] - 0.5) < 0.01 && abs(image.texels[2] - 0.25) < 0.01)
         #expect(abs(image.texels[3] - 0.5) < 0.01)
         #expect(warnings.isEmpty, "2:1 and finite: \(warnings)")
+        // Past `maxWidth` it is halved as it leaves stb_image's buffer: the two texels' mean.
+        let (reduced, _) = try EnvironmentDecoder.decode(bytes, maxWidth: 1)
+        #expect(reduced.width == 1 && reduced.height == 1)
+        #expect(abs(reduced.texels[0] - 0.75) < 0.01 && abs(reduced.texels[1] - 0.5) < 0.01 && abs(reduced.texels[2] - 0.375) < 0.01)
     }
 
     /// What the service hands the page's RGBELoader decodes (through stb_image) to the same light,

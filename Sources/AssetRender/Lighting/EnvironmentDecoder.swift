@@ -9,7 +9,9 @@ public enum EnvironmentDecoder {
     /// 8192 x 4096: a 16k panorama is past what a thumbnail can show and would take 400 MB as floats.
     public static let maxPixels = 8192 * 4096
 
-    public static func decode(_ bytes: [UInt8], source: String? = nil) throws(AssetError) -> (image: HDRImage, warnings: [Diagnostic]) {
+    /// The image, halved while wider than `maxWidth` (straight from stb_image's buffer, so a large
+    /// panorama is never held twice at full size).
+    public static func decode(_ bytes: [UInt8], source: String? = nil, maxWidth: Int = .max) throws(AssetError) -> (image: HDRImage, warnings: [Diagnostic]) {
         let here = SourceLocation(file: source)
         guard !bytes.isEmpty else { throw AssetError(.malformed("the environment image is empty"), at: here) }
         guard bytes.count <= Int(Int32.max) else { throw AssetError(.limitExceeded("the environment image is past 2 GiB"), at: here) }
@@ -25,26 +27,33 @@ public enum EnvironmentDecoder {
             throw AssetError(.malformed("the environment image does not decode (\(reason()))"), at: here)
         }
         defer { stbi_image_free(floats) }
-        var texels = Array(UnsafeBufferPointer(start: floats, count: Int(width) * Int(height) * 3))
+        let raw = UnsafeMutableBufferPointer(start: floats, count: Int(width) * Int(height) * 3)
         var warnings: [Diagnostic] = []
-        let bad = clampInvalid(&texels)
+        let bad = clampInvalid(raw)
         if bad > 0 {
             warnings.append(.warning("\(bad) environment texel values were NaN, infinite or negative and are lit as 0", at: here))
         }
         if width != 2 * height {
             warnings.append(.warning("the environment image is \(width) x \(height), not 2:1: it is stretched over the sphere as an equirectangular panorama", at: here))
         }
-        return (HDRImage(width: Int(width), height: Int(height), texels: texels), warnings)
+        let image = Int(width) > maxWidth
+            ? HDRImage.halved(UnsafeBufferPointer(raw), width: Int(width), height: Int(height)).reduced(toWidth: maxWidth)
+            : HDRImage(width: Int(width), height: Int(height), texels: Array(raw))
+        return (image, warnings)
     }
 
     /// Sets every value that is not a finite number at or above zero to 0; returns how many were.
-    static func clampInvalid(_ texels: inout [Float]) -> Int {
+    static func clampInvalid(_ texels: UnsafeMutableBufferPointer<Float>) -> Int {
         var bad = 0
         for i in texels.indices where !(texels[i].isFinite && texels[i] >= 0) {
             texels[i] = 0
             bad += 1
         }
         return bad
+    }
+
+    static func clampInvalid(_ texels: inout [Float]) -> Int {
+        texels.withUnsafeMutableBufferPointer { clampInvalid($0) }
     }
 
     private static func reason() -> String {

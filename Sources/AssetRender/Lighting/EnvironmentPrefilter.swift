@@ -14,8 +14,9 @@ public enum EnvironmentPrefilter {
     /// Widths of the specular levels, roughness 0 to 1 in equal steps.
     static let levelWidths = [256, 128, 64, 32, 32, 32]
     static let samplesPerTexel = 64
-    /// The source is reduced to this width before anything reads it: 4x the mirror level.
-    static let sourceWidth = 1024
+    /// The source is reduced to this width before anything reads it: twice the mirror level, so
+    /// the finest convolved level still reads texels finer than its lobe.
+    public static let sourceWidth = 512
     static let harmonicsWidth = 64
 
     public static func prefilter(_ image: HDRImage, key: String) -> PrefilteredEnvironment {

@@ -86,17 +86,19 @@ public struct HDRImage: Sendable, Equatable {
     /// Half the size, each texel the mean of the 2x2 below it (an odd last row or column is
     /// averaged with itself). Solid angle is not weighted: the rows it merges are neighbours.
     func halved() -> HDRImage {
+        texels.withUnsafeBufferPointer { Self.halved($0, width: width, height: height) }
+    }
+
+    static func halved(_ t: UnsafeBufferPointer<Float>, width: Int, height: Int) -> HDRImage {
         let w = max(width / 2, 1), h = max(height / 2, 1)
         var out = [Float](repeating: 0, count: w * h * 3)
-        texels.withUnsafeBufferPointer { t in
-            for y in 0..<h {
-                let ya = min(2 * y, height - 1), yb = min(2 * y + 1, height - 1)
-                for x in 0..<w {
-                    let xa = min(2 * x, width - 1), xb = min(2 * x + 1, width - 1)
-                    for c in 0..<3 {
-                        let sum = t[(ya * width + xa) * 3 + c] + t[(ya * width + xb) * 3 + c] + t[(yb * width + xa) * 3 + c] + t[(yb * width + xb) * 3 + c]
-                        out[(y * w + x) * 3 + c] = sum * 0.25
-                    }
+        for y in 0..<h {
+            let ya = min(2 * y, height - 1), yb = min(2 * y + 1, height - 1)
+            for x in 0..<w {
+                let xa = min(2 * x, width - 1), xb = min(2 * x + 1, width - 1)
+                for c in 0..<3 {
+                    let sum = t[(ya * width + xa) * 3 + c] + t[(ya * width + xb) * 3 + c] + t[(yb * width + xa) * 3 + c] + t[(yb * width + xb) * 3 + c]
+                    out[(y * w + x) * 3 + c] = sum * 0.25
                 }
             }
         }
