@@ -172,7 +172,8 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzGLTFValidator", ["AssetValidate", "AssetCore", "FuzzSupport"]),
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]),
-                                 ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"])] {
+                                 ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"]),
+                                 ("FuzzEnvironment", ["AssetRender", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

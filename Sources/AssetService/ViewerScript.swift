@@ -29,8 +29,33 @@ enum ViewerScript {
   state.environment = null;
   state.litMeshes = 0;
   renderer.toneMappingExposure = Math.pow(2, Number(section.getAttribute("data-exposure") || 0));
-  // r111 has no Khronos PBR Neutral; below its knee Neutral leaves colours as they are, as Linear does.
-  renderer.toneMapping = section.getAttribute("data-tone-mapping") === "aces" ? THREE.ACESFilmicToneMapping : THREE.LinearToneMapping;
+  var toneMapping = section.getAttribute("data-tone-mapping") || "none";
+  renderer.toneMapping = toneMapping === "aces" ? THREE.ACESFilmicToneMapping : THREE.LinearToneMapping;
+  // r111 has no Khronos PBR Neutral, the thumbnails' default: its shader chunk's Uncharted 2 curve,
+  // which nothing here uses, is replaced by Neutral (as the specification writes it) and chosen.
+  var chunk = THREE.ShaderChunk.tonemapping_pars_fragment, start = chunk.indexOf("vec3 Uncharted2ToneMapping(");
+  if (toneMapping === "neutral" && start >= 0) {
+    THREE.ShaderChunk.tonemapping_pars_fragment = chunk.slice(0, start) + [
+      "vec3 Uncharted2ToneMapping( vec3 color ) {",
+      "  color *= toneMappingExposure;",
+      "  const float startCompression = 0.8 - 0.04;",
+      "  const float desaturation = 0.15;",
+      "  float x = min( color.r, min( color.g, color.b ) );",
+      "  float offset = x < 0.08 ? x - 6.25 * x * x : 0.04;",
+      "  color -= offset;",
+      "  float peak = max( color.r, max( color.g, color.b ) );",
+      "  if ( peak < startCompression ) return color;",
+      "  const float d = 1.0 - startCompression;",
+      "  float newPeak = 1.0 - d * d / ( peak + d - startCompression );",
+      "  color *= newPeak / peak;",
+      "  float g = 1.0 - 1.0 / ( desaturation * ( peak - newPeak ) + 1.0 );",
+      "  return mix( color, vec3( newPeak ), g );",
+      "}"].join("\n") + chunk.slice(chunk.indexOf("}", start) + 1);
+    renderer.toneMapping = THREE.Uncharted2ToneMapping;
+    state.toneMapping = "neutral";
+  } else {
+    state.toneMapping = toneMapping === "aces" ? "aces" : "linear";
+  }
   if (lighting === "headlight" || !THREE.RGBELoader || !THREE.PMREMGenerator || !THREE.PMREMCubeUVPacker) {
     scene.add(new THREE.AmbientLight(0xffffff, 0.35));
     camera.add(new THREE.DirectionalLight(0xffffff, 0.9));

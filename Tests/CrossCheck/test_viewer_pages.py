@@ -188,6 +188,9 @@ def test_the_view_is_lit_by_the_thumbnails_environment(service, browser):
     assert page.evaluate("window.assetcViewer.environment") == "loaded"
     lit, meshes = page.evaluate("[window.assetcViewer.litMeshes, window.assetcViewer.meshes]")
     assert meshes > 0 and lit == meshes, f"{lit} of {meshes} meshes have the environment map"
+    # The thumbnails' Khronos PBR Neutral, put in r111's place for Uncharted 2.
+    assert page.evaluate("window.assetcViewer.toneMapping") == "neutral"
+    assert page.evaluate("THREE.ShaderChunk.tonemapping_pars_fragment.indexOf('startCompression') >= 0")
     image = canvas(page)
     assert drawn(image) > 0.05 * image.width * image.height
     assert failures == []

@@ -11,7 +11,8 @@ public enum EnvironmentDecoder {
 
     /// The image, halved while wider than `maxWidth` (straight from stb_image's buffer, so a large
     /// panorama is never held twice at full size).
-    public static func decode(_ bytes: [UInt8], source: String? = nil, maxWidth: Int = .max) throws(AssetError) -> (image: HDRImage, warnings: [Diagnostic]) {
+    public static func decode(_ bytes: [UInt8], source: String? = nil, maxWidth: Int = .max,
+                              maxPixels: Int = EnvironmentDecoder.maxPixels) throws(AssetError) -> (image: HDRImage, warnings: [Diagnostic]) {
         let here = SourceLocation(file: source)
         guard !bytes.isEmpty else { throw AssetError(.malformed("the environment image is empty"), at: here) }
         guard bytes.count <= Int(Int32.max) else { throw AssetError(.limitExceeded("the environment image is past 2 GiB"), at: here) }

@@ -6,7 +6,7 @@ and metal stripes in one texture), emissive.glb (an emissive texture times a fac
 (OPAQUE with alpha in its factor and vertex colours, MASK, BLEND over a backdrop), texture_transform.glb
 (KHR_texture_transform on a checker), spec_gloss.glb (KHR_materials_pbrSpecularGlossiness),
 clearcoat.glb (KHR_materials_clearcoat over a red base), and zup_sphere.usda (a Z-up UsdPreviewSurface
-scene). numpy and Pillow, and the GLB layout written out here."""
+scene). sky_64.hdr, the environment fuzzer's seed, is `Benchmarks/make_hdr_environment.py sky_64.hdr 64`. numpy and Pillow, and the GLB layout written out here."""
 import json
 import math
 import os
