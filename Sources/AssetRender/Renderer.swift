@@ -83,14 +83,12 @@ public enum Renderer {
             }
             for m in used { localIndex[m] = -1 }
             let inputs = used.map { MaterialInputs(scene.materials[$0], mesh: source, images: images) }
+            // Tangents are made once per mesh, the first time a material on it has a normal map;
+            // only they need placing again, not the whole mesh.
             if let normalMap = inputs.lazy.compactMap(\.normal).first, shape.tangents == nil {
                 shape.prepareTangents(set: normalMap.set)
                 shapes[placed.instance.mesh] = shape
-                mesh = shape.placed(source, instance: placed.instance, world: placed.worldTransform)
-                for t in 0..<mesh.triangleMaterials.count {
-                    let m = Int(mesh.triangleMaterials[t])
-                    mesh.triangleMaterials[t] = m >= 0 && m < localIndex.count ? Int32(used.firstIndex(of: m) ?? -1) : -1
-                }
+                mesh.tangents = shape.placedTangents(world: placed.worldTransform)
             }
             let shader = SurfaceShader(mesh: mesh, inputs: inputs, eye: eye, setup: setup)
             let clip = mesh.positions.map { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }

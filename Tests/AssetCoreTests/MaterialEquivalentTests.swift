@@ -39,5 +39,8 @@ import Testing
         coated.clearcoat.value = 0.5
         coated.ior = 1.33
         #expect(coated.inputsBeyondPhong == ["clearcoat", "ior 1.33"])
+        var masked = Material(name: "Leaf", opacity: .init(1, texture: TextureReference(texture: 0, channels: .a)), opacityThreshold: 0.5)
+        masked.alphaMode = .mask
+        #expect(masked.inputsBeyondPhong == ["alpha cutoff 0.5"], "Phong formats have no cutoff: named, not dropped")
     }
 }

@@ -58,6 +58,8 @@ extension Material {
         if clearcoat.value != 0 || clearcoat.texture != nil { names.append("clearcoat") }
         if ior != 1.5 { names.append("ior \(ior)") }
         if specularColor.texture != nil { names.append("specular texture") }
+        // A cut-out keeps its opacity but not the threshold that cuts it.
+        if alphaMode == .mask { names.append("alpha cutoff \(opacityThreshold)") }
         return names
     }
 }

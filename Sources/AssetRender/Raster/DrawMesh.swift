@@ -29,7 +29,7 @@ struct DrawMesh {
     var texcoords: [CornerAttribute<SIMD2<Float>>]
     var colors: CornerAttribute<SIMD4<Float>>?
     /// Tangents with the bitangent's sign in w, for normal maps: the file's `tangents`, else
-    /// generated (`generateTangents`); nil when no material bound to the mesh has a normal map.
+    /// generated (`TangentGenerator`); nil until a normal map asks for them (`prepareTangents`).
     var tangents: CornerAttribute<SIMD4<Float>>?
     /// Whether a triangle wound counter-clockwise on screen shows its back: a left-handed mesh,
     /// or a mirroring transform (set by `placed`).
@@ -70,6 +70,16 @@ struct DrawMesh {
         }
     }
 
+    /// `tangents` in world space (the bitangent's sign kept), for an instance placed by `world`.
+    func placedTangents(world: Matrix4x4) -> CornerAttribute<SIMD4<Float>>? {
+        guard var placed = tangents else { return nil }
+        placed.values = placed.values.map { t in
+            let d = world.transformDirection(SIMD3(Double(t.x), Double(t.y), Double(t.z)))
+            return SIMD4(Float(d.x), Float(d.y), Float(d.z), t.w)
+        }
+        return placed
+    }
+
     /// The file's own tangents, kept until a normal map asks for them.
     private var fileTangents: CornerAttribute<SIMD4<Float>>?
 
@@ -92,12 +102,7 @@ struct DrawMesh {
         copy.positions = world.transformedPoints(positions)
         copy.normals.values = world.transformedNormals(normals.values) ?? normals.values
         copy.windingFlipped = (mesh.orientation == .leftHanded) != (world.determinant < 0)
-        if let tangents {
-            copy.tangents?.values = tangents.values.map { t in
-                let d = world.transformDirection(SIMD3(Double(t.x), Double(t.y), Double(t.z)))
-                return SIMD4(Float(d.x), Float(d.y), Float(d.z), t.w)
-            }
-        }
+        copy.tangents = placedTangents(world: world)
         // Subsets bind their own materials; other faces take the instance's.
         var faceMaterial = [Int32](repeating: Int32(instance.material ?? -1), count: mesh.faceVertexCounts.count)
         for (s, subset) in mesh.subsets.enumerated() where s < instance.subsetMaterials.count {
