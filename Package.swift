@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSTBImage", providers: [.apt(["libstb-dev"])]),
+        .systemLibrary(name: "COpenEXRCore", providers: [.apt(["libopenexr-dev"])]),
         .systemLibrary(name: "CLZ4", providers: [.apt(["liblz4-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
         // swift-crypto compiled BoringSSL from source.
@@ -74,7 +75,7 @@ let package = Package(
         .target(name: "AssetValidate", dependencies: ["AssetCore", "FormatUSD", "FormatGLTF"]),
 
         // The CPU renderer: imports AssetCore only (and the image codecs).
-        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage"]),
+        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore"]),
 
         // The catalog as the use cases see it: the `Catalog` protocol, plain Codable records, the
         // query language and thumbnail jobs, in pure Swift. Imports AssetCore only.

@@ -2,7 +2,7 @@ import AssetCore
 import AssetRender
 
 /// libFuzzer entry point for what `--environment` and the prefilter cache read: any bytes must
-/// decode (stb_image, at most 256 x 128 texels, halved to 16 wide so a run tries many inputs) to an image that prefilters to finite light
+/// decode (stb_image or OpenEXRCore, at most 256 x 128 texels, halved to 16 wide so a run tries many inputs) to an image that prefilters to finite light
 /// and round-trips through the cache format, or fail with an `AssetError`; the same bytes read as a
 /// cached prefilter must be refused or round-trip. Built only by `Scripts/fuzz environment`.
 @_cdecl("LLVMFuzzerTestOneInput")

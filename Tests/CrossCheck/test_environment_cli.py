@@ -68,3 +68,22 @@ def test_index_caches_the_prefilter_in_the_store_and_recomputes_a_damaged_one(tm
     assert again.returncode == 0, again.stderr
     assert "unusable" in again.stderr and "prefiltering again" in again.stderr, again.stderr
     assert cached.read_bytes() != bytes(damaged), "the damaged file was replaced"
+
+
+def test_an_openexr_environment_lights_as_the_same_sky_in_radiance_format(tmp_path):
+    """sky_64.exr (written by OpenEXR's own bindings, half floats, ZIP) holds sky_64.hdr's sky: the
+    two thumbnails differ only by the formats' precision, while the studio's differs plainly."""
+    import numpy as np
+    from PIL import Image
+    fixtures = ROOT / "Tests" / "Fixtures" / "render"
+    pictures = {}
+    for name, extra in [("hdr", ["--environment", str(fixtures / "sky_64.hdr")]),
+                        ("exr", ["--environment", str(fixtures / "sky_64.exr")]),
+                        ("tiled", ["--environment", str(fixtures / "sky_64_tiled.exr")]), ("studio", [])]:
+        out = tmp_path / name
+        result = run_assetc("thumbnail", str(HEAD), "--out", str(out), "--size", "64", *extra)
+        assert result.returncode == 0, result.stderr
+        pictures[name] = np.asarray(Image.open(next(out.rglob("*.png"))).convert("RGBA"), np.float32)
+    for name in ("exr", "tiled"):
+        assert np.abs(pictures[name] - pictures["hdr"]).max() <= 3, name
+    assert np.abs(pictures["studio"] - pictures["hdr"]).mean() > 5

@@ -2,7 +2,8 @@ import AssetCore
 import CSTBImage
 
 /// Environment images as `--environment` takes them: Radiance `.hdr` (RGBE) through Debian's
-/// stb_image, which also reads PNG and JPEG (sRGB, taken to linear light). The size is checked
+/// stb_image, which also reads PNG and JPEG (sRGB, taken to linear light), and OpenEXR through
+/// Debian's OpenEXRCore (`OpenEXRDecoder`), told apart by their first bytes. The size is checked
 /// from the header before a texel is decoded; texels that are NaN, infinite or negative are
 /// clamped to zero with one warning, so no texel can poison the prefilter's sums.
 public enum EnvironmentDecoder {
@@ -16,10 +17,17 @@ public enum EnvironmentDecoder {
         let here = SourceLocation(file: source)
         guard !bytes.isEmpty else { throw AssetError(.malformed("the environment image is empty"), at: here) }
         guard bytes.count <= Int(Int32.max) else { throw AssetError(.limitExceeded("the environment image is past 2 GiB"), at: here) }
+        if OpenEXRDecoder.isEXR(bytes) {
+            var exr = try OpenEXRDecoder.decode(bytes, source: source, maxPixels: maxPixels)
+            let warnings = exr.notes.map { Diagnostic.warning($0, at: here) }
+            return try exr.texels.withUnsafeMutableBufferPointer { (raw) throws(AssetError) in
+                finish(raw, width: exr.width, height: exr.height, maxWidth: maxWidth, warnings: warnings, here: here)
+            }
+        }
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
         let known = bytes.withUnsafeBufferPointer { stbi_info_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels) }
         guard known != 0 else {
-            throw AssetError(.malformed("not an environment image: stb_image reads Radiance .hdr, PNG and JPEG (\(reason()))"), at: here)
+            throw AssetError(.malformed("not an environment image: environments are Radiance .hdr, OpenEXR, PNG or JPEG (stb_image: \(reason()))"), at: here)
         }
         guard width > 0, height > 0, Int(width) * Int(height) <= maxPixels else {
             throw AssetError(.limitExceeded("the environment image is \(width) x \(height) texels; at most \(maxPixels) are read"), at: here)
@@ -29,7 +37,13 @@ public enum EnvironmentDecoder {
         }
         defer { stbi_image_free(floats) }
         let raw = UnsafeMutableBufferPointer(start: floats, count: Int(width) * Int(height) * 3)
-        var warnings: [Diagnostic] = []
+        return finish(raw, width: Int(width), height: Int(height), maxWidth: maxWidth, warnings: [], here: here)
+    }
+
+    /// Clamps, checks the shape and halves to `maxWidth`: the same for every decoder.
+    private static func finish(_ raw: UnsafeMutableBufferPointer<Float>, width: Int, height: Int, maxWidth: Int,
+                               warnings: [Diagnostic], here: SourceLocation) -> (image: HDRImage, warnings: [Diagnostic]) {
+        var warnings = warnings
         let bad = clampInvalid(raw)
         if bad > 0 {
             warnings.append(.warning("\(bad) environment texel values were NaN, infinite or negative and are lit as 0", at: here))
@@ -37,9 +51,9 @@ public enum EnvironmentDecoder {
         if width != 2 * height {
             warnings.append(.warning("the environment image is \(width) x \(height), not 2:1: it is stretched over the sphere as an equirectangular panorama", at: here))
         }
-        let image = Int(width) > maxWidth
-            ? HDRImage.halved(UnsafeBufferPointer(raw), width: Int(width), height: Int(height)).reduced(toWidth: maxWidth)
-            : HDRImage(width: Int(width), height: Int(height), texels: Array(raw))
+        let image = width > maxWidth
+            ? HDRImage.halved(UnsafeBufferPointer(raw), width: width, height: height).reduced(toWidth: maxWidth)
+            : HDRImage(width: width, height: height, texels: Array(raw))
         return (image, warnings)
     }
 
