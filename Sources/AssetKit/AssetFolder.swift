@@ -61,15 +61,25 @@ struct AssetFolder {
 
     /// The assets `paths` stand for: a file as given, folders walked recursively (hidden entries
     /// and `skipping` left out) for the files a reader recognises. A path that does not exist fails.
+    /// Files given by themselves are named by their path below the deepest folder holding them all
+    /// (their file name when there is one, or they sit side by side), so two `scene.gltf` in two
+    /// folders keep apart.
     static func inputs(for paths: [String], registry: FormatRegistry, skipping: String?) throws(AssetError) -> [Input] {
         var inputs: [Input] = []
+        var givenFiles: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw AssetError(.fileNotFound, at: SourceLocation(file: path))
             }
+            if !isDirectory.boolValue { givenFiles.append(absolute(path)) }
+        }
+        let parent = commonParent(of: givenFiles.map { ($0 as NSString).deletingLastPathComponent })
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             guard isDirectory.boolValue else {
-                let name = (path as NSString).lastPathComponent
+                let name = relative(absolute(path), to: parent)
                 inputs.append(Input(path: path, relativePath: name, id: name))
                 continue
             }
@@ -78,5 +88,22 @@ struct AssetFolder {
             }
         }
         return inputs
+    }
+
+    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+
+    /// The deepest folder that holds every one of `folders` (absolute, standardized).
+    static func commonParent(of folders: [String]) -> String {
+        guard var common = folders.first.map({ $0.split(separator: "/") }) else { return "/" }
+        for folder in folders.dropFirst() {
+            common = Array(zip(common, folder.split(separator: "/")).prefix { $0 == $1 }.map(\.0))
+        }
+        return "/" + common.joined(separator: "/")
+    }
+
+    /// `path` below `folder`, '/'-separated; its file name when it is not below it.
+    static func relative(_ path: String, to folder: String) -> String {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
     }
 }

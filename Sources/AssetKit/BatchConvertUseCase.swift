@@ -18,6 +18,8 @@ public struct BatchConvertUseCase: Sendable {
         public var input: String
         /// Relative to the output folder.
         public var output: String
+        /// Set when the job cannot run (its output is another input's); it is reported, not run.
+        public var refusal: AssetError?
     }
 
     public struct Outcome: Sendable {
@@ -26,24 +28,38 @@ public struct BatchConvertUseCase: Sendable {
         public var error: AssetError?
     }
 
-    /// The conversions `paths` stand for: a file as given (named by its file name), folders walked
-    /// recursively (hidden entries and the output folder left out; names relative to the folder),
-    /// keeping what a reader recognises. Two inputs that would write the same output (`ship.dae`
-    /// and `ship.glb` to `ship.usdz`) are refused before anything runs, naming both.
+    /// The conversions `paths` stand for: files as given, folders walked recursively (hidden
+    /// entries and the output folder left out), keeping what a reader recognises; an input given
+    /// twice is converted once. A folder's assets keep their path inside it (`convert Art` writes
+    /// `Art/ships/ship.dae` as `ships/ship.usdz`); files given by themselves mirror their folders
+    /// below the deepest folder holding them all (`convert a/scene.gltf b/scene.gltf` writes
+    /// `a/scene.usdz` and `b/scene.usdz`; one file, or files side by side, land by name). Inputs
+    /// that would still share an output keep their source extension (`Box.gltf.usdz`,
+    /// `Box.glb.usdz`); one that collides even then is refused alone, and the others run.
     public func jobs(for paths: [String], format: AssetFormat, outputFolder: String) throws(AssetError) -> [Job] {
-        let jobs = try AssetFolder.inputs(for: paths, registry: registry, skipping: outputFolder).map {
-            Job(input: $0.path, output: Self.renamed($0.relativePath, to: format))
+        var seen = Set<String>()
+        let inputs = try AssetFolder.inputs(for: paths, registry: registry, skipping: outputFolder).filter {
+            seen.insert(Self.absolute($0.path)).inserted
         }
-        var first: [String: String] = [:]
-        for job in jobs {
-            if let other = first[job.output] {
-                throw AssetError(.refusedPath("\(other) and \(job.input) would both be written as \(job.output); convert them to separate folders"),
-                                 at: SourceLocation(file: job.input))
+        let mirrored = inputs.map(\.relativePath)
+        var sharing: [String: Int] = [:]
+        for relative in mirrored { sharing[Self.renamed(relative, to: format), default: 0] += 1 }
+        var claimed: [String: String] = [:]
+        return zip(inputs, mirrored).map { input, relative in
+            let plain = Self.renamed(relative, to: format)
+            let output = sharing[plain]! > 1 ? relative + "." + format.fileExtension : plain
+            var job = Job(input: input.path, output: output)
+            if let other = claimed[output] {
+                job.refusal = AssetError(.refusedPath("\(other) is already written as \(output); convert this one to a separate folder"),
+                                         at: SourceLocation(file: input.path))
+            } else {
+                claimed[output] = input.path
             }
-            first[job.output] = job.input
+            return job
         }
-        return jobs
     }
+
+    static func absolute(_ path: String) -> String { AssetFolder.absolute(path) }
 
     /// `ships/ship.dae` as `ships/ship.usdz`.
     static func renamed(_ relative: String, to format: AssetFormat) -> String {
@@ -56,6 +72,7 @@ public struct BatchConvertUseCase: Sendable {
         let convert = ConvertUseCase(registry: registry)
         return OrderedFanOut.run(count: jobs.count, { k in
             let job = jobs[k]
+            if let refusal = job.refusal { return Outcome(job: job, report: nil, error: refusal) }
             do throws(AssetError) {
                 let output = (outputFolder as NSString).appendingPathComponent(job.output)
                 return Outcome(job: job, report: try convert.run(input: job.input, output: output, options: options), error: nil)

@@ -1,4 +1,5 @@
 import AssetCore
+import Foundation
 import Testing
 @testable import AssetRender
 
@@ -83,5 +84,21 @@ import Testing
         let sky = EnvironmentPrefilter.prefilter(PBRScenes.environment(width: 128, where: { d in SIMD3(repeating: max(d.y, 0)) }), key: "sky")
         #expect(abs(sky.diffuse([0, 1, 0]).x - 2.0 / 3) < 0.03)
         #expect(sky.diffuse([0, -1, 0]).x < 0.03)
+    }
+
+    /// The lookup's arctangent against libm's over every octant, axes and zero included.
+    @Test func fastArctangentMatchesLibm() {
+        var worst: Float = 0
+        for i in 0..<720 {
+            let angle = Float(i) * .pi / 360 - .pi + 0.0001
+            for r: Float in [1e-3, 0.5, 1, 40] {
+                let y = r * sinf(angle), x = r * cosf(angle)
+                worst = max(worst, abs(HDRImage.fastAtan2(y, x) - atan2f(y, x)))
+            }
+        }
+        for (y, x): (Float, Float) in [(0, 1), (1, 0), (0, -1), (-1, 0), (0, 0)] {
+            worst = max(worst, abs(HDRImage.fastAtan2(y, x) - atan2f(y, x)))
+        }
+        #expect(worst < 3e-6, "\(worst)")
     }
 }
