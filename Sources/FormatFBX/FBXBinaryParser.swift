@@ -134,7 +134,8 @@ struct FBXBinaryParser {
                 return .bytes(Array(raw))
             }
             return .string(Self.objectName(raw))
-        case UInt8(ascii: "f"), UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "b"):
+        // `c` is the byte array some exporters write where the SDK writes `b` (assimp's CType test files).
+        case UInt8(ascii: "f"), UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "b"), UInt8(ascii: "c"):
             return try array(code, end: end, start: start, record: record)
         default:
             throw fail("value type '\(Character(Unicode.Scalar(code)))' (0x\(String(code, radix: 16))) of record \(record) is not one FBX has", at: start)
@@ -155,7 +156,7 @@ struct FBXBinaryParser {
     static func elementSize(_ code: UInt8) -> Int {
         switch code {
         case UInt8(ascii: "d"), UInt8(ascii: "l"): return 8
-        case UInt8(ascii: "b"): return 1
+        case UInt8(ascii: "b"), UInt8(ascii: "c"): return 1
         default: return 4
         }
     }

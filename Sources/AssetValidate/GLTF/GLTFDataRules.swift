@@ -93,8 +93,11 @@ struct GLTFDataRules {
                 Self.read(bytes, component: component, count: count, per: per, rows: rows, offset: offset, stride: stride,
                           columnStride: columnStride, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<total]))
             }
-        } else {
+        } else if accessor["sparse"] != nil {
             scratch.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[0..<total]).update(repeating: 0) }  // sparse over zeros
+        } else {
+            // No bufferView and no sparse: the data is the application's to supply, as the validator reads it.
+            return nil
         }
         if let sparse = accessor["sparse"], !applySparse(sparse, accessor: index, count: count, per: per, component: component) { return nil }
         return total

@@ -264,7 +264,8 @@ extension GLTFDocumentRules {
             findings.add("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE", "accessor \(index)'s bufferView has a byteStride", at: "\(here)/\(key)")
         }
         guard let keys = input["count"]?.integer, let values = output["count"]?.integer else { return }
-        let needed = interpolation == "STEP" ? 1 : 2
+        // The validator asks two keys of a cubic spline only: one LINEAR or STEP key is a pose.
+        let needed = interpolation == "CUBICSPLINE" ? 2 : 1
         if keys < needed {
             findings.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", "\(interpolation) needs \(needed) keys; there are \(keys)", at: here + "/input")
         }

@@ -193,19 +193,10 @@ struct GLTFSchemaWalk {
     }
 
     private mutating func uri(_ text: String, pointer: String) {
-        if text.hasPrefix("data:") {
-            guard text.contains(",") else {
-                findings.add("INVALID_URI", "'\(text.prefix(40))' is a data: URI without ','", at: pointer)
-                return
-            }
-            return
-        }
-        if text.removingPercentEncoding == nil || text.contains(" ") || text.contains("\\") {
-            findings.add("INVALID_URI", "'\(text)' is not a valid URI reference (percent-encode spaces and '%')", at: pointer)
-            return
-        }
-        if text.firstRange(of: /^[A-Za-z][A-Za-z0-9+.\-]*:/) != nil || text.hasPrefix("/") {
-            findings.add("NON_RELATIVE_URI", "'\(text)' is not a relative path", at: pointer)
+        switch GLTFURIForm(text) {
+        case .invalid(let why): findings.add("INVALID_URI", "'\(text.prefix(40))' is not a valid URI: \(why)", at: pointer)
+        case .nonRelative: findings.add("NON_RELATIVE_URI", "'\(text.prefix(80))' is not a relative path", at: pointer)
+        case .data, .relative: break
         }
     }
 

@@ -73,12 +73,12 @@ public struct GLTFValidator: Sendable {
             guard let declared = buffer["byteLength"]?.integer, declared >= 1 else { return nil }
             var bytes: ArraySlice<UInt8>?
             if let uri = buffer["uri"]?.string {
+                // The schema walk named a URI that is invalid or not relative; neither is loaded.
+                let form = GLTFURIForm(uri)
+                guard form.isLoadable else { return nil }
                 if isGLB { findings.add(uri.hasPrefix("data:") ? "DATA_URI_GLB" : "URI_GLB", "a GLB's buffer \(index) refers to '\(uri.prefix(40))'", at: here + "/uri") }
-                if uri.hasPrefix("data:") {
-                    let media = uri.dropFirst(5).prefix { $0 != ";" && $0 != "," }
-                    if media != "application/octet-stream" && media != "application/gltf-buffer" {
-                        findings.add("BUFFER_DATA_URI_MIME_TYPE_INVALID", "the data: URI's media type is '\(media)'", at: here + "/uri")
-                    }
+                if case .data(let media, _) = form, media != "application/octet-stream" && media != "application/gltf-buffer" {
+                    findings.add("BUFFER_DATA_URI_MIME_TYPE_INVALID", "the data: URI's media type is '\(media)'", at: here + "/uri")
                 }
                 switch GLTFResource.load(uri: uri, documentPath: documentPath, options: options, budget: budget) {
                 case .bytes(let data, _): bytes = data[...]
@@ -91,6 +91,9 @@ public struct GLTFValidator: Sendable {
                     findings.add("BUFFER_GLB_CHUNK_TOO_BIG", "the BIN chunk holds \(binary.count - declared) bytes past the buffer's byteLength", at: here)
                 }
             } else if buffer["extensions"]?["EXT_meshopt_compression"]?["fallback"]?.bool == true {
+                return nil
+            } else if !isGLB {
+                // A .gltf buffer without uri is data an application supplies: nothing to check.
                 return nil
             } else {
                 findings.add("BUFFER_MISSING_GLB_DATA", isGLB && index == 0 ? "the buffer has no uri and the GLB no BIN chunk"
@@ -118,6 +121,8 @@ public struct GLTFValidator: Sendable {
                 if view["byteStride"] != nil { findings.add("IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE", "bufferView \(viewIndex) holds an image and has a byteStride", at: here + "/bufferView") }
                 bytes = GLTFBytes.view(view, buffers: buffers).map(Array.init)
             } else if let uri = image["uri"]?.string {
+                let form = GLTFURIForm(uri)
+                guard form.isLoadable else { continue }
                 if isGLB && !uri.hasPrefix("data:") { findings.add("URI_GLB", "a GLB's image \(index) refers to '\(uri.prefix(40))'", at: here + "/uri") }
                 if isGLB && uri.hasPrefix("data:") { findings.add("DATA_URI_GLB", "a GLB's image \(index) is a data: URI", at: here + "/uri") }
                 switch GLTFResource.load(uri: uri, documentPath: documentPath, options: options, budget: budget) {
@@ -131,6 +136,9 @@ public struct GLTFValidator: Sendable {
             guard let found = GLTFImageKind.detect(bytes) else {
                 findings.add("IMAGE_UNRECOGNIZED_FORMAT", "image \(index) is in no format glTF knows (it starts \(bytes.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")))", at: here)
                 continue
+            }
+            if case .data(let media, _)? = image["uri"]?.string.map(GLTFURIForm.init), !media.isEmpty, media != found.mimeType {
+                findings.add("INVALID_URI", "the data: URI says \(media); its payload is \(found.mimeType)", at: here + "/uri")
             }
             if let declared, declared != found.mimeType {
                 findings.add("IMAGE_MIME_TYPE_INVALID", "the bytes are \(found.mimeType); mimeType says \(declared)", at: here + "/mimeType")
