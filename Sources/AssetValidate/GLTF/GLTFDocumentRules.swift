@@ -306,6 +306,28 @@ struct GLTFDocumentRules {
         return out
     }
 
+    /// The material extensions that need another beside them, or a texture set that matches.
+    private mutating func materialExtensionPairs(_ material: JSONValue, extensions: JSONValue?, at here: String) {
+        if let volume = extensions?["KHR_materials_volume"] {
+            if extensions?["KHR_materials_transmission"] == nil && extensions?["KHR_materials_diffuse_transmission"] == nil {
+                findings.add("KHR_MATERIALS_VOLUME_NO_TRANSMISSION", "KHR_materials_volume with nothing that lets light into the volume",
+                             at: here + "/extensions/KHR_materials_volume")
+            }
+            // A thickness of 0 (the default) is a thin wall, which may be seen from both sides.
+            if material["doubleSided"]?.bool == true, (volume["thicknessFactor"]?.number ?? 0) > 0 {
+                findings.add("KHR_MATERIALS_VOLUME_DOUBLE_SIDED", "a volume on a double-sided material", at: here + "/extensions/KHR_materials_volume")
+            }
+        }
+        if extensions?["KHR_materials_dispersion"] != nil && extensions?["KHR_materials_volume"] == nil {
+            findings.add("KHR_MATERIALS_DISPERSION_NO_VOLUME", "dispersion without KHR_materials_volume", at: here + "/extensions/KHR_materials_dispersion")
+        }
+        if let anisotropy = extensions?["KHR_materials_anisotropy"]?["anisotropyTexture"], let normal = material["normalTexture"],
+           (anisotropy["texCoord"]?.integer ?? 0) != (normal["texCoord"]?.integer ?? 0) {
+            findings.add("KHR_MATERIALS_ANISOTROPY_ANISOTROPY_TEXTURE_TEXCOORD", "the anisotropy and normal textures read different sets",
+                         at: here + "/extensions/KHR_materials_anisotropy/anisotropyTexture")
+        }
+    }
+
     private mutating func materials() {
         for (index, material) in (root["materials"]?.elements ?? []).enumerated() {
             let here = "/materials/\(index)"
@@ -314,12 +336,14 @@ struct GLTFDocumentRules {
             }
             for binding in textureBindings(material, at: here) { usage.refer("textures", binding.texture) }
             let extensions = material["extensions"]
-            if extensions?["KHR_materials_emissive_strength"] != nil {
+            // Only a strength that is set (and valid) is one that amplifies nothing.
+            if let strength = extensions?["KHR_materials_emissive_strength"]?["emissiveStrength"]?.number, strength >= 0 {
                 let factor = (material["emissiveFactor"]?.elements ?? []).compactMap(\.number)
                 if factor.allSatisfy({ $0 == 0 }) {
                     findings.add("KHR_MATERIALS_EMISSIVE_STRENGTH_ZERO_FACTOR", "the material's emissiveFactor is zero", at: here + "/extensions/KHR_materials_emissive_strength")
                 }
             }
+            materialExtensionPairs(material, extensions: extensions, at: here)
             if let clearcoat = extensions?["KHR_materials_clearcoat"]?["clearcoatNormalTexture"], let normal = material["normalTexture"],
                (clearcoat["texCoord"]?.integer ?? 0) != (normal["texCoord"]?.integer ?? 0) {
                 findings.add("KHR_MATERIALS_CLEARCOAT_CLEARCOAT_NORMAL_TEXTURE_TEXCOORD", "the clearcoat normal and normal textures read different sets",

@@ -9,7 +9,9 @@ enum GLTFExtensionSchemas {
     static let names: Set<String> = ["KHR_materials_emissive_strength", "KHR_materials_ior", "KHR_materials_unlit", "KHR_materials_transmission",
                                      "KHR_materials_clearcoat", "KHR_materials_pbrSpecularGlossiness", "KHR_materials_variants",
                                      "KHR_texture_transform", "KHR_lights_punctual", "KHR_draco_mesh_compression", "EXT_meshopt_compression",
-                                     "KHR_mesh_quantization", "EXT_texture_webp", "KHR_animation_pointer"]
+                                     "KHR_mesh_quantization", "EXT_texture_webp", "KHR_animation_pointer", "KHR_materials_anisotropy",
+                                     "KHR_materials_dispersion", "KHR_materials_iridescence", "KHR_materials_sheen", "KHR_materials_specular",
+                                     "KHR_materials_volume", "KHR_node_visibility"]
 
     /// Built per validation, as `GLTFSchema`'s tables are.
     static var places: [String: [String: GLTFObjectSchema]] { [
@@ -51,6 +53,28 @@ enum GLTFExtensionSchemas {
             ], required: ["buffer", "byteLength", "byteStride", "count", "mode"]),
             "buffer": GLTFObjectSchema(properties: [("fallback", .boolean)]),
         ],
+        "KHR_materials_anisotropy": ["material": GLTFObjectSchema(properties: [
+            ("anisotropyStrength", unit), ("anisotropyRotation", .number()), ("anisotropyTexture", .object("textureInfo")),
+        ])],
+        "KHR_materials_dispersion": ["material": GLTFObjectSchema(properties: [("dispersion", .number(min: 0))])],
+        "KHR_materials_iridescence": ["material": GLTFObjectSchema(properties: [
+            ("iridescenceFactor", unit), ("iridescenceTexture", .object("textureInfo")), ("iridescenceIor", .number(min: 1)),
+            ("iridescenceThicknessMinimum", .number(min: 0)), ("iridescenceThicknessMaximum", .number(min: 0)),
+            ("iridescenceThicknessTexture", .object("textureInfo")),
+        ])],
+        "KHR_materials_sheen": ["material": GLTFObjectSchema(properties: [
+            ("sheenColorFactor", .array(unit, lengths: [3])), ("sheenColorTexture", .object("textureInfo")),
+            ("sheenRoughnessFactor", unit), ("sheenRoughnessTexture", .object("textureInfo")),
+        ])],
+        "KHR_materials_specular": ["material": GLTFObjectSchema(properties: [
+            ("specularFactor", unit), ("specularTexture", .object("textureInfo")),
+            ("specularColorFactor", .array(.number(min: 0), lengths: [3])), ("specularColorTexture", .object("textureInfo")),
+        ])],
+        "KHR_materials_volume": ["material": GLTFObjectSchema(properties: [
+            ("thicknessFactor", .number(min: 0)), ("thicknessTexture", .object("textureInfo")),
+            ("attenuationDistance", .number(min: 0, exclusiveMin: true)), ("attenuationColor", .array(unit, lengths: [3])),
+        ])],
+        "KHR_node_visibility": ["node": GLTFObjectSchema(properties: [("visible", .boolean)])],
         "KHR_mesh_quantization": [:],
         "EXT_texture_webp": ["texture": GLTFObjectSchema(properties: [("source", .index("images"))], required: ["source"])],
         "KHR_animation_pointer": ["animation.channel.target": GLTFObjectSchema(properties: [("pointer", .string)], required: ["pointer"])],
