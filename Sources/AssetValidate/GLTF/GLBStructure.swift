@@ -67,6 +67,7 @@ struct GLBStructure {
                     findings.add("GLB_DUPLICATE_CHUNK", "a second JSON chunk", at: here)
                 } else if length == 0 {
                     findings.add("GLB_EMPTY_CHUNK", "the JSON chunk is empty", at: here)
+                    findings.add("INVALID_JSON", "the JSON chunk holds no document", at: here)
                 } else {
                     json = data
                     jsonOffset = start
@@ -79,6 +80,7 @@ struct GLBStructure {
                     findings.add("GLB_DUPLICATE_CHUNK", "a second BIN chunk", at: here)
                 } else if index != 1 {
                     findings.add("GLB_UNEXPECTED_BIN_CHUNK", "the BIN chunk is chunk \(index); it must be the second", at: here)
+                    binary = data  // misplaced, and named so, but still the buffer's bytes
                 } else {
                     if length == 0 { findings.add("GLB_EMPTY_BIN_CHUNK", "the BIN chunk is empty", at: here) }
                     binary = data
@@ -87,9 +89,8 @@ struct GLBStructure {
             default:
                 if index == 0 {
                     findings.add("GLB_UNEXPECTED_FIRST_CHUNK", "the first chunk's type is 0x\(String(type, radix: 16)); it must be JSON", at: here)
-                } else {
-                    findings.add("GLB_UNKNOWN_CHUNK_TYPE", "chunk type 0x\(String(type, radix: 16)) is not JSON or BIN; it is skipped", at: here)
                 }
+                findings.add("GLB_UNKNOWN_CHUNK_TYPE", "chunk type 0x\(String(type, radix: 16)) is not JSON or BIN; it is skipped", at: here)
             }
             offset = start + length
             index += 1

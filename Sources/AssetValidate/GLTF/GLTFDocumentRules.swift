@@ -167,6 +167,9 @@ struct GLTFDocumentRules {
 
     private mutating func extensionLists() {
         let required = (root["extensionsRequired"]?.elements ?? []).compactMap(\.string)
+        if root["extensionsRequired"] != nil && root["extensionsUsed"] == nil {
+            findings.add("UNSATISFIED_DEPENDENCY", "extensionsRequired needs extensionsUsed", at: "/extensionsRequired")
+        }
         for (k, name) in required.enumerated() where !used.contains(name) {
             findings.add("UNUSED_EXTENSION_REQUIRED", "'\(name)' is required but not listed in extensionsUsed", at: "/extensionsRequired/\(k)")
         }
@@ -309,7 +312,8 @@ struct GLTFDocumentRules {
     /// The material extensions that need another beside them, or a texture set that matches.
     private mutating func materialExtensionPairs(_ material: JSONValue, extensions: JSONValue?, at here: String) {
         if let volume = extensions?["KHR_materials_volume"] {
-            if extensions?["KHR_materials_transmission"] == nil && extensions?["KHR_materials_diffuse_transmission"] == nil {
+            // Any extension that names transmission counts: the validator cannot know a vendor's.
+            if !(extensions?.members ?? []).contains(where: { $0.key.contains("transmission") }) {
                 findings.add("KHR_MATERIALS_VOLUME_NO_TRANSMISSION", "KHR_materials_volume with nothing that lets light into the volume",
                              at: here + "/extensions/KHR_materials_volume")
             }

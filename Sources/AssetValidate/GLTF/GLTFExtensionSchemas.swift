@@ -76,7 +76,7 @@ enum GLTFExtensionSchemas {
         ])],
         "KHR_node_visibility": ["node": GLTFObjectSchema(properties: [("visible", .boolean)])],
         "KHR_mesh_quantization": [:],
-        "EXT_texture_webp": ["texture": GLTFObjectSchema(properties: [("source", .index("images"))], required: ["source"])],
+        "EXT_texture_webp": ["texture": GLTFObjectSchema(properties: [("source", .index("images"))])],
         "KHR_animation_pointer": ["animation.channel.target": GLTFObjectSchema(properties: [("pointer", .string)], required: ["pointer"])],
     ] }
 

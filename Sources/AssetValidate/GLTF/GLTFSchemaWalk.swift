@@ -72,7 +72,8 @@ struct GLTFSchemaWalk {
             guard let schema = objects[name] else { return }
             object(value, schema, pointer: pointer, container: container, kind: name)
         case .integer(let min, let max, let multipleOf):
-            guard case .number(let n, let integral) = value, integral, let int = value.integer else {
+            // 1.0 and 1e0 are integers to the validator, as to any JSON reader that keeps numbers as doubles.
+            guard case .number(let n, _) = value, let int = value.integer else {
                 findings.add("TYPE_MISMATCH", "\(Self.shown(value)) is not an integer", at: pointer)
                 return
             }
@@ -82,6 +83,11 @@ struct GLTFSchemaWalk {
         case .number(let min, let max, let exclusiveMin):
             guard let n = value.number else {
                 findings.add("TYPE_MISMATCH", "\(Self.shown(value)) is not a number", at: pointer)
+                return
+            }
+            // 1e309 parses to infinity, which no glTF number may be.
+            guard n.isFinite else {
+                findings.add("VALUE_NOT_IN_RANGE", "\(Self.format(n)) is not a finite number", at: pointer)
                 return
             }
             if let min, exclusiveMin ? n <= min : n < min {
@@ -117,7 +123,7 @@ struct GLTFSchemaWalk {
         case .boolean:
             if value.bool == nil { findings.add("TYPE_MISMATCH", "\(Self.shown(value)) is not a boolean", at: pointer) }
         case .integerEnum(let allowed):
-            guard case .number(_, true) = value, let int = value.integer else {
+            guard case .number = value, let int = value.integer else {
                 findings.add("TYPE_MISMATCH", "\(Self.shown(value)) is not an integer", at: pointer)
                 return
             }
@@ -178,12 +184,16 @@ struct GLTFSchemaWalk {
     }
 
     private mutating func index(_ value: JSONValue, collection: String, local: Bool, pointer: String, container: JSONValue, inArray: Bool) {
-        guard case .number(_, true) = value, let int = value.integer else {
+        guard case .number = value, let int = value.integer else {
             findings.add(inArray ? "ARRAY_TYPE_MISMATCH" : "TYPE_MISMATCH", "\(Self.shown(value)) is not an integer", at: pointer)
             return
         }
         guard int >= 0 else {
             findings.add("INVALID_INDEX", "\(int) is negative", at: pointer)
+            return
+        }
+        if !local, let dot = collection.firstIndex(of: "."), root["extensions"]?[String(collection[..<dot])] == nil {
+            findings.add("UNSATISFIED_DEPENDENCY", "'/extensions/\(collection[..<dot])' must be defined for \(collection) \(int)", at: pointer)
             return
         }
         let available = count(of: collection, local: local, container: container)

@@ -92,8 +92,9 @@ public struct GLTFValidator: Sendable {
                 }
             } else if buffer["extensions"]?["EXT_meshopt_compression"]?["fallback"]?.bool == true {
                 return nil
-            } else if !isGLB {
-                // A .gltf buffer without uri is data an application supplies: nothing to check.
+            } else if !isGLB || index != 0 {
+                // A buffer without uri that is not the GLB's BIN chunk is data an application
+                // supplies (a placeholder, to the validator): nothing to check.
                 return nil
             } else {
                 findings.add("BUFFER_MISSING_GLB_DATA", isGLB && index == 0 ? "the buffer has no uri and the GLB no BIN chunk"

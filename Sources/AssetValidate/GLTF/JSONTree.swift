@@ -63,7 +63,10 @@ struct JSONParser {
 
     static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(bytes))
-        parser.skipByteOrderMark()
+        // RFC 8259 forbids a byte-order mark in JSON sent between systems, and the validator refuses one.
+        if parser.end >= 3 && parser.bytes[0] == 0xEF && parser.bytes[1] == 0xBB && parser.bytes[2] == 0xBF {
+            throw parser.failure("the document starts with a byte-order mark, which JSON does not allow")
+        }
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -75,10 +78,6 @@ struct JSONParser {
         self.bytes = bytes
         at = 0
         end = bytes.count
-    }
-
-    private mutating func skipByteOrderMark() {
-        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { at = 3 }
     }
 
     private func failure(_ message: String) -> JSONSyntaxError {
