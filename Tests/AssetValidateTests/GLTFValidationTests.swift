@@ -79,9 +79,12 @@ import Testing
         #expect(findings.first?.location.line == 2)
     }
 
-    /// The parser keeps whether a number was written as an integer: `1.0` is not an index.
-    @Test func anIndexWrittenWithAFractionIsATypeMismatch() throws {
-        let text = #"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{}],"scene":0.0}"#
+    /// `0.0` and `1e0` are integers to the Khronos validator (its suite's integer_written_as_float.gltf);
+    /// `0.5` is not.
+    @Test func anIndexWrittenAsAWholeFloatIsAnIndexAndAFractionIsNot() throws {
+        let whole = #"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0e0]}],"nodes":[{}],"scene":0.0}"#
+        #expect(try GLTFValidator().validate(path: "whole.gltf", contents: Array(whole.utf8)).allSatisfy { $0.rule != "TYPE_MISMATCH" && $0.rule != "ARRAY_TYPE_MISMATCH" })
+        let text = #"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{}],"scene":0.5}"#
         let findings = try GLTFValidator().validate(path: "fraction.gltf", contents: Array(text.utf8))
         #expect(findings.contains { $0.rule == "TYPE_MISMATCH" && $0.location.elementPath == "/scene" })
     }

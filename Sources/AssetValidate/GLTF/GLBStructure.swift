@@ -65,9 +65,10 @@ struct GLBStructure {
             case Self.jsonType:
                 if index != 0 || seenJSON {
                     findings.add("GLB_DUPLICATE_CHUNK", "a second JSON chunk", at: here)
+                    // The validator parses a second JSON chunk too, where an empty one is no document.
+                    if length == 0 && json == nil { findings.add("INVALID_JSON", "the second JSON chunk holds no document", at: here) }
                 } else if length == 0 {
                     findings.add("GLB_EMPTY_CHUNK", "the JSON chunk is empty", at: here)
-                    findings.add("INVALID_JSON", "the JSON chunk holds no document", at: here)
                 } else {
                     json = data
                     jsonOffset = start

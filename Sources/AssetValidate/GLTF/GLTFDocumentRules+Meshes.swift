@@ -182,6 +182,13 @@ extension GLTFDocumentRules {
         if normalMapped && !names.contains("TANGENT") && primitive["extensions"]?["KHR_draco_mesh_compression"] == nil {
             findings.add("MESH_PRIMITIVE_GENERATED_TANGENT_SPACE", "material \(m) has a normal map and the primitive no TANGENT; viewers will each make their own", at: here + "/material")
         }
+        // Anisotropy and a clearcoat normal map need tangents, which only a normal map lets a viewer make.
+        let extensions = material["extensions"]
+        if !normalMapped && !names.contains("TANGENT")
+            && (extensions?["KHR_materials_anisotropy"] != nil || extensions?["KHR_materials_clearcoat"]?["clearcoatNormalTexture"] != nil) {
+            findings.add("MESH_PRIMITIVE_NO_TANGENT_SPACE", "material \(m) needs a tangent space: the primitive has no TANGENT and the material no normal map to make one from",
+                         at: here + "/material")
+        }
         if !normalMapped && names.contains("TANGENT") {
             findings.add("UNUSED_MESH_TANGENT", "material \(m) has no normal map, so TANGENT is not used", at: here + "/attributes/TANGENT")
         }

@@ -167,6 +167,10 @@ struct GLTFDocumentRules {
 
     private mutating func extensionLists() {
         let required = (root["extensionsRequired"]?.elements ?? []).compactMap(\.string)
+        for (k, entry) in (root["extensionsUsed"]?.elements ?? []).enumerated() {
+            guard let name = entry.string, name.wholeMatch(of: /[A-Z0-9]+_[A-Za-z0-9_]+/) == nil else { continue }
+            findings.add("INVALID_EXTENSION_NAME_FORMAT", "'\(name)' is not PREFIX_name", at: "/extensionsUsed/\(k)")
+        }
         if root["extensionsRequired"] != nil && root["extensionsUsed"] == nil {
             findings.add("UNSATISFIED_DEPENDENCY", "extensionsRequired needs extensionsUsed", at: "/extensionsRequired")
         }
@@ -311,6 +315,12 @@ struct GLTFDocumentRules {
 
     /// The material extensions that need another beside them, or a texture set that matches.
     private mutating func materialExtensionPairs(_ material: JSONValue, extensions: JSONValue?, at here: String) {
+        // Unlit and specular-glossiness replace the metal-roughness model that the others extend.
+        let names = (extensions?.members ?? []).map(\.key)
+        for exclusive in ["KHR_materials_unlit", "KHR_materials_pbrSpecularGlossiness"] where names.contains(exclusive) && names.count > 1 {
+            findings.add("MULTIPLE_EXTENSIONS", "\(exclusive) beside \(names.filter { $0 != exclusive }.joined(separator: ", "))",
+                         at: here + "/extensions/" + exclusive)
+        }
         if let volume = extensions?["KHR_materials_volume"] {
             // Any extension that names transmission counts: the validator cannot know a vendor's.
             if !(extensions?.members ?? []).contains(where: { $0.key.contains("transmission") }) {
@@ -358,7 +368,12 @@ struct GLTFDocumentRules {
 
     private mutating func lights() {
         for (index, light) in (root["extensions"]?["KHR_lights_punctual"]?["lights"]?.elements ?? []).enumerated() {
-            guard let spot = light["spot"] else { continue }
+            guard let spot = light["spot"] else {
+                if light["type"]?.string == "spot" {
+                    findings.add("UNDEFINED_PROPERTY", "a spot light needs its 'spot' object", at: "/extensions/KHR_lights_punctual/lights/\(index)")
+                }
+                continue
+            }
             let inner = spot["innerConeAngle"]?.number ?? 0, outer = spot["outerConeAngle"]?.number ?? .pi / 4
             if outer <= inner {
                 findings.add("KHR_LIGHTS_PUNCTUAL_LIGHT_SPOT_ANGLES", "outerConeAngle \(outer) is not beyond innerConeAngle \(inner)",
@@ -374,10 +389,20 @@ struct GLTFDocumentRules {
             usage.refer("samplers", texture["sampler"]?.integer)
             usage.refer("images", texture["source"]?.integer)
             usage.refer("images", texture["extensions"]?["EXT_texture_webp"]?["source"]?.integer)
-            if let source = texture["source"]?.integer, images.indices.contains(source), let mime = images[source]["mimeType"]?.string,
-               mime != "image/png" && mime != "image/jpeg" {
+            // An image's type as declared: its mimeType, else its data: URI's media type.
+            func declaredType(_ source: Int) -> String? {
+                guard images.indices.contains(source) else { return nil }
+                if let mime = images[source]["mimeType"]?.string { return mime }
+                if case .data(let media, _)? = images[source]["uri"]?.string.map(GLTFURIForm.init), !media.isEmpty { return media }
+                return nil
+            }
+            if let source = texture["source"]?.integer, let mime = declaredType(source), mime != "image/png" && mime != "image/jpeg" {
                 findings.add("TEXTURE_INVALID_IMAGE_MIME_TYPE", "source image \(source) is \(mime); a core texture takes image/png or image/jpeg",
                              at: "/textures/\(index)/source")
+            }
+            if let source = texture["extensions"]?["EXT_texture_webp"]?["source"]?.integer, let mime = declaredType(source), mime != "image/webp" {
+                findings.add("TEXTURE_INVALID_IMAGE_MIME_TYPE", "source image \(source) is \(mime); EXT_texture_webp takes image/webp",
+                             at: "/textures/\(index)/extensions/EXT_texture_webp/source")
             }
         }
     }

@@ -192,10 +192,8 @@ struct GLTFSchemaWalk {
             findings.add("INVALID_INDEX", "\(int) is negative", at: pointer)
             return
         }
-        if !local, let dot = collection.firstIndex(of: "."), root["extensions"]?[String(collection[..<dot])] == nil {
-            findings.add("UNSATISFIED_DEPENDENCY", "'/extensions/\(collection[..<dot])' must be defined for \(collection) \(int)", at: pointer)
-            return
-        }
+        // Named once where the extension object is (see `extensions`).
+        if !local, let dot = collection.firstIndex(of: "."), root["extensions"]?[String(collection[..<dot])] == nil { return }
         let available = count(of: collection, local: local, container: container)
         if int >= available {
             findings.add("UNRESOLVED_REFERENCE", "\(collection) \(int) does not exist (\(available) defined)", at: pointer)
@@ -221,8 +219,17 @@ struct GLTFSchemaWalk {
                 findings.add("INVALID_EXTENSION_NAME_FORMAT", "'\(name)' is not PREFIX_name", at: here)
             }
             if !used.contains(name) { findings.add("UNDECLARED_EXTENSION", "'\(name)' is not listed in extensionsUsed", at: here) }
+            // Every extension's content is an object, known or not.
+            guard body.members != nil else {
+                findings.add("TYPE_MISMATCH", "\(Self.shown(body)) is not an object", at: here)
+                continue
+            }
             // One not in extensionsUsed is reported above; one listed there is reported there.
             guard let places = places[name] else { continue }
+            // An extension with a root part (lights, variants) means nothing on an object without it.
+            if kind != "glTF", places["glTF"] != nil, root["extensions"]?[name] == nil {
+                findings.add("UNSATISFIED_DEPENDENCY", "'/extensions/\(name)' must be defined", at: here)
+            }
             guard let schema = places[kind] else {
                 findings.add("UNEXPECTED_EXTENSION_OBJECT", "'\(name)' does not apply to \(kind)", at: here)
                 continue
