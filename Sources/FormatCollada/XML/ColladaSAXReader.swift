@@ -43,6 +43,10 @@ final class ColladaSAXReader {
     private let spareRuns = Locked<[[UInt8]]>([])
     /// Set by the number thread when an element passes `maxArrayElements`.
     private let overLimit = AtomicFlag()
+    /// Whether a run was handed to the number thread since the last `drain()`. A short element
+    /// whose text is all here is parsed on this thread instead: 60,000 `<matrix>` elements handed
+    /// over one by one cost three seconds of thread wake-ups for a few microseconds of parsing.
+    private var runsInFlight = false
     private var elementCount = 0
     /// Numeric text shorter than this is left to libxml2 in a mapped read (`ColladaMappedRead`).
     var takeOverBytes = Int.max
@@ -231,6 +235,13 @@ final class ColladaSAXReader {
         }
         // Lines after the cut were already counted by libxml2: the run's last line is found back from there.
         let linesAfter = pending[cut...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        if all && !runsInFlight {
+            let run = NumberRun(bytes: pending, element: element, kind: kind, lastLine: currentLine - linesAfter, maxElements: limits.maxArrayElements)
+            let parsed = run.parse()
+            pending = run.takeBytes()
+            if !parsed { failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers") }
+            return
+        }
         room.wait()
         // The bytes after the cut start the next buffer; the filled one goes to the number thread whole.
         var bytes = spareRuns.withLock { $0.popLast() } ?? []
@@ -240,6 +251,7 @@ final class ColladaSAXReader {
         bytes.removeSubrange(cut...)
         let run = NumberRun(bytes: bytes, element: element, kind: kind,
                             lastLine: currentLine - linesAfter, maxElements: limits.maxArrayElements)
+        runsInFlight = true
         numbers.async { [room, overLimit, spareRuns] in
             if !run.parse() { overLimit.set() }
             let spare = run.takeBytes()
@@ -251,7 +263,8 @@ final class ColladaSAXReader {
 
     /// Waits for the number thread to finish every run handed to it.
     private func drain() {
-        numbers.sync {}
+        if runsInFlight { numbers.sync {} }
+        runsInFlight = false
         if overLimit.isSet, let element = stack.last {
             failLimit("<\(element.name)> holds more than \(limits.maxArrayElements) numbers")
         }
