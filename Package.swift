@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSTBImage", providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "COpenEXRCore", providers: [.apt(["libopenexr-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CLZ4", providers: [.apt(["liblz4-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
         // swift-crypto compiled BoringSSL from source.
@@ -75,7 +76,7 @@ let package = Package(
         .target(name: "AssetValidate", dependencies: ["AssetCore", "FormatUSD", "FormatGLTF"]),
 
         // The CPU renderer: imports AssetCore only (and the image codecs).
-        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore"]),
+        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore", "CTIFF"]),
 
         // The catalog as the use cases see it: the `Catalog` protocol, plain Codable records, the
         // query language and thumbnail jobs, in pure Swift. Imports AssetCore only.
@@ -174,7 +175,7 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]),
                                  ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"]),
-                                 ("FuzzEnvironment", ["AssetRender", "AssetCore"])] {
+                                 ("FuzzEnvironment", ["AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetRender", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

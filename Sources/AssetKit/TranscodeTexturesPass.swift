@@ -3,28 +3,49 @@ import AssetPipeline
 import AssetRender
 import Foundation
 
-/// Textures in formats that the writers' readers do not take (WebP from glTF's EXT_texture_webp;
-/// AR Quick Look and usdz accept PNG and JPEG only) become embedded PNGs before writing, with one
-/// warning naming them. Decoding and encoding are AssetRender's codecs.
+/// Textures in formats the writers' readers do not take become embedded PNGs before writing: AR
+/// Quick Look and usdz take PNG and JPEG only, glTF the same without extensions, so WebP, DDS,
+/// TIFF, TGA, BMP, GIF and PSD are decoded (under the image pixel budget) and written again as PNG
+/// (`--texture-format jpeg` re-encodes them after). One warning names every texture converted. A
+/// texture that does not decode is unbound from its materials, which keep their constants, with
+/// a warning naming the file. Decoding and encoding are AssetRender's codecs.
 struct TranscodeTexturesPass: ScenePass {
     let name = "transcode textures to PNG"
 
     func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         var converted: [String] = []
+        var undecodable: Set<Int> = []
         for (index, texture) in scene.textures.enumerated() {
-            guard let bytes = TextureBytes.load(texture), WebPDecoder.isWebP(bytes) else { continue }
+            guard let bytes = TextureBytes.load(texture) else { continue }
+            let format = ImageDecoder.formatName(of: bytes)
+            if format == "PNG" || format == "JPEG" { continue }
             do throws(AssetError) {
-                let png = try PNGCodec.encode(try WebPDecoder.decode(bytes))
+                let png = try PNGCodec.encode(try ImageDecoder.decode(bytes))
                 let stem = (texture.name as NSString).deletingPathExtension
                 scene.textures[index].source = .embedded(bytes: png, mimeType: "image/png")
                 scene.textures[index].name = (stem.isEmpty ? "texture\(index)" : stem) + ".png"
-                converted.append(texture.name)
+                converted.append("\(texture.name) (\(format ?? "TGA"))")
             } catch {
-                diagnostics.append(.warning("texture \(texture.name) is WebP and cannot be converted to PNG: \(error.message)"))
+                undecodable.insert(index)
+                diagnostics.append(.warning("texture \(texture.name) (\(format ?? "no known format")) does not decode, so its materials keep their constants: \(error.message)"))
             }
         }
-        if !converted.isEmpty {
-            diagnostics.append(.warning("WebP textures converted to PNG: \(converted.joined(separator: ", "))"))
+        if !undecodable.isEmpty {
+            for m in scene.materials.indices { scene.materials[m].unbind(textures: undecodable) }
         }
+        if !converted.isEmpty {
+            diagnostics.append(.warning("textures converted to PNG: \(converted.joined(separator: ", "))"))
+        }
+    }
+}
+
+extension Material {
+    /// Every input that samples one of `textures` falls back to its constant.
+    mutating func unbind(textures: Set<Int>) {
+        let inputs: [WritableKeyPath<Material, TextureReference?>] = [
+            \.baseColor.texture, \.metallic.texture, \.roughness.texture, \.emissive.texture, \.opacity.texture, \.normal,
+            \.occlusion, \.specularColor.texture, \.clearcoat.texture, \.clearcoatRoughness.texture,
+        ]
+        for input in inputs where self[keyPath: input].map({ textures.contains($0.texture) }) == true { self[keyPath: input] = nil }
     }
 }

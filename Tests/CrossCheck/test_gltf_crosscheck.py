@@ -88,7 +88,7 @@ def test_webp_textures_draw_like_their_png_twin_and_become_png_in_usdz(tmp_path)
     out = tmp_path / "w.usdz"
     result = subprocess.run([assetc_binary(), "convert", str(FIXTURES / "gltf" / "checker_webp.gltf"), str(out)],
                             capture_output=True, text=True, check=True)
-    assert "WebP textures converted to PNG" in result.stderr
+    assert "textures converted to PNG" in result.stderr and "(WebP)" in result.stderr
     names = zipfile.ZipFile(out).namelist()
     assert any(n.endswith(".png") for n in names) and not any(n.endswith(".webp") for n in names)
 

@@ -41,7 +41,7 @@ def test_source_findings_say_what_the_conversion_changes(tmp_path):
     ship = target_verdict(ROOT / "Assets" / "Art.scnassets" / "ship.dae")
     assert any(f["rule"] == "ConversionChecker" and "Z up" in f["message"] for f in ship["findings"])
     webp = target_verdict(FIXTURES / "gltf" / "checker_webp.gltf")
-    assert any("WebP textures converted to PNG" in f["message"] for f in webp["findings"])
+    assert any("textures converted to PNG" in f["message"] and "(WebP)" in f["message"] for f in webp["findings"])
     # A texture that does not resolve is an error: the usdz would show the model untextured.
     dae = (FIXTURES / "collada" / "materials_textures.dae").read_text()
     broken = tmp_path / "broken.dae"

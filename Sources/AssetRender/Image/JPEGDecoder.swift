@@ -23,7 +23,9 @@ public enum JPEGDecoder {
     }
 }
 
-/// Decodes a texture by its content: PNG or JPEG.
+/// Decodes a texture by its content: PNG, JPEG and WebP, then what game and DCC exporters also
+/// write: DDS (`DDSDecoder`), TIFF (libtiff), and BMP, TGA, GIF's first frame, PSD's composite and
+/// PNM (stb_image).
 public enum ImageDecoder {
     /// The width and height a PNG's IHDR or a JPEG's frame header gives, without decoding pixels.
     public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
@@ -45,6 +47,22 @@ public enum ImageDecoder {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try PNGCodec.decode(bytes) }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGDecoder.decode(bytes) }
         if WebPDecoder.isWebP(bytes) { return try WebPDecoder.decode(bytes) }
-        throw AssetError(.unsupportedFormat("texture is not PNG, JPEG or WebP", supported: ["png", "jpeg", "webp"]))
+        if DDSDecoder.isDDS(bytes) { return try DDSDecoder.decode(bytes) }
+        if TIFFDecoder.isTIFF(bytes) { return try TIFFDecoder.decode(bytes) }
+        return try LegacyImageDecoder.decode(bytes)
+    }
+
+    /// The format a texture's bytes are in, by content, for messages; nil when none is recognised
+    /// by its first bytes (TGA has no signature: stb_image tries it last).
+    public static func formatName(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "PNG" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
+        if WebPDecoder.isWebP(bytes) { return "WebP" }
+        if DDSDecoder.isDDS(bytes) { return "DDS" }
+        if TIFFDecoder.isTIFF(bytes) { return "TIFF" }
+        if bytes.starts(with: Array("BM".utf8)) { return "BMP" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "GIF" }
+        if bytes.starts(with: Array("8BPS".utf8)) { return "PSD" }
+        return nil
     }
 }

@@ -11,7 +11,8 @@ public enum LegacyImageDecoder {
         guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else { throw AssetError(.malformed("the image is empty or too large to decode")) }
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
         guard bytes.withUnsafeBufferPointer({ stbi_info_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels) }) != 0 else {
-            throw AssetError(.malformed("not an image stb_image reads (\(reason()))"))
+            throw AssetError(.unsupportedFormat("not an image assetc reads: PNG, JPEG, WebP, DDS, TIFF, BMP, TGA, GIF, PSD or PNM (stb_image: \(reason()))",
+                                                supported: ["png", "jpeg", "webp", "dds", "tiff", "bmp", "tga", "gif", "psd", "pnm"]))
         }
         guard width > 0, height > 0, Int(width) * Int(height) <= maxPixels else {
             throw AssetError(.limitExceeded("the image is \(width) x \(height) pixels (at most \(maxPixels))"))
