@@ -26,7 +26,7 @@ HAND_WRITTEN = ["ascii/transforms", "ascii/layers"]  # v61.fbx: assimp reads no 
 IMPORT = '''
 fresh()
 path, frames = sys.argv[1], json.loads(sys.argv[2])
-kind = path.rsplit(".", 1)[1]
+kind = path.rsplit(".", 1)[1].lower()
 if kind == "fbx":
     bpy.ops.import_scene.fbx(filepath=path)
 elif kind == "glb":
