@@ -31,12 +31,29 @@ struct ColladaAnimationBuilder {
         var flat = FlatNodeTree(scene.root)
         guard flat.nodes.count == origins.count else { return }  // every node made is placed; a mismatch would be a bug here
         var skeletonIndex: [String: Int] = [:]
+        // Controllers whose instances name the same <skeleton> roots share one skeleton (BrainStem's
+        // 59 meshes on one rig), their joints joined; a mesh's weights are renumbered to the joined order.
+        var sharedByRoots: [String: Int] = [:]
+        var renumbered: Set<Int> = []
         for pending in pendingSkins {
             guard let controller = document.controllers[pending.controller] else { continue }
-            let key = pending.controller + "|" + pending.skeletonRoots.joined(separator: "|")
+            let roots = pending.skeletonRoots.joined(separator: "|")
+            let key = pending.controller + "|" + roots
             if skeletonIndex[key] == nil {
-                skeletonIndex[key] = scene.skeletons.count
-                scene.skeletons.append(skeleton(controller, roots: pending.skeletonRoots, paths: flat.paths, at: pending.location))
+                let own = skeleton(controller, roots: pending.skeletonRoots, paths: flat.paths, at: pending.location)
+                if !roots.isEmpty, let shared = sharedByRoots[roots], let order = Self.join(own, into: &scene.skeletons[shared]) {
+                    skeletonIndex[key] = shared
+                    let mesh = flat.nodes[pending.node].meshInstances[pending.instance].mesh
+                    if order != Array(0..<Int32(order.count)), scene.meshes.indices.contains(mesh), renumbered.insert(mesh).inserted,
+                       var weights = scene.meshes[mesh].skinWeights {
+                        weights.joints = weights.joints.map { order.indices.contains(Int($0)) ? order[Int($0)] : $0 }
+                        scene.meshes[mesh].skinWeights = weights
+                    }
+                } else {
+                    skeletonIndex[key] = scene.skeletons.count
+                    if !roots.isEmpty && sharedByRoots[roots] == nil { sharedByRoots[roots] = scene.skeletons.count }
+                    scene.skeletons.append(own)
+                }
             }
             flat.nodes[pending.node].meshInstances[pending.instance].skin = SkinBinding(skeleton: skeletonIndex[key]!)
         }
@@ -68,6 +85,29 @@ struct ColladaAnimationBuilder {
             let channels = try self.channels(animations, paths: flat.paths, morphPlacements: morphPlacements, window: window)
             if !channels.isEmpty { scene.animations.append(AnimationClip(name: name, channels: channels)) }
         }
+    }
+
+    /// `skin`'s joints added to `shared` (those it lacks, at the end), and where each of `skin`'s
+    /// joints now is; nil (and `shared` untouched) when a joint both name is bound differently, since
+    /// one skeleton holds one bind pose a joint.
+    static func join(_ skin: Skeleton, into shared: inout Skeleton) -> [Int32]? {
+        var position = Dictionary(shared.jointPaths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var joined = shared
+        var order: [Int32] = []
+        for (j, path) in skin.jointPaths.enumerated() {
+            if !path.isEmpty, let at = position[path] {
+                guard joined.inverseBindMatrices[at].isApproximatelyEqual(to: skin.inverseBindMatrices[j], tolerance: 1e-5) else { return nil }
+                order.append(Int32(at))
+            } else {
+                position[path] = joined.jointPaths.count
+                order.append(Int32(joined.jointPaths.count))
+                joined.jointPaths.append(path)
+                joined.jointNames.append(skin.jointNames[j])
+                joined.inverseBindMatrices.append(skin.inverseBindMatrices[j])
+            }
+        }
+        shared = joined
+        return order
     }
 
     /// The node a joint name means: by sid (or id, for IDREF joints) under the instance's
