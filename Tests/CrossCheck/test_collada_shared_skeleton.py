@@ -1,5 +1,5 @@
 """Skin controllers whose instances name the same <skeleton> root share one skeleton (issue 52): a
-Blender-made glb with three meshes on one rig (Tests/Fixtures/anim/make_shared_rig.py), written to
+Blender-made glb with three meshes on one rig (Tests/Fixtures/rig/make_shared_rig.py), written to
 Collada by assetc (three controllers, each naming the rig's root) and read back, has one skeleton of
 three joints, not three; its usdz holds one UsdSkel Skeleton (counted by usd-core) and passes the
 ARKit checks; and the joined skeleton poses the meshes as the glb does."""
@@ -10,7 +10,7 @@ from pxr import Usd, UsdSkel
 import arkit_checker
 from conftest import FIXTURES, run_assetc
 
-RIG = FIXTURES / "anim" / "shared_rig.glb"
+RIG = FIXTURES / "rig" / "shared_rig.glb"
 
 
 def info(path, *extra):
