@@ -119,3 +119,29 @@ def test_a_material_channel_is_named_and_the_rest_is_read():
     named = [w for w in info["warnings"] if "Paint-effect/common/diffuse" in w]
     assert len(named) == 1 and "material" in named[0], info["warnings"]
     assert info["animatedNodes"] == 1
+
+
+def test_channels_that_hold_still_are_animation_and_are_carried(tmp_path):
+    """Issue 52: a clip whose keys hold still (COLLADA-CTS's 5 s clips of constant keys, one holding a
+    scale of 0) counts every node it targets, and usdz and glb carry it: the held scale of 0 included."""
+    text = (FOLDER / "component_targets.dae").read_text()
+    for old, new in [('count="3">0 2 3<', 'count="3">0 0 0<'), ('count="2">0 90<', 'count="2">30 30<'),
+                     ('"Stretch-input-array" count="2">0 1<', '"Stretch-input-array" count="2">0 5<'), ('count="2">1 3<', 'count="2">0 0<'),
+                     ('count="2">0 1<', 'count="2">1 1<'), ('count="2">0 -4<', 'count="2">8 8<')]:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    still = tmp_path / "still.dae"
+    still.write_text(text)
+    info = assetc_info(still)
+    assert info["animatedNodes"] == 5 and info["duration"] == 5, info
+    for kind in ("usdz", "glb"):
+        out = tmp_path / f"still.{kind}"
+        result = subprocess.run([assetc_binary(), "convert", str(still), str(out)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        back = assetc_info(out)
+        assert back["animatedNodes"] == 5 and abs(back["duration"] - 5) < 1e-6, (kind, back["animatedNodes"], back["duration"])
+    stage = Usd.Stage.Open(str(tmp_path / "still.usdz"))
+    stretcher = next(p for p in stage.Traverse() if p.GetName() == "Stretcher")
+    fps = stage.GetTimeCodesPerSecond()
+    scale = stretcher.GetAttribute("xformOp:scale")
+    assert scale.GetNumTimeSamples() >= 2 and scale.Get(Usd.TimeCode(2.5 * fps))[1] == 0

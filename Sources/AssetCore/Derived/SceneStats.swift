@@ -109,22 +109,15 @@ extension Scene {
         return (0..<count).map { range.lowerBound + (range.upperBound - range.lowerBound) * Double($0) / Double(count - 1) }
     }
 
-    /// Paths of non-joint nodes whose transform some channel changes (keys that differ).
+    /// Paths of non-joint nodes a transform channel with keys targets, whether its keys move the
+    /// node or hold it in a pose (a Collada clip holding a scale of 0 for 5 s is animation too).
     public var animatedNodePaths: Set<String> {
         var joints = Set<String>()
         for skeleton in skeletons { joints.formUnion(skeleton.jointPaths) }
         var paths = Set<String>()
         for clip in animations {
-            for channel in clip.channels where !joints.contains(channel.nodePath) && !paths.contains(channel.nodePath) {
-                guard channel.property.isTransform else { continue }
-                let n = channel.valuesPerKey
-                guard channel.values.count >= 2 * n else { continue }
-                let first = channel.values[0..<n]
-                var k = n
-                while k + n <= channel.values.count {
-                    if channel.values[k..<(k + n)] != first { paths.insert(channel.nodePath); break }
-                    k += n
-                }
+            for channel in clip.channels where channel.property.isTransform && !channel.times.isEmpty && !joints.contains(channel.nodePath) {
+                paths.insert(channel.nodePath)
             }
         }
         return paths

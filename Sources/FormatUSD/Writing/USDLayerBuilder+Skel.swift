@@ -147,10 +147,12 @@ extension USDLayerBuilder {
             let order = (node.resetsTransformStack ? ["!resetXformStack!"] : []) + ["xformOp:transform"]
             return [transform, .attribute("xformOpOrder", "token[]", .list(order.map { .string($0) }), uniform: true)]
         }
-        // An op whose samples all equal its rest value keeps the default only.
+        // An op whose samples all equal its rest value keeps the default only; a node whose keys all
+        // hold its rest pose keeps them on its translate, so the clip that targets it is carried as it is.
         if t.contains(where: { $0.1 != translate.defaultValue }) { translate.timeSamples = t }
         if r.contains(where: { $0.1 != orient.defaultValue }) { orient.timeSamples = r }
         if s.contains(where: { $0.1 != scale.defaultValue }) { scale.timeSamples = s }
+        if translate.timeSamples == nil && orient.timeSamples == nil && scale.timeSamples == nil { translate.timeSamples = t }
         let order = (node.resetsTransformStack ? ["!resetXformStack!"] : []) + ["xformOp:translate", "xformOp:orient", "xformOp:scale"]
         return [translate, orient, scale, .attribute("xformOpOrder", "token[]", .list(order.map { .string($0) }), uniform: true)]
     }
