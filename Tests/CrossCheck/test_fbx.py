@@ -188,3 +188,23 @@ def test_converts_to_usdz_and_glb_that_read_back_alike(name, tmp_path):
     assert len(document.animations) == len(ours["clips"])
     back = info(glb)
     assert (back["joints"], back["blendShapes"], len(back["clips"])) == (ours["joints"], ours["blendShapes"], len(ours["clips"]))
+
+
+def test_every_stack_is_a_clip_with_its_own_span():
+    """stacks.fbx: nine animation stacks (three actions on three boxes, Blender's exporter with
+    bake_anim_use_all_actions), each read as a clip with its own span, as Blender's importer makes
+    one action of each, and as assimp counts them."""
+    ours = info(FOLDER / "stacks.fbx")
+    theirs = blender('''
+fresh()
+bpy.ops.import_scene.fbx(filepath=sys.argv[1])
+fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
+answer(sorted([a.name.split("|", 1)[1], (a.frame_range[0] - 1) / fps, (a.frame_range[1] - 1) / fps] for a in bpy.data.actions))
+''', FOLDER / "stacks.fbx")
+    clips = sorted([c["name"], c["start"], c["end"]] for c in ours["clips"])
+    assert len(clips) == len(theirs) == 9
+    for (name, start, end), (their_name, their_start, their_end) in zip(clips, theirs):
+        assert name == their_name and abs(start - their_start) < 1e-6 and abs(end - their_end) < 1e-6, (clips, theirs)
+    assert ours["animatedNodes"] == 3
+    counted = subprocess.run(["assimp", "info", str(FOLDER / "stacks.fbx")], capture_output=True, text=True).stdout
+    assert "Animations:         9" in counted

@@ -110,4 +110,20 @@ bpy.ops.mesh.primitive_monkey_add(location=(0, 0, 50))
 bpy.context.object.name = "Head"
 bpy.context.object.scale = (40, 40, 40)
 export("zup_cm.fbx", axis_up="Z", axis_forward="Y", apply_scale_options="FBX_SCALE_UNITS")
+# Three boxes, each with its own action over its own frames, exported with every action applied to
+# every object: nine animation stacks, each a clip with its own span (as the 2010s SDK exporters
+# write one stack per take).
+fresh()
+for i in range(3):
+    bpy.ops.mesh.primitive_cube_add(size=0.5, location=(i * 2, 0, 0))
+    box = bpy.context.object
+    box.name = f"Box{i}"
+    start, end = 1 + i * 10, 25 + i * 20
+    box.location.z = 0
+    box.keyframe_insert("location", frame=start)
+    box.location.z = 1 + i
+    box.keyframe_insert("location", frame=end)
+    box.animation_data.action.name = f"Move{i}"
+bpy.context.scene.frame_end = 65
+export("stacks.fbx", bake_anim=True, bake_anim_use_all_actions=True, bake_anim_use_nla_strips=False)
 print("made", out)
