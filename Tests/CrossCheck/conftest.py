@@ -27,6 +27,28 @@ def assetc_binary():
     return binary
 
 
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_ok(url, seconds=120):
+    """Polls `url` until it answers 200 (a service starting and indexing); False when it never does."""
+    import time
+    import urllib.request
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
 def run_assetc(*args, timeout=60):
     return subprocess.run([assetc_binary(), *args], capture_output=True, text=True, timeout=timeout)
 

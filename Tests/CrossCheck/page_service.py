@@ -2,15 +2,12 @@
 animated and a variant-carrying sample beside it, and Debian's Chromium driven by playwright with
 WebGL on SwiftShader (Scripts/setup-reference-tools installs both)."""
 import shutil
-import socket
 import subprocess
-import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from conftest import FIXTURES, assetc_binary
+from conftest import FIXTURES, assetc_binary, free_port, wait_for_ok
 
 ROOT = FIXTURES.parent.parent
 BACKGROUND = (244, 244, 244)  # the 3D view's clear colour
@@ -24,20 +21,11 @@ def service(tmp_path_factory):
     shutil.copytree(ROOT / "Assets", library)
     shutil.copy(FIXTURES / "anim" / "skinned_arm.usda", library / "skinned_arm.usda")
     shutil.copy(FIXTURES / "gltf" / "material_extensions" / "variants.glb", library / "variants.glb")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen([assetc_binary(), "serve", str(library), "--db", str(folder / "catalog.sqlite"), "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=5) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.2)
+    wait_for_ok(base + "/health")
     yield base, library
     process.terminate()
     process.communicate(timeout=30)

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 import hostile_inputs
-from conftest import ROOT, assetc_binary, limit_address_space
+from conftest import ROOT, assetc_binary, free_port, limit_address_space, wait_for_ok
 
 WORK = "the read is past its work budget"
 MEMORY = "which takes the read past its memory budget"
@@ -115,7 +115,6 @@ def test_the_60000_instance_file_is_refused_quickly_by_thumbnail_index_and_serve
     reason. Release builds answer in about a second (the note's figures); the bound here is loose
     enough for a debug build on a loaded machine and still far below the two minutes it once took."""
     import shutil
-    import socket
     import time
     import urllib.error
     import urllib.request
@@ -140,21 +139,12 @@ def test_the_60000_instance_file_is_refused_quickly_by_thumbnail_index_and_serve
     shown = subprocess.run([assetc_binary(), "show", "library/many_instances.dae", "--db", str(database)], capture_output=True, text=True)
     assert "thumbnail not rendered" in shown.stdout and "triangles once instances are placed" in shown.stdout, shown.stdout
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     service = subprocess.Popen([assetc_binary(), "serve", str(library), "--db", str(tmp_path / "served.sqlite"), "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(base + "/api/assets/library/many_instances.dae", timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.2)
+        assert wait_for_ok(base + "/api/assets/library/many_instances.dae"), "the service never listed the file"
         started = time.monotonic()
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(base + "/api/assets/library/many_instances.dae/thumbnail.png", timeout=20)
