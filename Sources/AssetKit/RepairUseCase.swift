@@ -82,6 +82,6 @@ public struct RepairUseCase: Sendable {
     }
 
     private static let pngFromLegacyImage: TextureTranscoder = { bytes, _ throws(AssetError) in
-        try PNGCodec.encode(try LegacyImageDecoder.decode(bytes))
+        try PNGCodec.encode(try ImageDecoder.decode(bytes))  // by content: stb_image's, TIFF and DDS
     }
 }

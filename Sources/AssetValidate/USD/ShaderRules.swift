@@ -9,8 +9,8 @@ enum ShaderRules {
     static let nonPortableTextureFormats: Set<String> = ["bmp", "tga", "hdr", "tif", "tx", "zfile"]
     /// Extensions usd-core takes for 8-bit images when it checks normal maps (as written).
     static let eightBitFormats: Set<String> = ["bmp", "tga", "jpg", "jpeg", "png", "tif"]
-    /// Formats `--fix` can decode (stb_image) and re-encode as PNG.
-    static let transcodableTextureFormats: Set<String> = ["bmp", "tga", "gif", "psd", "ppm", "pgm", "pnm"]
+    /// Formats `--fix` can decode (stb_image, libtiff, `DDSDecoder`) and re-encode as PNG.
+    static let transcodableTextureFormats: Set<String> = ["bmp", "tga", "gif", "psd", "ppm", "pgm", "pnm", "tif", "tiff", "dds"]
 
     static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
         for entry in context.prims {

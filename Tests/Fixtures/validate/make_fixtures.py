@@ -116,6 +116,17 @@ def bmp(width, height):
             + struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, len(pixels), 2835, 2835, 0, 0) + pixels)
 
 
+def tiff(width, height, colour=(90, 160, 30)):
+    """A baseline TIFF (TIFF 6.0, little-endian): one uncompressed RGB strip, the IFD after it."""
+    pixels = bytes(colour) * width * height
+    bits_at = 8 + len(pixels)
+    ifd_at = bits_at + 6
+    entries = [(256, 3, 1, width), (257, 3, 1, height), (258, 3, 3, bits_at), (259, 3, 1, 1), (262, 3, 1, 2),
+               (273, 4, 1, 8), (277, 3, 1, 3), (278, 3, 1, height), (279, 4, 1, len(pixels))]
+    ifd = struct.pack("<H", len(entries)) + b"".join(struct.pack("<HHII", *e) for e in entries) + struct.pack("<I", 0)
+    return b"II*\x00" + struct.pack("<I", ifd_at) + pixels + struct.pack("<HHH", 8, 8, 8) + ifd
+
+
 def package(path, entries, align=True, compress=()):
     """A zip of (name, bytes) in order; `align` pads each local header's extra field so the data
     starts at a multiple of 64, as usdz requires; names in `compress` are deflated."""
@@ -136,6 +147,7 @@ def main():
     (HERE / "textures" / "albedo.png").write_bytes(png(4, 4, (200, 120, 40)))
     (HERE / "textures" / "normal.png").write_bytes(png(4, 4, (128, 128, 255)))
     (HERE / "textures" / "albedo.bmp").write_bytes(bmp(4, 4))
+    (HERE / "textures" / "albedo.tif").write_bytes(tiff(4, 4))
     # A whole 1x1 GIF (a colour table, one image, its LZW data), so `--fix` can convert it.
     (HERE / "textures" / "albedo.gif").write_bytes(bytes.fromhex("47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b"))
     (HERE / "geometry.usda").write_text(stage(root('def Mesh "Tri"\n{\n    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n    point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n}\n')))
@@ -154,6 +166,7 @@ def main():
         # TextureChecker: a non-portable format and one it does not know.
         "texture_bmp.usda": stage(textured(albedo="textures/albedo.bmp")),
         "texture_gif.usda": stage(textured(albedo="textures/albedo.gif")),
+        "texture_tif.usda": stage(textured(albedo="textures/albedo.tif")),
         # PrimEncapsulationChecker: a mesh under a mesh, a shader under a shader, a shader in a Scope in a Material.
         "encapsulation_gprim.usda": stage(root('def Mesh "Outer"\n{\n    def Xform "Between"\n    {\n        def Sphere "Inner"\n        {\n        }\n    }\n}\n')),
         "encapsulation_shader.usda": stage(root('def Material "M"\n{\n    def Shader "A"\n    {\n        uniform token info:id = "UsdPreviewSurface"\n\n        def Shader "B"\n        {\n            uniform token info:id = "UsdUVTexture"\n        }\n    }\n\n    def Scope "Group"\n    {\n        def Shader "C"\n        {\n            uniform token info:id = "UsdUVTexture"\n        }\n    }\n}\n')),
