@@ -65,20 +65,19 @@ struct AssetFolder {
     /// (their file name when there is one, or they sit side by side), so two `scene.gltf` in two
     /// folders keep apart.
     static func inputs(for paths: [String], registry: FormatRegistry, skipping: String?) throws(AssetError) -> [Input] {
-        var inputs: [Input] = []
-        var givenFiles: [String] = []
+        var folders: [Bool] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw AssetError(.fileNotFound, at: SourceLocation(file: path))
             }
-            if !isDirectory.boolValue { givenFiles.append(absolute(path)) }
+            folders.append(isDirectory.boolValue)
         }
+        let givenFiles = zip(paths, folders).filter { !$1 }.map { absolute($0.0) }
         let parent = commonParent(of: givenFiles.map { ($0 as NSString).deletingLastPathComponent })
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            guard isDirectory.boolValue else {
+        var inputs: [Input] = []
+        for (path, isFolder) in zip(paths, folders) {
+            guard isFolder else {
                 let name = relative(absolute(path), to: parent)
                 inputs.append(Input(path: path, relativePath: name, id: name))
                 continue

@@ -39,13 +39,13 @@ public struct BatchConvertUseCase: Sendable {
     public func jobs(for paths: [String], format: AssetFormat, outputFolder: String) throws(AssetError) -> [Job] {
         var seen = Set<String>()
         let inputs = try AssetFolder.inputs(for: paths, registry: registry, skipping: outputFolder).filter {
-            seen.insert(Self.absolute($0.path)).inserted
+            seen.insert(AssetFolder.absolute($0.path)).inserted
         }
-        let mirrored = inputs.map(\.relativePath)
         var sharing: [String: Int] = [:]
-        for relative in mirrored { sharing[Self.renamed(relative, to: format), default: 0] += 1 }
+        for input in inputs { sharing[Self.renamed(input.relativePath, to: format), default: 0] += 1 }
         var claimed: [String: String] = [:]
-        return zip(inputs, mirrored).map { input, relative in
+        return inputs.map { input in
+            let relative = input.relativePath
             let plain = Self.renamed(relative, to: format)
             let output = sharing[plain]! > 1 ? relative + "." + format.fileExtension : plain
             var job = Job(input: input.path, output: output)
@@ -58,8 +58,6 @@ public struct BatchConvertUseCase: Sendable {
             return job
         }
     }
-
-    static func absolute(_ path: String) -> String { AssetFolder.absolute(path) }
 
     /// `ships/ship.dae` as `ships/ship.usdz`.
     static func renamed(_ relative: String, to format: AssetFormat) -> String {

@@ -2,18 +2,15 @@ import AssetCore
 import AssetPipeline
 import AssetRender
 
-/// The converter's texture codec, made of AssetRender's: libpng, TurboJPEG, libwebp and
-/// stb_image_resize.
+/// The converter's texture codec, made of AssetRender's: libpng, TurboJPEG, libwebp, the legacy
+/// decoders behind `ImageDecoder`, and stb_image_resize.
 struct RenderTextureCodec: TextureCodec {
     func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
         ImageDecoder.size(of: bytes)
     }
 
     func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage {
-        do throws(AssetError) { return try ImageDecoder.decode(bytes) } catch {
-            guard case .unsupportedFormat = error.kind else { throw error }
-            return try LegacyImageDecoder.decode(bytes)  // BMP, TGA and the other formats older exporters used
-        }
+        try ImageDecoder.decode(bytes)  // every format by content, stb_image's legacy ones last
     }
 
     func resized(_ image: RGBAImage, width: Int, height: Int, content: TextureContent, wrapsX: Bool, wrapsY: Bool) -> RGBAImage {

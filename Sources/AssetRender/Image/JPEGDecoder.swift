@@ -53,7 +53,8 @@ public enum ImageDecoder {
     }
 
     /// The format a texture's bytes are in, by content, for messages; nil when none is recognised
-    /// by its first bytes (TGA has no signature: stb_image tries it last).
+    /// by its first bytes (TGA has no signature: stb_image tries it last, so what it decodes
+    /// with no name here is TGA).
     public static func formatName(of bytes: [UInt8]) -> String? {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "PNG" }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
@@ -63,6 +64,7 @@ public enum ImageDecoder {
         if bytes.starts(with: Array("BM".utf8)) { return "BMP" }
         if bytes.starts(with: Array("GIF8".utf8)) { return "GIF" }
         if bytes.starts(with: Array("8BPS".utf8)) { return "PSD" }
+        if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[1]) { return "PNM" }
         return nil
     }
 }
