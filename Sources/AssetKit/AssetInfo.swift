@@ -43,6 +43,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var clips: [ClipReport]
     /// Nodes other than joints whose transform the animation changes.
     public var animatedNodes: Int
+    /// Materials whose colour, opacity or other constants the animation changes.
+    public var animatedMaterials: Int
     /// The time `bounds` were taken at (`--time`), nil for the scene as authored.
     public var time: Double?
     /// nil (JSON null) when the scene places no geometry.
@@ -85,6 +87,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         duration = stats.duration
         clips = scene.animations.compactMap { clip in clip.timeRange.map { ClipReport(name: clip.name, start: $0.lowerBound, end: $0.upperBound) } }
         animatedNodes = stats.animatedNodes
+        animatedMaterials = stats.animatedMaterials
         time = poseTime
         self.bounds = bounds.isEmpty ? nil : BoundsReport(bounds)
         boundsInMeters = bounds.isEmpty ? nil : BoundsReport(bounds.scaled(by: scene.metadata.metersPerUnit))
@@ -99,7 +102,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments
         case materials, materialVariants, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration, clips
-        case animatedNodes, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
+        case animatedNodes, animatedMaterials, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
     // Written by hand so absent bounds and names are an explicit null, as the contract promises,
@@ -131,6 +134,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(duration, forKey: .duration)
         try c.encode(clips, forKey: .clips)
         try c.encode(animatedNodes, forKey: .animatedNodes)
+        try c.encode(animatedMaterials, forKey: .animatedMaterials)
         try c.encode(time, forKey: .time)
         try c.encode(bounds, forKey: .bounds)
         try c.encode(boundsInMeters, forKey: .boundsInMeters)

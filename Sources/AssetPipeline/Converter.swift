@@ -145,6 +145,7 @@ public struct Converter: Sendable {
         // matrices would not follow.
         if let time = options.readOptions.poseTime { passes.append(PoseAnimationPass(time: time)) }
         else if !requirements.keepsAnimation { passes.append(DropAnimationPass(format: format.name)) }
+        else if !requirements.keepsMaterialAnimation { passes.append(DropMaterialAnimationPass(format: format.name)) }
         // Simplified before anything copies meshes per instance (flattening), once per mesh.
         if let budget = options.maxTriangles { passes.append(SimplifyPass(target: .triangles(budget))) }
         else if let ratio = options.simplifyRatio { passes.append(SimplifyPass(target: .ratio(ratio))) }

@@ -108,6 +108,7 @@ extension GLTFBuilder {
                     if path != "weights" { animatedNodes.insert(target) }
                 }
             }
+            materialPointerChannels(clip, into: &animation)
             if !animation.channels.isEmpty { animations.append(animation) }
         }
         if !animations.isEmpty { document.animations = animations }

@@ -50,7 +50,18 @@ struct GLTFDocument: Encodable {
     }
     struct Skin: Encodable { var name: String?; var inverseBindMatrices: Int; var joints: [Int] }
     struct Animation: Encodable {
-        struct Target: Encodable { var node: Int; var path: String }
+        struct Target: Encodable {
+            struct Pointer: Encodable { var pointer: String }
+            struct Extensions: Encodable { var KHR_animation_pointer: Pointer }
+            var node: Int?
+            var path: String
+            var extensions: Extensions?
+
+            init(node: Int, path: String) { (self.node, self.path) = (node, path) }
+
+            /// KHR_animation_pointer: `path` is "pointer" and the JSON pointer names the property.
+            init(pointer: String) { (node, path, extensions) = (nil, "pointer", Extensions(KHR_animation_pointer: Pointer(pointer: pointer))) }
+        }
         struct Channel: Encodable { var sampler: Int; var target: Target }
         struct Sampler: Encodable { var input: Int; var interpolation: String; var output: Int }
         var name: String?

@@ -58,4 +58,34 @@ import Testing
         let b = try #require(merged.channels.first { $0.nodePath == "/B" })
         #expect(b.times.first == 0 && b.sample(at: 0.5) == [3, 3, 3])
     }
+
+    /// Material channels ride the timeline as node channels do: held at the material's constant where
+    /// their clip is not playing, and split back to their own clip with their own times.
+    @Test func materialChannelsAreLaidOutAndSplitBack() throws {
+        var fade = Self.walk
+        fade.materialChannels = [MaterialAnimationChannel(material: 0, input: .baseColor, times: [1, 3], values: [1, 0, 0, 0, 0, 1])]
+        let paint = Material(name: "Paint", baseColor: .init(SIMD3(0.5, 0.5, 0.5)))
+        let (merged, timeline) = ClipTimeline.laidEndToEnd([fade, Self.wave], gap: 1, materials: [paint])
+        #expect(merged.channels.count == 2, "material channels are not node channels")
+        let colour = try #require(merged.materialChannels.first)
+        #expect(colour.sample(at: 2) == [0.5, 0, 0.5] && colour.sample(at: 4.25) == [0.5, 0.5, 0.5],
+                "during wave the material holds its own colour")
+        let split = timeline.split(merged)
+        #expect(split[0].materialChannels == fade.materialChannels)
+        #expect(split[1].materialChannels.isEmpty && split[1].channels.map(\.nodePath) == ["/Root/Arm"])
+    }
+
+    /// Posing sets each animated material input to its value at the time.
+    @Test func posingSetsTheAnimatedMaterialInputs() throws {
+        var scene = Scene(materials: [Material(name: "Paint"), Material(name: "Glass")])
+        scene.animations = [AnimationClip(name: "fade", materialChannels: [
+            MaterialAnimationChannel(material: 1, input: .opacity, interpolation: .step, times: [0, 1], values: [1, 0.25]),
+            MaterialAnimationChannel(material: 0, input: .emissive, times: [0, 2], values: [0, 0, 0, 2, 4, 6]),
+        ])]
+        #expect(scene.animations[0].timeRange == 0...2, "material keys count toward the clip's length")
+        let posed = scene.posed(at: 0.5)
+        #expect(posed.materials[1].opacity.value == 1 && scene.posed(at: 1).materials[1].opacity.value == 0.25)
+        #expect(posed.materials[0].emissive.value == SIMD3(0.5, 1, 1.5) && posed.animations.isEmpty)
+        #expect(scene.stats.animatedMaterials == 2 && scene.stats.animatedNodes == 0)
+    }
 }

@@ -3,6 +3,7 @@ names and lengths (dae -> usdz -> glb -> usda, with several clips laid end to en
 named in its customLayerData), node animation on prims with and without geometry below (usd-core's world
 transforms of a usd-core-written stage at every step), and KHR_animation_pointer channels posing as the
 plain channels they point at."""
+import json
 import math
 import subprocess
 
@@ -99,9 +100,19 @@ def test_animation_pointer_poses_as_the_plain_channels(seconds):
     skel_reference.assert_bounds_close(plain["bounds"], gltf_anim_reference.posed_bounds(POINTER / "animation_pointer_plain.gltf", seconds))
 
 
-def test_a_pointer_assetc_cannot_animate_is_named():
-    warnings = assetc_info(POINTER / "animation_pointer.gltf")["warnings"]
-    assert len(warnings) == 1 and "/materials/0/pbrMetallicRoughness/baseColorFactor" in warnings[0]
+def test_a_material_pointer_is_read_and_one_assetc_cannot_animate_is_named(tmp_path):
+    info = assetc_info(POINTER / "animation_pointer.gltf")
+    assert info["warnings"] == [] and info["animatedMaterials"] == 1, info["warnings"]
+    # The same file with the material pointer moved to a property assetc does not animate.
+    document = json.loads((POINTER / "animation_pointer.gltf").read_text())
+    document["animations"][0]["channels"][2]["target"]["extensions"]["KHR_animation_pointer"]["pointer"] = "/materials/0/alphaCutoff"
+    moved = tmp_path / "animation_pointer.gltf"
+    moved.write_text(json.dumps(document))
+    for sidecar in POINTER.iterdir():
+        if sidecar.suffix not in (".gltf", ".py"):
+            (tmp_path / sidecar.name).write_bytes(sidecar.read_bytes())
+    warnings = [w for w in assetc_info(moved)["warnings"] if "validation" not in w]
+    assert len(warnings) == 1 and "/materials/0/alphaCutoff" in warnings[0], warnings
 
 
 def test_quaternion_samples_turn_as_usd_core_turns_them(tmp_path):

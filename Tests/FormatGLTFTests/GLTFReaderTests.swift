@@ -133,7 +133,11 @@ import Testing
         let result = try read("animation_pointer/animation_pointer.gltf")
         let properties = result.scene.animations.first?.channels.map(\.property.name).sorted()
         #expect(properties == ["translation", "weights"])
-        #expect(result.warnings.count == 1 && result.warnings[0].message.contains("/materials/0/"))
+        // The base colour factor of an opaque material: its colour animates, its alpha is ignored.
+        let material = try #require(result.scene.animations.first?.materialChannels)
+        #expect(material.map(\.input) == [.baseColor] && material[0].material == 0)
+        #expect(material[0].values.count == material[0].times.count * 3 && material[0].times.count >= 2)
+        #expect(result.warnings.isEmpty)
     }
 
     /// A textured material on a mesh with no texture coordinates: glTF requires the attribute the

@@ -31,7 +31,10 @@ public struct ClipTimeline: Sendable, Equatable {
     /// the span of a clip that does not key it, the channel holds its `rest` value (three equal keys:
     /// the span's start, middle and end), so each clip plays as it would alone; `split` leaves such
     /// holds out. (Three, because a clip's own single key held out to its span's ends makes two.)
-    public static func laidEndToEnd(_ clips: [AnimationClip], gap: Double = 1,
+    ///
+    /// Material channels are laid out the same way, holding the material's constant (`materials`)
+    /// where a clip does not key them.
+    public static func laidEndToEnd(_ clips: [AnimationClip], gap: Double = 1, materials: [Material] = [],
                                     rest: (AnimationChannel) -> [Float]? = { _ in nil }) -> (clip: AnimationClip, timeline: ClipTimeline) {
         var spans: [Span] = []
         var shifted: [[AnimationChannel]] = []
@@ -41,7 +44,7 @@ public struct ClipTimeline: Sendable, Equatable {
             let start = cursor.map { $0 + gap } ?? range.lowerBound
             let shift = start - range.lowerBound
             spans.append(Span(name: clip.name, start: start, end: range.upperBound + shift, sourceStart: range.lowerBound))
-            shifted.append(clip.channels.map { channel in
+            shifted.append((clip.channels + clip.materialChannels.map(MaterialKey.carrier)).map { channel in
                 var moved = channel
                 moved.times = channel.times.map { $0 + shift }
                 return moved
@@ -63,14 +66,17 @@ public struct ClipTimeline: Sendable, Equatable {
             var pieces: [AnimationChannel] = []
             for (s, span) in spans.enumerated() {
                 if let part = parts[s] { pieces.append(Self.covering(part, span)); continue }
-                guard let value = rest(example), value.count == example.property.components else { continue }
+                let held = MaterialKey(example.nodePath).map { key in
+                    materials.indices.contains(key.material) ? materials[key.material].animatedValue(key.input) : nil
+                } ?? rest(example)
+                guard let value = held, value.count == example.property.components else { continue }
                 let times = span.end > span.start ? [span.start, (span.start + span.end) / 2, span.end] : [span.start]
                 pieces.append(AnimationChannel(nodePath: example.nodePath, property: example.property, interpolation: .linear,
                                                times: times, values: Array(times.map { _ in value }.joined())))
             }
             return Self.concatenated(pieces)
         }
-        return (AnimationClip(name: clips.first?.name ?? "animation", channels: merged), ClipTimeline(spans: spans))
+        return (MaterialKey.separated(AnimationClip(name: clips.first?.name ?? "animation", channels: merged)), ClipTimeline(spans: spans))
     }
 
     /// The timeline cut back into its clips: each span's keys, at the times they had in their clip.
@@ -79,7 +85,7 @@ public struct ClipTimeline: Sendable, Equatable {
         spans.map { span in
             let slack = 1e-6 * max(1, abs(span.end))
             var channels: [AnimationChannel] = []
-            for channel in clip.channels {
+            for channel in clip.channels + clip.materialChannels.map(MaterialKey.carrier) {
                 let n = channel.valuesPerKey
                 let keys = channel.times.indices.filter { channel.times[$0] >= span.start - slack && channel.times[$0] <= span.end + slack }
                 guard !keys.isEmpty, channel.values.count >= channel.times.count * n else { continue }
@@ -89,7 +95,7 @@ public struct ClipTimeline: Sendable, Equatable {
                 part.values = keys.flatMap { channel.values[($0 * n)..<($0 * n + n)] }
                 channels.append(part)
             }
-            return AnimationClip(name: span.name, channels: channels)
+            return MaterialKey.separated(AnimationClip(name: span.name, channels: channels))
         }
     }
 
@@ -138,6 +144,39 @@ public struct ClipTimeline: Sendable, Equatable {
         for part in parts.dropFirst() {
             result.times += part.times
             result.values += part.values
+        }
+        return result
+    }
+}
+
+/// A material channel carried through the timeline's node-channel machinery as a channel on a path
+/// no node can have (paths never hold a NUL), blended element-wise as weights are.
+private struct MaterialKey {
+    var material: Int
+    var input: MaterialAnimationChannel.Input
+    private static let prefix = "\u{0}material/"
+
+    init?(_ path: String) {
+        guard path.hasPrefix(Self.prefix) else { return nil }
+        let parts = path.dropFirst(Self.prefix.count).split(separator: "/")
+        guard parts.count == 2, let material = Int(parts[0]), let input = MaterialAnimationChannel.Input(rawValue: String(parts[1])) else { return nil }
+        (self.material, self.input) = (material, input)
+    }
+
+    static func carrier(_ channel: MaterialAnimationChannel) -> AnimationChannel {
+        AnimationChannel(nodePath: prefix + "\(channel.material)/\(channel.input.rawValue)", property: .blendShapeWeights(count: channel.input.components),
+                         interpolation: channel.interpolation, times: channel.times, values: channel.values)
+    }
+
+    static func separated(_ clip: AnimationClip) -> AnimationClip {
+        var result = AnimationClip(name: clip.name)
+        for channel in clip.channels {
+            if let key = MaterialKey(channel.nodePath) {
+                result.materialChannels.append(MaterialAnimationChannel(material: key.material, input: key.input, interpolation: channel.interpolation,
+                                                                        times: channel.times, values: channel.values))
+            } else {
+                result.channels.append(channel)
+            }
         }
         return result
     }

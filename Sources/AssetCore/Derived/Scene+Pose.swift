@@ -26,6 +26,12 @@ extension Scene {
             }
         }
         posed.root = flat.rebuilt()
+        if animations.indices.contains(clip) {
+            for channel in animations[clip].materialChannels where posed.materials.indices.contains(channel.material) {
+                guard let value = channel.sample(at: time) else { continue }
+                posed.materials[channel.material].setAnimatedValue(channel.input, value)
+            }
+        }
         posed.animations = []
         return posed
     }

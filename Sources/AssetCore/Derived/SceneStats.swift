@@ -33,6 +33,8 @@ public struct SceneStats: Sendable, Equatable, Codable {
     public var duration = 0.0
     /// Nodes other than joints whose transform the animation changes.
     public var animatedNodes = 0
+    /// Materials whose inputs (colour, opacity, ...) the animation changes.
+    public var animatedMaterials = 0
 
     public init() {}
 }
@@ -51,6 +53,7 @@ extension Scene {
         stats.animations = animations.filter { $0.timeRange != nil }.count
         stats.duration = animationDuration
         stats.animatedNodes = animatedNodePaths.count
+        stats.animatedMaterials = Set(animations.flatMap { $0.materialChannels.filter { !$0.times.isEmpty }.map(\.material) }).count
         var shapedMeshes = Set<Int>()
         forEachNode { node, visit in
             // Joints are the skeleton's, not scene nodes: usd-core has no prim for them.

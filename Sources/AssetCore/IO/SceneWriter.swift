@@ -25,6 +25,9 @@ public struct WriterRequirements: Sendable, Equatable {
     /// The format holds skeletons, skins, blend shapes and animation clips; others get the scene at
     /// its bind pose (or posed at `--time`) with one warning.
     public var keepsAnimation: Bool
+    /// The format animates material inputs (time-sampled UsdPreviewSurface inputs, glTF's
+    /// KHR_animation_pointer); others keep the materials at rest with one warning.
+    public var keepsMaterialAnimation: Bool
     /// The format transforms texture coordinates per texture (USD's UsdTransform2d, glTF's
     /// KHR_texture_transform); others get the transforms baked into the coordinates.
     public var keepsTextureTransforms: Bool
@@ -39,12 +42,13 @@ public struct WriterRequirements: Sendable, Equatable {
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
                 keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false,
-                keepsAnimation: Bool = false, keepsTextureTransforms: Bool = false, keepsLights: Bool = true,
+                keepsAnimation: Bool = false, keepsMaterialAnimation: Bool = false, keepsTextureTransforms: Bool = false, keepsLights: Bool = true,
                 keepsMaterialVariants: Bool = false, writesUsdSkel: Bool = false) {
         self.writesUsdSkel = writesUsdSkel
         self.keepsLights = keepsLights
         self.keepsMaterialVariants = keepsMaterialVariants
         self.keepsAnimation = keepsAnimation
+        self.keepsMaterialAnimation = keepsMaterialAnimation
         self.keepsTextureTransforms = keepsTextureTransforms
         self.affineTransforms = affineTransforms
         self.keepsCurves = keepsCurves

@@ -3,17 +3,20 @@
 public struct AnimationClip: Sendable, Equatable {
     public var name: String
     public var channels: [AnimationChannel]
+    /// Material inputs the clip animates (colours, opacity), beside the node channels.
+    public var materialChannels: [MaterialAnimationChannel] = []
 
-    public init(name: String, channels: [AnimationChannel] = []) {
+    public init(name: String, channels: [AnimationChannel] = [], materialChannels: [MaterialAnimationChannel] = []) {
         self.name = name
         self.channels = channels
+        self.materialChannels = materialChannels
     }
 
     /// First and last key time over all channels, in seconds; nil when no channel has keys.
     public var timeRange: ClosedRange<Double>? {
         var lower = Double.infinity, upper = -Double.infinity
-        for channel in channels {
-            guard let first = channel.times.first, let last = channel.times.last else { continue }
+        for times in channels.map(\.times) + materialChannels.map(\.times) {
+            guard let first = times.first, let last = times.last else { continue }
             lower = Swift.min(lower, first)
             upper = Swift.max(upper, last)
         }

@@ -66,3 +66,25 @@ public struct DropAnimationPass: ScenePass {
         scene.root = flat.rebuilt()
     }
 }
+
+/// For formats that animate nodes but not materials (Collada as assetc writes it): material channels
+/// are left out with one warning that counts them, and each material keeps its constants at rest.
+public struct DropMaterialAnimationPass: ScenePass {
+    public let name = "drop material animation"
+    let format: String
+
+    public init(format: String) { self.format = format }
+
+    public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
+        let channels = scene.animations.reduce(0) { $0 + $1.materialChannels.count }
+        guard channels > 0 else { return }
+        let materials = Set(scene.animations.flatMap { $0.materialChannels.map(\.material) })
+        let names = materials.sorted().prefix(5).map { scene.materials.indices.contains($0) ? scene.materials[$0].name : "#\($0)" }
+        diagnostics.append(.warning("\(format) output animates no material inputs: \(channels == 1 ? "1 channel" : "\(channels) channels") on "
+                                    + "\(materials.count == 1 ? "material" : "materials") \(names.joined(separator: ", "))\(materials.count > 5 ? ", ..." : "") "
+                                    + "left out; the materials keep their rest values"))
+        // A clip that animated only materials is left out whole, rather than kept as a clip of no keys.
+        scene.animations.removeAll { $0.channels.isEmpty && !$0.materialChannels.isEmpty }
+        for i in scene.animations.indices { scene.animations[i].materialChannels = [] }
+    }
+}

@@ -212,7 +212,13 @@ extension GLTFDocumentRules {
                 if let pointer = target["extensions"]?["KHR_animation_pointer"] {
                     if target["node"] != nil { findings.add("KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_NODE", "the channel names a node as well as a pointer", at: here + "/target/node") }
                     if path != "pointer" { findings.add("KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_PATH", "path is '\(path)'", at: here + "/target/path") }
-                    _ = pointer
+                    // The pointer's property decides the output's type, which this check does not resolve;
+                    // the sampler's keys and counts are checked as any other's (a weights pointer's count
+                    // per key is its mesh's morph targets), and its accessors are used.
+                    if let sampler, samplers.indices.contains(sampler) {
+                        samplerRules(samplers[sampler], path: "pointer", morphs: pointerMorphs(pointer["pointer"]?.string ?? ""),
+                                     at: "\(base)/samplers/\(sampler)")
+                    }
                     continue
                 }
                 guard let node = target["node"]?.integer, nodes.indices.contains(node) else { continue }
@@ -247,6 +253,15 @@ extension GLTFDocumentRules {
         }
     }
 
+    /// The morph target count a `/meshes/M/weights` or `/nodes/N/weights` pointer animates; 0 for other pointers.
+    private func pointerMorphs(_ pointer: String) -> Int {
+        let parts = pointer.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].isEmpty, parts[3] == "weights", let n = Int(parts[2]) else { return 0 }
+        if parts[1] == "meshes" { return targetCount(n) ?? 0 }
+        guard parts[1] == "nodes", nodes.indices.contains(n), let mesh = nodes[n]["mesh"]?.integer else { return 0 }
+        return targetCount(mesh) ?? 0
+    }
+
     private mutating func samplerRules(_ sampler: JSONValue, path: String, morphs: Int, at here: String) {
         let interpolation = sampler["interpolation"]?.string ?? "LINEAR"
         guard let inputIndex = sampler["input"]?.integer, let input = accessor(inputIndex),
@@ -269,7 +284,7 @@ extension GLTFDocumentRules {
         if keys < needed {
             findings.add("ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", "\(interpolation) needs \(needed) keys; there are \(keys)", at: here + "/input")
         }
-        let expected = keys * (interpolation == "CUBICSPLINE" ? 3 : 1) * (path == "weights" ? max(morphs, 1) : 1)
+        let expected = keys * (interpolation == "CUBICSPLINE" ? 3 : 1) * (path == "weights" || path == "pointer" ? max(morphs, 1) : 1)
         if values != expected {
             findings.add("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", "\(values) values; \(keys) \(interpolation) keys need \(expected)", at: here + "/output")
         }
@@ -278,9 +293,10 @@ extension GLTFDocumentRules {
         switch path {
         case "translation", "scale": allowed = [(f, false, "VEC3")]
         case "rotation": allowed = [(f, false, "VEC4"), (b, true, "VEC4"), (ub, true, "VEC4"), (s, true, "VEC4"), (us, true, "VEC4")]
+        case "pointer": allowed = []
         default: allowed = [(f, false, "SCALAR"), (b, true, "SCALAR"), (ub, true, "SCALAR"), (s, true, "SCALAR"), (us, true, "SCALAR")]
         }
-        if !hasFormat(output, allowed) {
+        if !allowed.isEmpty, !hasFormat(output, allowed) {
             findings.add("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", "\(path) values are \(format(output))", at: here + "/output")
         }
     }

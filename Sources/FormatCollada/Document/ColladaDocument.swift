@@ -212,6 +212,10 @@ struct ColladaEffect {
     /// newparam sid -> the image id its sampler or surface leads to.
     var samplers: [String: String] = [:]
     var surfaces: [String: String] = [:]
+    /// sid -> the technique channel it holds (`<color sid="diffuse-color">` under `<diffuse>`, a
+    /// `<newparam>` a channel's `<param ref>` names, the technique's own sid as ""): what animation
+    /// channel targets such as `effect/common/diffuse-color` address.
+    var sids: [String: String] = [:]
     var isDoubleSided = false
     var line: Int
 }

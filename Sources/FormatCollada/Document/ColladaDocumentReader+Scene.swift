@@ -65,8 +65,13 @@ extension ColladaDocumentReader {
         let technique = profile.child("technique")
         let shadingElement = technique?.children.first { ["constant", "lambert", "phong", "blinn"].contains($0.name) }
         var effect = ColladaEffect(id: id, shading: shadingElement?.name ?? "lambert", line: element.line)
+        if let sid = technique?["sid"] { effect.sids[sid] = "" }
+        var paramNumbers: [String: [Double]] = [:]
         for param in profile.children("newparam") {
             guard let sid = param["sid"] else { continue }
+            if let numbers = (param.child("float4") ?? param.child("float3") ?? param.child("float"))?.doubles, !numbers.isEmpty {
+                paramNumbers[sid] = numbers
+            }
             if let sampler = param.child("sampler2D") {
                 // 1.4.1: <source>surface-sid</source>; 1.5: <instance_image url="#image"/>.
                 if let surface = sampler.child("source")?.trimmedText { effect.samplers[sid] = "surface:" + surface }
@@ -76,7 +81,13 @@ extension ColladaDocumentReader {
             }
         }
         for channel in shadingElement?.children ?? [] {
-            if let color = channel.child("color")?.doubles, color.count >= 3 {
+            if let sid = (channel.child("color") ?? channel.child("float"))?["sid"] { effect.sids[sid] = channel.name }
+            if let ref = channel.child("param")?["ref"], let numbers = paramNumbers[ref] {
+                // A channel that takes its value from a <newparam> (animated through that param's sid).
+                effect.sids[ref] = channel.name
+                if numbers.count >= 3 { effect.channels[channel.name] = .color(SIMD4(numbers[0], numbers[1], numbers[2], numbers.count > 3 ? numbers[3] : 1)) }
+                else { effect.values[channel.name] = numbers[0] }
+            } else if let color = channel.child("color")?.doubles, color.count >= 3 {
                 effect.channels[channel.name] = .color(SIMD4(color[0], color[1], color[2], color.count > 3 ? color[3] : 1))
             } else if let texture = channel.child("texture"), let sampler = texture["texture"] {
                 effect.channels[channel.name] = .texture(sampler: sampler, texcoord: texture["texcoord"] ?? "")

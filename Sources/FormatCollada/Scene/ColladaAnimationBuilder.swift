@@ -27,7 +27,8 @@ struct ColladaAnimationBuilder {
         for (i, origin) in origins.enumerated() { if let id = origin.node.id { ordersByID[id, default: []].append(i) } }
     }
 
-    mutating func build(into scene: inout Scene, pendingSkins: [ColladaPendingSkin], morphPlacements: [ColladaMorphPlacement]) throws(AssetError) {
+    mutating func build(into scene: inout Scene, pendingSkins: [ColladaPendingSkin], morphPlacements: [ColladaMorphPlacement],
+                        materialIndex: [String: Int] = [:]) throws(AssetError) {
         var flat = FlatNodeTree(scene.root)
         guard flat.nodes.count == origins.count else { return }  // every node made is placed; a mismatch would be a bug here
         var skeletonIndex: [String: Int] = [:]
@@ -82,8 +83,12 @@ struct ColladaAnimationBuilder {
             }
         }
         for (name, animations, window) in clips {
-            let channels = try self.channels(animations, paths: flat.paths, morphPlacements: morphPlacements, window: window)
-            if !channels.isEmpty { scene.animations.append(AnimationClip(name: name, channels: channels)) }
+            let (channels, driven) = try self.channels(animations, paths: flat.paths, morphPlacements: morphPlacements, window: window)
+            let materialChannels = ColladaMaterialAnimation.channels(driven, document: document, materialIndex: materialIndex, window: window,
+                                                                     scene: &scene, diagnostics: &diagnostics)
+            if !channels.isEmpty || !materialChannels.isEmpty {
+                scene.animations.append(AnimationClip(name: name, channels: channels, materialChannels: materialChannels))
+            }
         }
     }
 
@@ -138,9 +143,11 @@ struct ColladaAnimationBuilder {
         var curve: ColladaAnimationCurve
     }
 
-    private mutating func channels(_ animations: [ColladaAnimation], paths: [String],
-                                   morphPlacements: [ColladaMorphPlacement], window: ClosedRange<Double>?) throws(AssetError) -> [AnimationChannel] {
+    /// The node channels, and the channels that drive effect parameters (made into material channels by the caller).
+    private mutating func channels(_ animations: [ColladaAnimation], paths: [String], morphPlacements: [ColladaMorphPlacement],
+                                   window: ClosedRange<Double>?) throws(AssetError) -> ([AnimationChannel], [ColladaMaterialAnimation.Driven]) {
         var drivenByNode: [Int: [Driven]] = [:]
+        var drivenEffects: [ColladaMaterialAnimation.Driven] = []
         var weightsByPlacement: [Int: (defaults: [Float], curves: [(Int, ColladaAnimationCurve)])] = [:]
         var work = 0
         for animation in animations {
@@ -159,6 +166,16 @@ struct ColladaAnimationBuilder {
                     for (placement, offset) in placements {
                         weightsByPlacement[placement.node, default: (placement.weights, [])].curves.append((offset + index, curve))
                     }
+                    continue
+                }
+                if let target = ColladaMaterialAnimation.target(channel.target, in: document) {
+                    let wanted = target.component != nil || target.parameter == "transparency" || target.parameter == "shininess"
+                        || target.parameter == "index_of_refraction" || target.parameter == "reflectivity" ? [1] : [3, 4]
+                    guard wanted.contains(curve.stride) else {
+                        diagnostics.append(.warning("channel target '\(channel.target)' takes \(wanted.map(String.init).joined(separator: " or ")) numbers but its sampler gives \(curve.stride); ignored", at: here))
+                        continue
+                    }
+                    drivenEffects.append(.init(target: target, curve: curve))
                     continue
                 }
                 guard let target = ColladaTarget(channel.target), let orders = ordersByID[target.nodeID] else {
@@ -223,11 +240,11 @@ struct ColladaAnimationBuilder {
             }
             channels.append(AnimationChannel(nodePath: paths[order], property: .blendShapeWeights(count: count), times: times, values: values))
         }
-        return channels
+        return (channels, drivenEffects)
     }
 
-    /// What a channel target that names no node points into, when it is an effect, material,
-    /// camera or light: channels on colours, transparency, field of view or intensity.
+    /// What a channel target that names no node points into, when it is an effect or material
+    /// parameter not found, a camera or a light: field of view, intensity and the like.
     private func parameterOwner(_ target: String) -> String? {
         let head = target.split(separator: "/").first.map(String.init) ?? target
         if document.effects[head] != nil { return "material (effect #\(head))" }

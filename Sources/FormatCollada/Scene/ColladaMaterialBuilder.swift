@@ -46,35 +46,13 @@ struct ColladaMaterialBuilder {
             result.emissive = MaterialProperty(SIMD3(Float(c.x), Float(c.y), Float(c.z)))
         }
         if effect.shading == "constant" { result.emissive = result.baseColor }
-        result.opacity = MaterialProperty(opacity(effect, texcoordSets: texcoordSets))
+        result.opacity = MaterialProperty(effect.opacity())
         if case .texture(let sampler, let texcoord)? = effect.channels["transparent"] {
             result.opacity.texture = texture(sampler, texcoord: texcoord, effect: effect, texcoordSets: texcoordSets, channels: .a)
         }
-        switch effect.shading {
-        case "phong", "blinn":
-            let shininess = max(effect.values["shininess"] ?? 20, 0)
-            result.roughness = MaterialProperty(Float(min(1, (2 / (shininess + 2)).squareRoot())))
-        default:
-            result.roughness = MaterialProperty(1)
-        }
+        result.roughness = MaterialProperty(effect.roughness())
         result.metallic = MaterialProperty(0)
         return result
-    }
-
-    private func opacity(_ effect: ColladaEffect, texcoordSets: [String: String]) -> Float {
-        // Without <transparent> the surface is opaque whatever <transparency> says: exporters
-        // disagree on what a lone transparency value means, and opaque is the common intent.
-        guard case .color(let t)? = effect.channels["transparent"] else { return 1 }
-        let factor = effect.values["transparency"] ?? 1
-        let luminance = 0.2126 * t.x + 0.7152 * t.y + 0.0722 * t.z
-        let value: Double
-        switch effect.opaqueMode {
-        case "RGB_ZERO": value = 1 - luminance * factor
-        case "RGB_ONE": value = luminance * factor
-        case "A_ZERO": value = 1 - t.w * factor
-        default: value = t.w * factor
-        }
-        return Float(min(max(value, 0), 1))
     }
 
     /// Follows sampler -> surface -> image (1.4.1), sampler -> image (1.5), or a texture attribute
@@ -116,5 +94,34 @@ struct ColladaMaterialBuilder {
         textures.append(Texture(name: name, source: .file(authoredPath: image.path, resolvedPath: resolvedPath)))
         textureIndex[image.id] = textures.count - 1
         return textures.count - 1
+    }
+}
+
+extension ColladaEffect {
+    /// The opacity `<transparent>` and `<transparency>` give under the effect's opaque mode; the
+    /// arguments replace the authored ones (an animation's sample).
+    func opacity(transparent: SIMD4<Double>? = nil, transparency: Double? = nil) -> Float {
+        // Without <transparent> the surface is opaque whatever <transparency> says: exporters
+        // disagree on what a lone transparency value means, and opaque is the common intent.
+        var colour: SIMD4<Double>?
+        if case .color(let t)? = channels["transparent"] { colour = t }
+        guard let t = transparent ?? colour else { return 1 }
+        let factor = transparency ?? values["transparency"] ?? 1
+        let luminance = 0.2126 * t.x + 0.7152 * t.y + 0.0722 * t.z
+        let value: Double
+        switch opaqueMode {
+        case "RGB_ZERO": value = 1 - luminance * factor
+        case "RGB_ONE": value = luminance * factor
+        case "A_ZERO": value = 1 - t.w * factor
+        default: value = t.w * factor
+        }
+        return Float(min(max(value, 0), 1))
+    }
+
+    /// Phong and Blinn shininess as roughness, sqrt(2 / (shininess + 2)); 1 for other shading.
+    func roughness(shininess: Double? = nil) -> Float {
+        guard shading == "phong" || shading == "blinn" else { return 1 }
+        let exponent = max(shininess ?? values["shininess"] ?? 20, 0)
+        return Float(min(1, (2 / (exponent + 2)).squareRoot()))
     }
 }

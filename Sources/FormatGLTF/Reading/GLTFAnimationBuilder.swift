@@ -26,7 +26,7 @@ struct GLTFAnimationBuilder {
         try checkJointRanges(scene)
         let shapeCounts = blendShapeCounts(scene)
         for (index, animation) in (asset.animations ?? []).enumerated() {
-            scene.animations.append(try clip(index, animation, shapeCounts: shapeCounts))
+            scene.animations.append(try clip(index, animation, shapeCounts: shapeCounts, materials: scene.materials))
         }
     }
 
@@ -81,10 +81,15 @@ struct GLTFAnimationBuilder {
         return counts
     }
 
-    private mutating func clip(_ index: Int, _ animation: GLTFAsset.Animation, shapeCounts: [String: Int]) throws(AssetError) -> AnimationClip {
+    private mutating func clip(_ index: Int, _ animation: GLTFAsset.Animation, shapeCounts: [String: Int],
+                               materials: [Material]) throws(AssetError) -> AnimationClip {
         var clip = AnimationClip(name: animation.name ?? "animation\(index)")
         for (c, channel) in animation.channels.enumerated() {
             let here = SourceLocation(file: file, elementPath: "animations[\(index)].channels[\(c)]")
+            if let pointer = channel.target.extensions?.KHR_animation_pointer?.pointer, pointer.hasPrefix("/materials/") {
+                clip.materialChannels += try materialChannels(pointer, channel: channel, animation: animation, materials: materials, at: here)
+                continue
+            }
             for (node, targetPath) in targets(channel.target, at: here) {
                 try add(channel, node: node, targetPath: targetPath, animation: animation, shapeCounts: shapeCounts, to: &clip, at: here)
             }
@@ -114,6 +119,84 @@ struct GLTFAnimationBuilder {
         return []
     }
 
+    /// KHR_animation_pointer on a material factor: `baseColorFactor` (colour and opacity),
+    /// `emissiveFactor` (times the material's emissive strength), `metallicFactor`, `roughnessFactor`.
+    /// A factor that scales a texture is not the scene's constant, so those are named and ignored.
+    private mutating func materialChannels(_ pointer: String, channel: GLTFAsset.Animation.Channel, animation: GLTFAsset.Animation,
+                                           materials: [Material], at here: SourceLocation) throws(AssetError) -> [MaterialAnimationChannel] {
+        let parts = pointer.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 4, let m = Int(parts[2]), materials.indices.contains(m) else {
+            diagnostics.append(.warning("KHR_animation_pointer '\(pointer)' names no material; ignored", at: here))
+            return []
+        }
+        let material = materials[m]
+        let property = parts[3...].joined(separator: "/")
+        let inputs: [MaterialAnimationChannel.Input]
+        let textured: Bool
+        switch property {
+        case "pbrMetallicRoughness/baseColorFactor":
+            // The alpha of an opaque material is ignored, as glTF's alphaMode says.
+            inputs = material.alphaMode == .opaque ? [.baseColor] : [.baseColor, .opacity]
+            textured = material.baseColor.texture != nil
+        case "emissiveFactor": (inputs, textured) = ([.emissive], material.emissive.texture != nil)
+        case "pbrMetallicRoughness/metallicFactor": (inputs, textured) = ([.metallic], material.metallic.texture != nil)
+        case "pbrMetallicRoughness/roughnessFactor": (inputs, textured) = ([.roughness], material.roughness.texture != nil)
+        default:
+            diagnostics.append(.warning("KHR_animation_pointer '\(pointer)' animates a material property assetc does not animate; ignored", at: here))
+            return []
+        }
+        guard !textured else {
+            diagnostics.append(.warning("KHR_animation_pointer '\(pointer)' scales a texture, which assetc's material constants do not; ignored", at: here))
+            return []
+        }
+        let width = property.hasSuffix("baseColorFactor") ? 4 : property == "emissiveFactor" ? 3 : 1
+        guard let keys = try keyedValues(channel, animation: animation, width: width, at: here) else { return [] }
+        let strength = Float(asset.materials?[m].extensions?.KHR_materials_emissive_strength?.emissiveStrength ?? 1)
+        return inputs.map { input in
+            // Each key's value (and cubic tangent) is a group of `width` numbers: colour first, alpha last.
+            let range = input == .opacity ? 3..<4 : 0..<input.components
+            var values: [Float] = []
+            values.reserveCapacity(keys.values.count / width * range.count)
+            for group in stride(from: 0, to: keys.values.count, by: width) {
+                for c in range { values.append(input == .emissive ? keys.values[group + c] * strength : keys.values[group + c]) }
+            }
+            return MaterialAnimationChannel(material: m, input: input, interpolation: keys.interpolation, times: keys.times, values: values)
+        }
+    }
+
+    /// A sampler's keys, checked: ascending finite times, finite values, `width` per key (three sets when cubic).
+    private mutating func keyedValues(_ channel: GLTFAsset.Animation.Channel, animation: GLTFAsset.Animation, width: Int,
+                                      at here: SourceLocation) throws(AssetError) -> (times: [Double], values: [Float], interpolation: AnimationChannel.Interpolation)? {
+        guard animation.samplers.indices.contains(channel.sampler) else {
+            throw AssetError(.malformed("sampler \(channel.sampler) does not exist"), at: here)
+        }
+        let sampler = animation.samplers[channel.sampler]
+        let interpolation: AnimationChannel.Interpolation
+        switch sampler.interpolation ?? "LINEAR" {
+        case "LINEAR": interpolation = .linear
+        case "STEP": interpolation = .step
+        case "CUBICSPLINE": interpolation = .cubic
+        case let other: throw AssetError(.malformed("interpolation '\(other)' is not one glTF defines"), at: here)
+        }
+        let times = try accessors.floats(sampler.input, allowedComponents: [1], what: "animation input").values.map(Double.init)
+        let values = try accessors.floats(sampler.output, allowedComponents: [1, 3, 4], what: "animation output").values
+        guard !times.isEmpty else { return nil }
+        if let bad = times.firstIndex(where: { !$0.isFinite }) ?? times.indices.dropFirst().first(where: { times[$0 - 1] > times[$0] }) {
+            diagnostics.append(.warning("key time \(bad) (\(times[bad])) is not a number or goes backwards; channel ignored", at: here))
+            return nil
+        }
+        let perKey = width * (interpolation == .cubic ? 3 : 1)
+        guard values.count == times.count * perKey else {
+            diagnostics.append(.warning("\(values.count) output values for \(times.count) keys of \(perKey); channel ignored", at: here))
+            return nil
+        }
+        if values.contains(where: { !$0.isFinite }) {
+            diagnostics.append(.warning("an output value is not a finite number; channel ignored", at: here))
+            return nil
+        }
+        return (times, values, interpolation)
+    }
+
     private mutating func add(_ channel: GLTFAsset.Animation.Channel, node: Int, targetPath: String, animation: GLTFAsset.Animation,
                               shapeCounts: [String: Int], to clip: inout AnimationClip, at here: SourceLocation) throws(AssetError) {
         guard let path = nodePaths[node] else {
@@ -135,34 +218,7 @@ struct GLTFAnimationBuilder {
             diagnostics.append(.warning("channel path '\(targetPath)' is not one assetc animates; ignored", at: here))
             return
         }
-        guard animation.samplers.indices.contains(channel.sampler) else {
-            throw AssetError(.malformed("sampler \(channel.sampler) does not exist"), at: here)
-        }
-        let sampler = animation.samplers[channel.sampler]
-        let interpolation: AnimationChannel.Interpolation
-        switch sampler.interpolation ?? "LINEAR" {
-        case "LINEAR": interpolation = .linear
-        case "STEP": interpolation = .step
-        case "CUBICSPLINE": interpolation = .cubic
-        case let other: throw AssetError(.malformed("interpolation '\(other)' is not one glTF defines"), at: here)
-        }
-        let times = try accessors.floats(sampler.input, allowedComponents: [1], what: "animation input").values.map(Double.init)
-        let values = try accessors.floats(sampler.output, allowedComponents: [1, 3, 4], what: "animation output").values
-        var made = AnimationChannel(nodePath: path, property: property, interpolation: interpolation, times: times, values: values)
-        guard !times.isEmpty else { return }
-        if let bad = times.firstIndex(where: { !$0.isFinite }) ?? times.indices.dropFirst().first(where: { times[$0 - 1] > times[$0] }) {
-            diagnostics.append(.warning("key time \(bad) (\(times[bad])) is not a number or goes backwards; channel ignored", at: here))
-            return
-        }
-        guard values.count == times.count * made.valuesPerKey else {
-            diagnostics.append(.warning("\(values.count) output values for \(times.count) keys of \(made.valuesPerKey); channel ignored", at: here))
-            return
-        }
-        if values.contains(where: { !$0.isFinite }) {
-            diagnostics.append(.warning("an output value is not a finite number; channel ignored", at: here))
-            return
-        }
-        made.values = values
-        clip.channels.append(made)
+        guard let keys = try keyedValues(channel, animation: animation, width: property.components, at: here) else { return }
+        clip.channels.append(AnimationChannel(nodePath: path, property: property, interpolation: keys.interpolation, times: keys.times, values: keys.values))
     }
 }

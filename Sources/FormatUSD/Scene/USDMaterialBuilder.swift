@@ -52,6 +52,41 @@ struct USDMaterialBuilder {
         return material
     }
 
+    /// The preview surface's constant inputs that hold time samples (more than one), as material
+    /// channels: what an animated Collada effect or a glTF KHR_animation_pointer becomes in USD.
+    mutating func animatedInputs(of prim: USDComposedPrim, material: Int, timeCodesPerSecond: Double) -> [MaterialAnimationChannel] {
+        guard let surface = surfaceShader(of: prim) else { return [] }
+        var channels: [MaterialAnimationChannel] = []
+        for input in MaterialAnimationChannel.Input.allCases {
+            let name: String = switch input {
+            case .baseColor: "diffuseColor"
+            case .emissive: "emissiveColor"
+            case .opacity: "opacity"
+            case .metallic: "metallic"
+            case .roughness: "roughness"
+            }
+            guard let property = surface.attribute("inputs:" + name), property.targets.isEmpty,
+                  let samples = property.spec.timeSamples, samples.count > 1 else { continue }
+            var times: [Double] = [], values: [Float] = []
+            for sample in samples {
+                guard sample.time.isFinite, let numbers = sample.value.flatNumbers, numbers.count >= input.components,
+                      numbers.prefix(input.components).allSatisfy(\.isFinite) else {
+                    times = []
+                    break
+                }
+                times.append(sample.time / timeCodesPerSecond)
+                values += numbers.prefix(input.components).map(Float.init)
+            }
+            if times.isEmpty {
+                diagnostics.append(.warning("material \(prim.name): inputs:\(name) has a time sample that is not \(input.components) finite numbers; its animation is ignored",
+                                            at: surface.location))
+                continue
+            }
+            channels.append(MaterialAnimationChannel(material: material, input: input, times: times, values: values))
+        }
+        return channels
+    }
+
     // MARK: Network walking
 
     private func surfaceShader(of material: USDComposedPrim) -> USDComposedPrim? {

@@ -57,14 +57,22 @@ struct USDSceneBuilder {
         var materialPrims: [USDComposedPrim] = []
         collect(stage.prims, into: &primsByPath, materials: &materialPrims)
         var materials = USDMaterialBuilder(primsByPath: primsByPath, values: values, resolver: resolver)
+        var materialChannels: [MaterialAnimationChannel] = []
+        let rate = Self.timeCodesPerSecond(stage.rootLayer)
         for prim in materialPrims {
             materialIndex[prim.path] = scene.materials.count
+            materialChannels += materials.animatedInputs(of: prim, material: scene.materials.count, timeCodesPerSecond: rate)
             scene.materials.append(materials.build(prim))
         }
         scene.textures = materials.textures
         diagnostics += materials.diagnostics
         scene.root = Node(name: "", children: try makeNodes(stage.prims, inherited: nil, skelContext: .init()))
         try skel.finish(&scene, primsByPath: primsByPath, clipName: scene.metadata.defaultPrim ?? "stage")
+        if !materialChannels.isEmpty {
+            // A stage has one timeline: its sampled material inputs play in the stage's one clip.
+            if scene.animations.isEmpty { scene.animations = [AnimationClip(name: scene.metadata.defaultPrim ?? "stage")] }
+            scene.animations[0].materialChannels = materialChannels
+        }
         splitClips()
         readMaterialVariants()
         diagnostics += skel.diagnostics

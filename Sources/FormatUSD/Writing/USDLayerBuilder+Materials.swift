@@ -8,12 +8,12 @@ extension USDLayerBuilder {
         var looks = USDPrimSpec(specifier: .def, typeName: "Scope", name: looksName, line: 0)
         for (i, material) in scene.materials.enumerated() {
             guard let path = materialPaths[i] else { continue }
-            looks.children.append(materialPrim(material, path: path))
+            looks.children.append(materialPrim(material, index: i, path: path))
         }
         return looks
     }
 
-    private mutating func materialPrim(_ material: Material, path: String) -> USDPrimSpec {
+    private mutating func materialPrim(_ material: Material, index: Int, path: String) -> USDPrimSpec {
         let name = String(path.split(separator: "/").last!)
         var prim = USDPrimSpec(specifier: .def, typeName: "Material", name: name, line: 0)
         prim.properties = [.connection("outputs:surface", "token", to: "\(path)/PreviewSurface.outputs:surface")]
@@ -106,6 +106,7 @@ extension USDLayerBuilder {
         input("normal", type: "normal3f", constant: nil, texture: material.normal, output: "rgb", fallback: .tuple([0.5, 0.5, 1, 1]))
         input("occlusion", type: "float", constant: nil, texture: material.occlusion, output: "r", fallback: .tuple([1, 1, 1, 1]))
         surface.properties.append(.attribute("outputs:surface", "token", nil))
+        addTimeSamples(to: &surface, material: material, index: index)
 
         prim.children = [surface] + textureShaders
         for set in readers.sorted() {
@@ -118,6 +119,54 @@ extension USDLayerBuilder {
             prim.children.append(reader)
         }
         return prim
+    }
+
+    /// Animated inputs as time samples on the preview surface's constants (the default stays the
+    /// rest value). An input a texture drives is left out with a warning: USD reads a connected input
+    /// from its source, so samples on it would change nothing.
+    private mutating func addTimeSamples(to surface: inout USDPrimSpec, material: Material, index: Int) {
+        let channels = (scene.animations.first?.materialChannels ?? []).filter { $0.material == index && !$0.times.isEmpty }
+        for channel in channels {
+            let (key, type) = Self.previewSurfaceInput(channel.input)
+            let textured: Bool
+            switch channel.input {
+            case .baseColor: textured = material.baseColor.texture != nil
+            case .emissive: textured = material.emissive.texture != nil
+            case .opacity: textured = material.opacity.texture != nil
+            case .metallic: textured = material.metallic.texture != nil
+            case .roughness: textured = material.roughness.texture != nil
+            }
+            guard !textured else {
+                diagnostics.append(.warning("material \(material.name): \(key) is animated and textured; USD reads the texture, so the animation is left out"))
+                continue
+            }
+            // Step and cubic keys are written as the linear samples that follow them (USD interpolates linearly).
+            let times = channel.interpolation == .linear ? channel.times : channel.linearSampleTimes()
+            let samples: [(time: Double, value: USDValue)] = times.compactMap { t in
+                guard let v = channel.sample(at: t) else { return nil }
+                let value: USDValue = v.count == 1 ? .number(Double(v[0])) : .floats(SIMD3(v[0], v[1], v[2]))
+                return (timeCode(t), value)
+            }
+            let rest = material.animatedValue(channel.input)
+            let restValue: USDValue = rest.count == 1 ? .number(Double(rest[0])) : .floats(SIMD3(rest[0], rest[1], rest[2]))
+            if let at = surface.properties.firstIndex(where: { $0.name == "inputs:\(key)" }) {
+                surface.properties[at].timeSamples = samples
+            } else {
+                var spec = USDPropertySpec.attribute("inputs:\(key)", type, restValue)
+                spec.timeSamples = samples
+                surface.properties.insert(spec, at: max(0, surface.properties.count - 1))
+            }
+        }
+    }
+
+    static func previewSurfaceInput(_ input: MaterialAnimationChannel.Input) -> (name: String, type: String) {
+        switch input {
+        case .baseColor: ("diffuseColor", "color3f")
+        case .emissive: ("emissiveColor", "color3f")
+        case .opacity: ("opacity", "float")
+        case .metallic: ("metallic", "float")
+        case .roughness: ("roughness", "float")
+        }
     }
 
     /// The package-relative path of a texture's copy, or nil when its bytes cannot be had (the

@@ -39,7 +39,7 @@ struct USDLayerBuilder {
     init(scene: Scene, context: WriteContext, textureFolder: String) {
         var scene = scene
         if scene.animations.filter({ $0.timeRange != nil }).count > 1 {
-            let (clip, timeline) = ClipTimeline.laidEndToEnd(scene.animations, rest: Self.restValues(scene))
+            let (clip, timeline) = ClipTimeline.laidEndToEnd(scene.animations, materials: scene.materials, rest: Self.restValues(scene))
             scene.animations = [clip]
             clipTimeline = timeline
         }
@@ -135,7 +135,8 @@ struct USDLayerBuilder {
             metadata["startTimeCode"] = .number(start)
             if let end = scene.metadata.endTimeCode { metadata["endTimeCode"] = .number(end) }
         } else {
-            let keyTimes = (rig?.times ?? []) + channelsByPath.values.flatMap { $0.flatMap(\.times) }.filter(\.isFinite)
+            let materialTimes = scene.animations.first?.materialChannels.flatMap(\.times) ?? []
+            let keyTimes = ((rig?.times ?? []) + channelsByPath.values.flatMap { $0.flatMap(\.times) } + materialTimes).filter(\.isFinite)
             guard let first = keyTimes.min(), let last = keyTimes.max(), last > first else { return [:] }
             metadata["startTimeCode"] = .number(timeCode(first))
             metadata["endTimeCode"] = .number(timeCode(last))

@@ -10,8 +10,10 @@ thing it is named for (the Collada exporters users have write some of these form
   `skew(0)`.
 - clips.dae: three animations in two `<animation_clip>`s with `start`/`end` narrower than the keys.
 - nested.dae: an `<animation>` holding two `<animation>`s, one of them holding a third.
-- material_channel.dae: a node channel beside a channel on an effect's diffuse colour, which no scene
-  model assetc has can hold.
+- material_channel.dae: a node channel beside channels on a phong effect's parameters in the forms
+  exporters write them: the whole diffuse colour through the technique's sid (`Paint-effect/common/diffuse`),
+  one member of the emission (`emission.G`, STEP keys), transparency without the technique's sid
+  (`Paint-effect/transparency`), and the specular colour, which the material model has no input for.
 - morph_on_morph.dae: a morph controller whose source is another morph controller, under a skin.
 Deterministic. Run: python3 Tests/Fixtures/anim/make_collada_channel_fixtures.py"""
 import os
@@ -91,15 +93,26 @@ def nested():
 
 
 def material_channel():
-    effect = ('<library_effects><effect id="Paint-effect"><profile_COMMON><technique sid="common"><lambert>'
-              '<diffuse><color sid="diffuse">0.8 0.1 0.1 1</color></diffuse></lambert></technique></profile_COMMON></effect></library_effects>'
+    effect = ('<library_effects><effect id="Paint-effect"><profile_COMMON><technique sid="common"><phong>'
+              '<emission><color sid="emission">0 0 0 1</color></emission>'
+              '<diffuse><color sid="diffuse">0.8 0.1 0.1 1</color></diffuse>'
+              '<specular><color sid="specular">0.5 0.5 0.5 1</color></specular>'
+              '<shininess><float sid="shininess">20</float></shininess>'
+              '<transparent opaque="A_ONE"><color sid="transparent">1 1 1 1</color></transparent>'
+              '<transparency><float sid="transparency">1</float></transparency>'
+              '</phong></technique></profile_COMMON></effect></library_effects>'
               '<library_materials><material id="Paint" name="Paint"><instance_effect url="#Paint-effect"/></material></library_materials>')
     anims = (animation("Fade", "Paint-effect/common/diffuse", [0, 1], [0.8, 0.1, 0.1, 1, 0.1, 0.1, 0.8, 1], ["R", "G", "B", "A"])
+             + animation("Glow", "Paint-effect/common/emission.G", [0, 1, 2], [0, 0.5, 0.25], ["G"], interpolation="STEP")
+             + animation("Vanish", "Paint-effect/transparency", [0, 1.5], [1, 0.25], ["TRANSPARENCY"])
+             + animation("Shine", "Paint-effect/common/specular", [0, 1], [0.5, 0.5, 0.5, 1, 1, 1, 1, 1], ["R", "G", "B", "A"])
              + animation("Move", "Painted/location.X", [0, 1], [0, 1], ["X"]))
-    nodes = ('<node id="Painted" name="Painted"><translate sid="location">0 0 0</translate><instance_geometry url="#Box">'
+    # The box again, its faces naming the material symbol the instance binds.
+    painted_box = geometry("PaintedBox", *box_column(1.0, 1)).replace("<polylist ", '<polylist material="Paint" ')
+    nodes = ('<node id="Painted" name="Painted"><translate sid="location">0 0 0</translate><instance_geometry url="#PaintedBox">'
              '<bind_material><technique_common><instance_material symbol="Paint" target="#Paint"/></technique_common></bind_material>'
              '</instance_geometry></node>')
-    write("material_channel.dae", ("", effect + f"<library_animations>{anims}</library_animations>"), nodes)
+    write("material_channel.dae", (painted_box, effect + f"<library_animations>{anims}</library_animations>"), nodes)
 
 
 def morph_on_morph():
