@@ -5,10 +5,13 @@ import AssetRender
 /// DCC exporters write (issue 52): DDS (BC1-BC5, uncompressed) and TIFF (libtiff) at a 1-megapixel
 /// budget so a run tries many inputs, and through `ImageDecoder` everything else it tells apart by
 /// content (PNG, JPEG, WebP, stb_image's BMP/TGA/GIF/PSD). Any bytes must decode to an image of the
-/// size it reports, then encode as PNG, or fail with an `AssetError`. Built only by `Scripts/fuzz texture`.
+/// size it reports, then encode as PNG, or fail with an `AssetError`; `ImageDecoder.leftOut` must
+/// return on any bytes. Built only by `Scripts/fuzz texture`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: count))
+    // The walk of GIF blocks, TIFF IFD chains and DDS cube headers that names what decoding leaves out.
+    _ = ImageDecoder.leftOut(of: bytes)
     do {
         let image: RGBAImage
         if DDSDecoder.isDDS(bytes) {

@@ -82,6 +82,7 @@ public struct RepairUseCase: Sendable {
     }
 
     private static let pngFromLegacyImage: TextureTranscoder = { bytes, _ throws(AssetError) in
-        try PNGCodec.encode(try ImageDecoder.decode(bytes))  // by content: stb_image's, TIFF and DDS
+        // By content: stb_image's, TIFF and DDS; a GIF's later frames and the like are named in the change.
+        TranscodedTexture(png: try PNGCodec.encode(try ImageDecoder.decode(bytes)), leftOut: ImageDecoder.leftOut(of: bytes))
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// Textures in formats the writers' readers do not take become embedded PNGs before writing: AR
 /// Quick Look and usdz take PNG and JPEG only, glTF the same without extensions, so WebP, DDS,
 /// TIFF, TGA, BMP, GIF and PSD are decoded (under the image pixel budget) and written again as PNG
-/// (`--texture-format jpeg` re-encodes them after). One warning names every texture converted. A
+/// (`--texture-format jpeg` re-encodes them after). One warning names every texture converted, and
+/// what of it one picture cannot hold (a GIF's later frames, a TIFF's later pages, a DDS cube's other faces). A
 /// texture that does not decode is unbound from its materials, which keep their constants, with
 /// a warning naming the file. Decoding and encoding are AssetRender's codecs.
 struct TranscodeTexturesPass: ScenePass {
@@ -24,7 +25,9 @@ struct TranscodeTexturesPass: ScenePass {
                 let stem = (texture.name as NSString).deletingPathExtension
                 scene.textures[index].source = .embedded(bytes: png, mimeType: "image/png")
                 scene.textures[index].name = (stem.isEmpty ? "texture\(index)" : stem) + ".png"
-                converted.append("\(texture.name) (\(format ?? "TGA"))")
+                // A GIF's later frames, a TIFF's later pages, a DDS cube's other faces do not fit one texture.
+                let lost = ImageDecoder.leftOut(of: bytes).map { ", \($0) kept" } ?? ""
+                converted.append("\(texture.name) (\(format ?? "TGA")\(lost))")
             } catch {
                 undecodable.insert(index)
                 diagnostics.append(.warning("texture \(texture.name) (\(format ?? "no known format")) does not decode, so its materials keep their constants: \(error.message)"))

@@ -28,4 +28,22 @@ import Testing
         header += [0x60, 0xEA, 0, 0, 0x60, 0xEA, 0, 0, 1, 0, 24, 0] + [UInt8](repeating: 0, count: 24)
         #expect(throws: AssetError.self) { try LegacyImageDecoder.decode(header) }
     }
+
+    /// One-picture files leave nothing out; a TIFF IFD chain that loops, and cut or looping GIF
+    /// blocks, end the walk rather than hang or read past the bytes.
+    @Test func leftOutWalksContainersWithoutTrustingThem() throws {
+        for name in ["albedo.bmp", "albedo.gif", "albedo.tif", "albedo.png"] {
+            #expect(ImageDecoder.leftOut(of: Array(try Data(contentsOf: Self.textures.appendingPathComponent(name)))) == nil, "\(name)")
+        }
+        // Little-endian classic TIFF: two IFDs of no entries, the second pointing back at the first.
+        let looping: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0] + [0, 0, 14, 0, 0, 0] + [0, 0, 8, 0, 0, 0]
+        #expect(ImageDecoder.leftOut(of: looping) == "the first of 2 TIFF pages")
+        let gif = Array(try Data(contentsOf: Self.textures.appendingPathComponent("albedo.gif")))
+        for cut in stride(from: 0, through: gif.count, by: 1) { _ = ImageDecoder.leftOut(of: Array(gif.prefix(cut))) }
+        // A DDS header saying cube map with all six faces.
+        var dds = [UInt8](repeating: 0, count: 128)
+        dds[0..<4] = ArraySlice("DDS ".utf8)
+        dds[113] = 0xFE  // caps2 0xFE00: cube map and every face bit
+        #expect(ImageDecoder.leftOut(of: dds) == "the first of 6 cube faces")
+    }
 }

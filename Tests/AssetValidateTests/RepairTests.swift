@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aConvertedTextureTakesAFreeName() throws {
-        let png: TextureTranscoder = { _, _ throws(AssetError) in Array("PNG bytes of the test".utf8) }
+        let png: TextureTranscoder = { _, _ throws(AssetError) in TranscodedTexture(png: Array("PNG bytes of the test".utf8)) }
         let (repaired, layout) = try Self.repair(Self.fixtures.appendingPathComponent("texture_bmp.usda").path, transcode: png)
         #expect(layout.entries.map(\.name) == ["texture_bmp.usdc", "textures/albedo.png", "textures/normal.png"])
         #expect(repaired.changes.contains { $0.rule == "TextureChecker" && $0.message.contains("textures/albedo.png") })

@@ -99,3 +99,38 @@ def test_the_renderer_draws_a_dds_texture(tmp_path):
     assert len(covered) > 500
     # The ramp runs red across and green down: the quad is far from uniformly white.
     assert covered[:, 0].std() > 20 and covered[:, 1].std() > 20
+
+
+def cube_from(single):
+    """The single-surface uncompressed DDS as a six-face cube map (DDSCAPS2_CUBEMAP and every face bit,
+    the faces one after another, as the DDS header reference lays them out)."""
+    data = bytearray(single)
+    caps2 = struct.unpack_from("<I", data, 112)[0] | 0x200 | 0xFC00
+    struct.pack_into("<I", data, 112, caps2)
+    return bytes(data) + bytes(single[128:]) * 5
+
+
+@pytest.mark.parametrize("kind", ["gif", "tiff", "rgba"])
+def test_pictures_one_texture_cannot_hold_are_named(kind, tmp_path):
+    """A GIF's later frames, a TIFF's later pages and a DDS cube's other faces are named in the
+    conversion's warning; the first picture is what is kept (Pillow's reading of it)."""
+    texture = CASES[kind][0]
+    for suffix in (".obj", ".mtl"):
+        (tmp_path / f"quad_{kind}{suffix}").write_bytes((TEXTURES / f"quad_{kind}{suffix}").read_bytes())
+    first = Image.open(TEXTURES / texture).convert("RGBA")
+    if kind == "gif":
+        others = [first.transpose(Image.Transpose.FLIP_LEFT_RIGHT), first.rotate(90)]
+        first.convert("RGB").save(tmp_path / texture, save_all=True, append_images=[o.convert("RGB") for o in others])
+        named = f"{texture} (GIF, the first of 3 GIF frames kept)"
+    elif kind == "tiff":
+        first.save(tmp_path / texture, save_all=True, append_images=[first.rotate(90), first.rotate(180), first.rotate(270)])
+        named = f"{texture} (TIFF, the first of 4 TIFF pages kept)"
+    else:
+        (tmp_path / texture).write_bytes(cube_from((TEXTURES / texture).read_bytes()))
+        named = f"{texture} (DDS, the first of 6 cube faces kept)"
+    usdz = tmp_path / "out.usdz"
+    result = run_assetc("convert", str(tmp_path / f"quad_{kind}.obj"), str(usdz))
+    assert result.returncode == 0, result.stderr
+    assert named in result.stderr, result.stderr
+    expected = np.asarray(Image.open(tmp_path / texture).convert("RGBA"), np.int16)  # Pillow opens on the first picture
+    assert np.abs(png_in_usdz(usdz) - expected).max() <= CASES[kind][1]

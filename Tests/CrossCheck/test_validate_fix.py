@@ -165,3 +165,20 @@ def test_fix_refuses_to_overwrite_or_to_write_anything_but_usdz(tmp_path):
     assert result.returncode == 0, result.stderr
     assert existing.read_bytes()[:4] == b"PK\x03\x04"
     assert [p.name for p in tmp_path.iterdir()] == ["out.usdz"], "a temporary file was left behind"
+
+
+def test_fix_names_the_frames_a_gif_texture_loses(tmp_path):
+    """A GIF texture made by Pillow with three frames becomes a PNG of its first; the change says so."""
+    from PIL import Image
+    (tmp_path / "textures").mkdir()
+    for texture in (FIXTURES / "validate" / "textures").iterdir():
+        (tmp_path / "textures" / texture.name).write_bytes(texture.read_bytes())
+    (tmp_path / "scene.usda").write_text((FIXTURES / "validate" / "texture_gif.usda").read_text())
+    first = Image.open(FIXTURES / "validate" / "textures" / "albedo.gif").convert("RGB")
+    # Frames that differ (Pillow merges equal ones): the fixture's pixel, then red, then blue.
+    others = [Image.new("RGB", first.size, colour) for colour in ((255, 0, 0), (0, 0, 255))]
+    first.save(tmp_path / "textures" / "albedo.gif", save_all=True, append_images=others)
+    result = run_assetc("validate", "--json", str(tmp_path / "scene.usda"), "--fix", str(tmp_path / "fixed.usdz"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    changes = [c["message"] for c in json.loads(result.stdout)["changes"] if "to PNG" in c["message"]]
+    assert len(changes) == 1 and changes[0].endswith("(the first of 3 GIF frames kept)"), changes

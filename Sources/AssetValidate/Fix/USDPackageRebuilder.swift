@@ -24,6 +24,8 @@ struct USDPackageRebuilder {
     private var carried: [AssetLocation] = []
     /// Textures converted to PNG, by where the original is.
     private var converted: [AssetLocation: [UInt8]] = [:]
+    /// What a converted texture could not carry (a GIF's later frames), for its change's message.
+    private var leftOut: [AssetLocation: String] = [:]
     /// Layers' bytes as read, so naming and writing share one read (and one charge to the budget).
     private var originals: [AssetLocation: [UInt8]] = [:]
 
@@ -161,7 +163,9 @@ struct USDPackageRebuilder {
         var name = naturalName(location)
         if isTexture, ShaderRules.transcodableTextureFormats.contains(Self.fileExtension(name).lowercased()) {
             do throws(AssetError) {
-                converted[location] = try transcode(try facts.readBytes(location), location.description)
+                let transcoded = try transcode(try facts.readBytes(location), location.description)
+                converted[location] = transcoded.png
+                if let lost = transcoded.leftOut { leftOut[location] = lost }
                 name = PathArithmetic.join(PathArithmetic.directory(of: name), Self.stem(of: name) + ".png")
             } catch {
                 skipped.append(ValidationChange(rule: .texture, message: "'\(location)' could not be converted to PNG (\(error.message)); it is packaged as it was",
@@ -170,7 +174,8 @@ struct USDPackageRebuilder {
         }
         reserve(name, for: location)
         if converted[location] != nil {
-            changes.append(ValidationChange(rule: .texture, message: "converted '\(location)' to PNG as '\(entryNames[location] ?? name)'",
+            changes.append(ValidationChange(rule: .texture, message: "converted '\(location)' to PNG as '\(entryNames[location] ?? name)'"
+                                            + (leftOut[location].map { " (\($0) kept)" } ?? ""),
                                             location: SourceLocation(file: location.description)))
         }
         carried.append(location)

@@ -24,4 +24,16 @@ public struct RepairedPackage: Sendable {
 
 /// Re-encodes an image AR Quick Look cannot read (BMP, TGA, GIF...) as PNG. The validator does no
 /// image decoding itself: the caller lends its codecs.
-public typealias TextureTranscoder = @Sendable (_ bytes: [UInt8], _ name: String) throws(AssetError) -> [UInt8]
+public typealias TextureTranscoder = @Sendable (_ bytes: [UInt8], _ name: String) throws(AssetError) -> TranscodedTexture
+
+/// A transcoded texture's PNG, and what of the source one picture could not hold ("the first of 12
+/// GIF frames"), for the change's message.
+public struct TranscodedTexture: Sendable {
+    public var png: [UInt8]
+    public var leftOut: String?
+
+    public init(png: [UInt8], leftOut: String? = nil) {
+        self.png = png
+        self.leftOut = leftOut
+    }
+}
