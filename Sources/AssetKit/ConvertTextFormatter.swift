@@ -15,7 +15,8 @@ public enum ConvertTextFormatter {
             lines.append("textures: \(report.shrunkTextures.count) re-encoded, \(before) -> \(after) bytes")
         }
         for (k, sizeTry) in report.sizeTries.enumerated() {
-            let budgets = [sizeTry.maxTriangles.map { "\($0) triangles" }, sizeTry.maxTextureSize.map { "\($0) px textures" }].compactMap { $0 }
+            let budgets = [sizeTry.maxTriangles.map { "\($0) triangles" }, sizeTry.maxTextureSize.map { "\($0) px textures" },
+                           sizeTry.textureFormat == "keep" ? nil : "textures \(sizeTry.textureFormat)"].compactMap { $0 }
             lines.append("--max-size: try \(k + 1) came to \(sizeTry.bytes) bytes\(budgets.isEmpty ? "" : " (" + budgets.joined(separator: ", ") + ")"); tightened")
         }
         lines.append("wrote \(report.writtenFiles.joined(separator: ", ")) (\(report.format.name), \(report.bytesWritten) bytes)")

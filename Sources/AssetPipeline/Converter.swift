@@ -25,6 +25,8 @@ public struct SizeTry: Sendable, Equatable, Encodable {
     public var bytes: Int
     public var maxTriangles: Int?
     public var maxTextureSize: Int?
+    /// `--texture-format`'s value for the try (`keep`, or `auto` once textures try JPEG).
+    public var textureFormat: String
 }
 
 /// Reads any format the registry reads and writes any format it writes, running the passes the
@@ -88,7 +90,8 @@ public struct Converter: Sendable {
             let written = try writer.write(scene, context: context)
             let bytes = written.files.reduce(0) { $0 + $1.bytes.count }
             if let limit = options.maxOutputBytes, bytes > limit {
-                let sizeTry = SizeTry(bytes: bytes, maxTriangles: attempt.maxTriangles, maxTextureSize: attempt.maxTextureSize)
+                let sizeTry = SizeTry(bytes: bytes, maxTriangles: attempt.maxTriangles, maxTextureSize: attempt.maxTextureSize,
+                                      textureFormat: attempt.textureEncoding.rawValue)
                 if tries.count < Self.maxSizeTries, let tighter = tightened(attempt, scene: scene, bytes: bytes, limit: limit) {
                     tries.append(sizeTry)
                     attempt = tighter

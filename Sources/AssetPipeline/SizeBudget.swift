@@ -17,6 +17,11 @@ extension Converter {
         let texturesCanShrink = textureCodec != nil && largestSide > Self.smallestTextureSide
         let geometryCanShrink = triangles > Self.fewestTriangles
         if texturesCanShrink && (textureBytes * 2 >= bytes || !geometryCanShrink) {
+            // Before any texel is lost to resizing, photographic colour textures try JPEG.
+            if options.textureEncoding == .keep, loaded.contains(where: { ImageFormat($0) != .jpeg }) {
+                tighter.textureEncoding = .auto
+                return tighter
+            }
             tighter.maxTextureSize = max(Self.smallestTextureSide, min(options.maxTextureSize ?? largestSide, largestSide) / 2)
             return tighter
         }

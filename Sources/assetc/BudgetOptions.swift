@@ -41,7 +41,7 @@ struct BudgetOptions: ParsableArguments {
     @Option(name: .customLong("max-texture"), help: ArgumentHelp("Shrink textures whose longer side is past PX pixels (Mitchell filter; colour in linear light, normal maps renormalised).", valueName: "PX"))
     var maxTexture: Int?
 
-    @Option(name: .customLong("texture-format"), help: "Store textures as they are (resized ones in their own format), all as PNG, or as JPEG where they have no transparency.")
+    @Option(name: .customLong("texture-format"), help: "Store textures as they are (resized ones in their own format), all as PNG, as JPEG where they have no transparency, or auto: JPEG for opaque colour textures whose JPEG is at most half their PNG (photographs), PNG otherwise.")
     var textureFormat: TextureEncoding?
 
     @Option(name: .customLong("jpeg-quality"), help: ArgumentHelp("Quality of textures stored as JPEG, 1 to 100.", valueName: "Q"))

@@ -42,6 +42,10 @@ public enum TextureEncoding: String, CaseIterable, Sendable {
     case keep
     case png
     case jpeg
+    /// JPEG for opaque colour textures whose JPEG takes at most half the bytes of their PNG (the
+    /// sign of photographic content, where JPEG's loss is not seen), PNG or the source otherwise:
+    /// what `--max-size` tries before making textures smaller.
+    case auto
 }
 
 /// glTF mesh compression (`--compress`): EXT_meshopt_compression or KHR_draco_mesh_compression.

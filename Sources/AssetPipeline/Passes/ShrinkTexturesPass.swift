@@ -2,9 +2,10 @@ import AssetCore
 import Foundation
 
 /// Brings textures under a size (`--max-texture PX`) and into a storage format
-/// (`--texture-format keep|png|jpeg`): each is filtered in its own colour space (see
+/// (`--texture-format keep|png|jpeg|auto`): each is filtered in its own colour space (see
 /// `TextureContent`) to fit the size on its longer side, aspect kept, and re-encoded. JPEG is
-/// used only where no texel is transparent. Textures are decoded and encoded on all cores; what
+/// used only where no texel is transparent; `auto` uses it only for colour whose JPEG is at most
+/// half its PNG. Textures are decoded and encoded on all cores; what
 /// happened to each is reported.
 public struct ShrinkTexturesPass: ScenePass {
     public struct TextureReport: Sendable, Equatable, Encodable {
@@ -71,6 +72,8 @@ public struct ShrinkTexturesPass: ScenePass {
         case .keep: source == .other ? .png : nil
         case .png: .png
         case .jpeg: .jpeg
+        // Colour that is not JPEG yet is tried as JPEG; normal maps and data keep exact texels.
+        case .auto: content == .color && source != .jpeg ? .jpeg : (source == .other ? .png : nil)
         }
         guard oversized || (wanted != nil && wanted != source) else { return nil }
         var image = try codec.decode(bytes)
@@ -87,7 +90,16 @@ public struct ShrinkTexturesPass: ScenePass {
         if format == .jpeg && !Self.isOpaque(image) { format = .png }
         if format == .other { format = .png }
         if !oversized && format == source { return nil }  // asked for JPEG, but it needs its alpha
-        let encoded = format == .jpeg ? try codec.jpeg(image, quality: quality, fullChroma: content != .color) : try codec.png(image)
+        var encoded = format == .jpeg ? try codec.jpeg(image, quality: quality, fullChroma: content != .color) : try codec.png(image)
+        if encoding == .auto && format == .jpeg {
+            // Photographic content: JPEG at most half the PNG. Flat art (logos, UI, pixel art) rings under
+            // JPEG for little gain, so it stays lossless; an unresized PNG source is then kept as it is.
+            let png = source == .png && !oversized ? bytes : try codec.png(image)
+            if encoded.count * 2 > png.count {
+                if source == .png && !oversized { return nil }
+                (format, encoded) = (.png, png)
+            }
+        }
         var shrunk = texture
         let stem = ((texture.name as NSString).lastPathComponent as NSString).deletingPathExtension
         shrunk.name = (stem.isEmpty ? "texture" : stem) + (format == .jpeg ? ".jpg" : ".png")
