@@ -6,12 +6,19 @@ import Foundation
 /// Textures in formats the writers' readers do not take become embedded PNGs before writing: AR
 /// Quick Look and usdz take PNG and JPEG only, glTF the same without extensions, so WebP, DDS,
 /// TIFF, TGA, BMP, GIF and PSD are decoded (under the image pixel budget) and written again as PNG
+/// (WebP written to glTF stays WebP under EXT_texture_webp, with the PNG as its fallback)
 /// (`--texture-format jpeg` re-encodes them after). One warning names every texture converted, and
 /// what of it one picture cannot hold (a GIF's later frames, a TIFF's later pages, a DDS cube's other faces). A
 /// texture that does not decode is unbound from its materials, which keep their constants, with
 /// a warning naming the file. Decoding and encoding are AssetRender's codecs.
-struct TranscodeTexturesPass: ScenePass {
+struct TranscodeTexturesPass: TargetedScenePass {
     let name = "transcode textures to PNG"
+    /// glTF carries WebP under EXT_texture_webp: such textures stay WebP there, with a PNG fallback.
+    var keepsWebP = false
+
+    func targeting(_ format: AssetFormat) -> any ScenePass {
+        TranscodeTexturesPass(keepsWebP: format == .gltf || format == .glb)
+    }
 
     func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         var converted: [String] = []
@@ -22,6 +29,12 @@ struct TranscodeTexturesPass: ScenePass {
             if format == "PNG" || format == "JPEG" { continue }
             do throws(AssetError) {
                 let png = try PNGCodec.encode(try ImageDecoder.decode(bytes))
+                if keepsWebP && format == "WebP" {
+                    // Kept as it is for readers with the extension; the PNG is for those without.
+                    scene.textures[index].source = .embedded(bytes: bytes, mimeType: "image/webp")
+                    scene.textures[index].fallbackPNG = png
+                    continue
+                }
                 let stem = (texture.name as NSString).deletingPathExtension
                 scene.textures[index].source = .embedded(bytes: png, mimeType: "image/png")
                 scene.textures[index].name = (stem.isEmpty ? "texture\(index)" : stem) + ".png"

@@ -139,7 +139,7 @@ public struct Converter: Sendable {
     }
 
     func passes(for requirements: WriterRequirements, format: AssetFormat, options: ConvertOptions) -> [any ScenePass] {
-        var passes: [any ScenePass] = leadingPasses
+        var passes: [any ScenePass] = leadingPasses.map { ($0 as? any TargetedScenePass)?.targeting(format) ?? $0 }
         if let textureCodec, options.maxTextureSize != nil || options.textureEncoding != .keep {
             passes.append(ShrinkTexturesPass(codec: textureCodec, maxSize: options.maxTextureSize, encoding: options.textureEncoding,
                                              quality: options.jpegQuality))

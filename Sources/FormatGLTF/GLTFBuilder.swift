@@ -354,23 +354,48 @@ struct GLTFBuilder {
             diagnostics.append(.warning("texture \(texture.authoredPath) could not be read or is not PNG/JPEG; left out"))
             return nil
         }
-        var image = GLTFDocument.Image(name: texture.name)
+        if document.images == nil { document.images = []; document.textures = []; document.samplers = [] }
+        let image = addImage(bytes, mime: mime, name: texture.name, file: "\(index)_\(texture.outputFileName)")
+        var entry = GLTFDocument.Texture(sampler: document.samplers!.count, source: image)
+        if mime == "image/webp" {
+            // EXT_texture_webp: the WebP under the extension, the PNG fallback (when there is one) as
+            // the source viewers without the extension read; without one the extension is required.
+            entry.extensions = .init(EXT_texture_webp: .init(source: image))
+            if let png = texture.fallbackPNG {
+                let name = texture.outputFileName
+                let stem = name.lowercased().hasSuffix(".webp") ? String(name.dropLast(5)) : name
+                entry.source = addImage(png, mime: "image/png", name: texture.name, file: "\(index)_\(stem).png")
+            } else {
+                entry.source = nil
+                if document.extensionsRequired?.contains("EXT_texture_webp") != true {
+                    document.extensionsRequired = (document.extensionsRequired ?? []) + ["EXT_texture_webp"]
+                }
+            }
+            if document.extensionsUsed?.contains("EXT_texture_webp") != true {
+                document.extensionsUsed = (document.extensionsUsed ?? []) + ["EXT_texture_webp"]
+            }
+        }
+        document.samplers!.append(GLTFDocument.Sampler(wrapS: Self.wrap(texture.wrapS), wrapT: Self.wrap(texture.wrapT)))
+        document.textures!.append(entry)
+        textureIndex[index] = document.textures!.count - 1
+        return document.textures!.count - 1
+    }
+
+    /// An image in the GLB's buffer, or a file beside the .gltf; its index.
+    private mutating func addImage(_ bytes: [UInt8], mime: String, name: String, file: String) -> Int {
+        var image = GLTFDocument.Image(name: name)
         if binary {
             buffer.pad(to: 4)
             buffer.append(bytes)
             image.bufferView = addView(bytes.count, target: nil)
             image.mimeType = mime
         } else {
-            let path = "\(context.textureFolder)/\(index)_\(texture.outputFileName)"
+            let path = "\(context.textureFolder)/\(file)"
             image.uri = path
             textureFiles.append(OutputFile(relativePath: path, bytes: bytes))
         }
-        if document.images == nil { document.images = []; document.textures = []; document.samplers = [] }
         document.images!.append(image)
-        document.samplers!.append(GLTFDocument.Sampler(wrapS: Self.wrap(texture.wrapS), wrapT: Self.wrap(texture.wrapT)))
-        document.textures!.append(GLTFDocument.Texture(sampler: document.samplers!.count - 1, source: document.images!.count - 1))
-        textureIndex[index] = document.textures!.count - 1
-        return document.textures!.count - 1
+        return document.images!.count - 1
     }
 
     static func wrap(_ mode: AssetCore.Texture.WrapMode) -> Int {

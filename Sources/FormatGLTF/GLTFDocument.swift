@@ -138,7 +138,14 @@ struct GLTFDocument: Encodable {
         var alphaCutoff: Float?
         var doubleSided: Bool?
     }
-    struct Texture: Encodable { var sampler: Int; var source: Int }
+    struct Texture: Encodable {
+        struct Source: Encodable { var source: Int }
+        struct Extensions: Encodable { var EXT_texture_webp: Source }
+        var sampler: Int
+        /// Omitted only for a WebP texture without a fallback (EXT_texture_webp then required).
+        var source: Int?
+        var extensions: Extensions?
+    }
     struct Image: Encodable { var uri: String?; var bufferView: Int?; var mimeType: String?; var name: String? }
     struct Sampler: Encodable { var wrapS: Int; var wrapT: Int }
 

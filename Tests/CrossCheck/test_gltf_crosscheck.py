@@ -93,6 +93,47 @@ def test_webp_textures_draw_like_their_png_twin_and_become_png_in_usdz(tmp_path)
     assert any(n.endswith(".png") for n in names) and not any(n.endswith(".webp") for n in names)
 
 
+def test_webp_stays_webp_in_gltf_with_a_png_fallback(tmp_path):
+    """glTF carries WebP under EXT_texture_webp: the glb keeps the source's WebP bytes under the extension
+    (used, not required) and adds a PNG of the same pixels (Pillow's reading of the WebP) as the texture's
+    source, for viewers without it. Both pass validation; the .gltf form writes both files."""
+    import base64
+    import io
+    import json
+    import numpy
+    from PIL import Image
+    source = json.loads((FIXTURES / "gltf" / "checker_webp.gltf").read_text())
+    webp = base64.b64decode(source["images"][1]["uri"].split(",", 1)[1])
+    out = tmp_path / "w.glb"
+    result = subprocess.run([assetc_binary(), "convert", str(FIXTURES / "gltf" / "checker_webp.gltf"), str(out)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "converted to PNG" not in result.stderr, result.stderr
+    glb = pygltflib.GLTF2().load(str(out))
+    assert glb.extensionsUsed == ["EXT_texture_webp"] and not glb.extensionsRequired
+    (texture,) = glb.textures
+    blob = glb.binary_blob()
+
+    def image_bytes(index):
+        view = glb.bufferViews[glb.images[index].bufferView]
+        return blob[view.byteOffset or 0:(view.byteOffset or 0) + view.byteLength], glb.images[index].mimeType
+
+    kept, kept_mime = image_bytes(texture.extensions["EXT_texture_webp"]["source"])
+    fallback, fallback_mime = image_bytes(texture.source)
+    assert (kept, kept_mime) == (webp, "image/webp")
+    assert fallback_mime == "image/png"
+    expected = numpy.asarray(Image.open(io.BytesIO(webp)).convert("RGBA"))
+    assert numpy.array_equal(numpy.asarray(Image.open(io.BytesIO(fallback)).convert("RGBA")), expected)
+    report = json.loads(subprocess.run([assetc_binary(), "validate", "--json", str(out)], capture_output=True, text=True).stdout)
+    assert report["errors"] == 0 and report["warnings"] == 0, report
+    split = tmp_path / "split" / "w.gltf"
+    split.parent.mkdir()
+    assert subprocess.run([assetc_binary(), "convert", str(FIXTURES / "gltf" / "checker_webp.gltf"), str(split)], capture_output=True).returncode == 0
+    written = sorted(p.suffix for p in split.parent.rglob("*") if p.is_file())
+    assert written == [".bin", ".gltf", ".png", ".webp"], written
+    # Read back, the WebP is what the material samples (the checker, not the red fallback).
+    assert assetc_info(out)["textures"] == 1
+
+
 def test_materials_map_onto_usd_preview_surface_as_ar_quick_look_reads_them(tmp_path):
     """materials.gltf through usdz, read by usd-core: metallic from the metallic-roughness texture's
     blue channel and roughness from its green; the normal map raw with scale (2,2,2,1) and bias

@@ -127,6 +127,7 @@ extension Texture {
         let lower = outputFileName.lowercased()
         if lower.hasSuffix(".png") { return "image/png" }
         if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { return "image/jpeg" }
+        if lower.hasSuffix(".webp") { return "image/webp" }
         return nil
     }
 }

@@ -4,6 +4,10 @@ public struct Texture: Sendable, Equatable {
     public var source: Source
     public var wrapS: WrapMode
     public var wrapT: WrapMode
+    /// A PNG of the same picture, where the texture keeps an encoding some readers of the output
+    /// lack (WebP in glTF, under EXT_texture_webp): those readers take this instead. Set by the
+    /// converter's texture pass; any pass that replaces `source` clears it.
+    public var fallbackPNG: [UInt8]?
 
     public init(name: String, source: Source, wrapS: WrapMode = .repeat, wrapT: WrapMode = .repeat) {
         self.name = name

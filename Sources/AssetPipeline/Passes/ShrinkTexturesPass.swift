@@ -104,6 +104,7 @@ public struct ShrinkTexturesPass: ScenePass {
         let stem = ((texture.name as NSString).lastPathComponent as NSString).deletingPathExtension
         shrunk.name = (stem.isEmpty ? "texture" : stem) + (format == .jpeg ? ".jpg" : ".png")
         shrunk.source = .embedded(bytes: encoded, mimeType: format == .jpeg ? "image/jpeg" : "image/png")
+        shrunk.fallbackPNG = nil  // the new encoding is one every reader takes
         return (shrunk, TextureReport(texture: texture.name, content: content, widthBefore: before.0, heightBefore: before.1,
                                       width: image.width, height: image.height, bytesBefore: bytes.count, bytes: encoded.count,
                                       format: format == .jpeg ? "jpeg" : "png"))
