@@ -52,7 +52,7 @@ let package = Package(
 
         // USD: usda text and usdc crate layers (LZ4 sections), usdz packages (libzip), composition,
         // scene building; writing builds one layer document, printed as usda or encoded as usdc.
-        .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip", "CZlib", "CLZ4"]),
+        .target(name: "FormatUSD", dependencies: ["AssetCore", "CLibZip", "CZlib", "CLZ4", "CLibXML2"]),
 
         // Collada: libxml2 SAX into a Collada-shaped document, then scene building.
         .target(name: "FormatCollada", dependencies: ["AssetCore", "CLibXML2"]),
@@ -175,7 +175,8 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]),
                                  ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"]),
-                                 ("FuzzEnvironment", ["AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetRender", "AssetCore"])] {
+                                 ("FuzzEnvironment", ["AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetRender", "AssetCore"]),
+                                 ("FuzzMaterialXLayer", ["FormatUSD", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

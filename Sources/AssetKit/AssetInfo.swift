@@ -28,6 +28,9 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var materials: Int
     /// Names of the material variants, in order (empty without any).
     public var materialVariants: [String]
+    /// Each material's name and the shading model it was read from (`UsdPreviewSurface`,
+    /// `MaterialX open_pbr_surface`, `glTF metallic-roughness`, ...; null where none was found).
+    public var materialSources: [MaterialSource]
     public var textures: Int
     public var cameras: Int
     public var lights: Int
@@ -76,6 +79,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         segments = stats.segments
         materials = stats.materials
         materialVariants = scene.materialVariants
+        materialSources = scene.materials.map { MaterialSource(name: $0.name, source: $0.shadingSource) }
         textures = stats.textures
         cameras = stats.cameras
         lights = stats.lights
@@ -101,7 +105,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments
-        case materials, materialVariants, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration, clips
+        case materials, materialVariants, materialSources, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration, clips
         case animatedNodes, animatedMaterials, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
@@ -123,6 +127,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(segments, forKey: .segments)
         try c.encode(materials, forKey: .materials)
         try c.encode(materialVariants, forKey: .materialVariants)
+        try c.encode(materialSources, forKey: .materialSources)
         try c.encode(textures, forKey: .textures)
         try c.encode(cameras, forKey: .cameras)
         try c.encode(lights, forKey: .lights)
@@ -153,5 +158,20 @@ public struct BoundsReport: Sendable, Equatable, Codable {
     public init(_ bounds: Bounds3) {
         min = [bounds.min.x, bounds.min.y, bounds.min.z]
         max = [bounds.max.x, bounds.max.y, bounds.max.z]
+    }
+}
+
+/// A material's name and the shading model it was read from.
+public struct MaterialSource: Sendable, Equatable, Encodable {
+    public var name: String
+    public var source: String?
+
+    private enum CodingKeys: String, CodingKey { case name, source }
+
+    // By hand, so an unknown source is an explicit null.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(source, forKey: .source)
     }
 }

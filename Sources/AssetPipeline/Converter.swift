@@ -155,6 +155,7 @@ public struct Converter: Sendable {
         if !requirements.keepsTextureTransforms { passes.append(BakeTextureTransformsPass()) }
         if !requirements.keepsLights { passes.append(DropLightsPass(format: format.name)) }
         if !requirements.keepsMaterialVariants { passes.append(DropMaterialVariantsPass(format: format.name)) }
+        if options.addsMaterialXNetworks { passes.append(AddMaterialXNetworksPass(format: format)) }
         if !requirements.writesUsdSkel { passes.append(DropSkelSchemaNodesPass()) }
         if !requirements.keepsCurves {
             // USD holds curves; it is ARKit that refuses them in the usdz AR Quick Look opens.

@@ -28,13 +28,15 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
     case geomSubsets = "GeomSubsetChecker"
     case textureCoordinates = "TextureCoordinateChecker"
     case budget = "BudgetChecker"
+    /// A material whose only surface is MaterialX: AR Quick Look reads UsdPreviewSurface only.
+    case materialX = "MaterialXChecker"
     /// `validate --target usdz` on a source that is not USD: what the conversion changes or loses.
     case conversion = "ConversionChecker"
 
     /// Whether usdchecker runs the rule; the others are assetc's own.
     public var isUSDChecker: Bool {
         switch self {
-        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion: return false
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion, .materialX: return false
         default: return true
         }
     }
@@ -47,7 +49,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .missingReference: return ["usdUtilsValidators:MissingReferenceValidator"]
         case .stageMetadata: return ["usdGeomValidators:StageMetadataChecker"]
         case .texture, .arkitLayer, .arkitPrimType, .arkitShader, .arkitRootLayer: return []
-        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion: return []
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion, .materialX: return []
         case .arkitMaterialBinding: return ["usdShadeValidators:MaterialBindingCollectionValidator"]
         case .primEncapsulation: return ["usdGeomValidators:EncapsulationChecker"]
         case .normalMapTexture: return ["usdShadeValidators:NormalMapTextureValidator"]
@@ -85,6 +87,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .geomSubsets: return "GeomSubsets sit under Imageable prims and form valid families (indices in range; nonOverlapping and partition families as their type says; materialBind restricted)."
         case .textureCoordinates: return "A UsdUVTexture reads its st from a UsdPrimvarReader_float2 (through UsdTransform2d at most), as AR Quick Look needs."
         case .budget: return "Triangles, texture size, file size and animation length stay within AR Quick Look's guidance (warnings; --budget sets them)."
+        case .materialX: return "A material with a MaterialX surface also has a UsdPreviewSurface one: AR Quick Look reads no MaterialX, so without it the material shows grey (a warning)."
         case .conversion: return "With --target usdz, a source that is not USD: what converting it to usdz turns, converts or leaves out, and what does not resolve."
         }
     }

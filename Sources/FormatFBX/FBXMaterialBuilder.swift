@@ -38,6 +38,7 @@ struct FBXMaterialBuilder {
         if let opacity = number("Opacity") { result.opacity = MaterialProperty(min(max(opacity, 0), 1)) }
         else if let transparency = number("TransparencyFactor") { result.opacity = MaterialProperty(min(max(1 - transparency, 0), 1)) }
         let model = (object.properties["ShadingModel"]?.first?.string ?? object.node.value("ShadingModel")?.string ?? "phong").lowercased()
+        result.shadingSource = "FBX \(model)"
         if model == "lambert" {
             result.roughness = MaterialProperty(1)
         } else {

@@ -58,6 +58,7 @@ struct MTLParser {
                 shininess = nil
                 explicitRoughness = false
                 var material = Material(name: name)
+                material.shadingSource = "MTL"
                 material.baseColor.value = SIMD3(repeating: 0.8)  // MTL's customary default diffuse
                 material.roughness.value = 1
                 materials[name] = Parsed(material: material)

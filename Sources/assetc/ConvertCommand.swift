@@ -47,6 +47,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Give a usdz output a usda (text) root layer instead of usdc. ARKit and AR Quick Look want usdc.")
     var usdaRoot = false
 
+    @Flag(help: "USD output: give every material that has no MaterialX network an ND_gltf_pbr one beside its UsdPreviewSurface, as guc does (usda and usdc; a usdz keeps the preview surface only).")
+    var materialx = false
+
     @Flag(help: "Replace the output if it exists.")
     var force = false
 
@@ -82,6 +85,7 @@ struct ConvertCommand: ParsableCommand {
         options.flatten = flatten
         options.force = force
         options.textRootLayer = usdaRoot
+        options.addsMaterialXNetworks = materialx
         options.readOptions = reading.readOptions
         budget.apply(to: &options)
         if let outputFolder {

@@ -118,7 +118,7 @@ def assetc_info_at(path, seconds):
 def test_a_material_parameter_without_an_input_is_named_and_the_rest_is_read():
     info = assetc_info(FOLDER / "material_channel.dae")
     named = [w for w in info["warnings"] if "Paint-effect" in w]
-    assert len(named) == 1 and "specular" in named[0], info["warnings"]
+    assert len(named) == 1 and "Paint-effect/common/specular" in named[0], info["warnings"]
     assert info["animatedNodes"] == 1 and info["animatedMaterials"] == 1
 
 

@@ -46,7 +46,7 @@ def test_the_effect_channels_are_one_animated_material():
     info = assetc_info(SOURCE)
     assert info["animatedMaterials"] == 1 and info["animatedNodes"] == 1
     assert [c["end"] for c in info["clips"]] == [2]
-    named = [w for w in info["warnings"] if "specular" in w]
+    named = [w for w in info["warnings"] if "Paint-effect/common/specular (specular)" in w]
     assert len(named) == 1 and "no input" in named[0] and len(info["warnings"]) == 1, info["warnings"]
 
 

@@ -16,6 +16,11 @@ CARRIED_EXTENSIONS = {"KHR_lights_punctual", "KHR_materials_emissive_strength", 
                       "KHR_materials_ior", "KHR_materials_variants", "KHR_animation_pointer"}
 KEPT_ATTRIBUTES = ("POSITION", "NORMAL", "TANGENT", "TEXCOORD_", "COLOR_0", "JOINTS_", "WEIGHTS_")
 ANIMATED_PATHS = {"translation", "rotation", "scale", "weights"}
+# KHR_animation_pointer material properties assetc animates (on untextured inputs).
+MATERIAL_POINTERS = {"pbrMetallicRoughness/baseColorFactor", "emissiveFactor", "pbrMetallicRoughness/metallicFactor",
+                     "pbrMetallicRoughness/roughnessFactor"}
+# Collada effect parameters assetc animates; the others must be named.
+MAPPED_EFFECT_PARAMETERS = {"diffuse", "emission", "transparent", "transparency", "shininess"}
 
 GLTF = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".gltf", ".glb") and "fail-case" not in p.parts
               and "validation" not in p.parts)  # validation/ holds broken files on purpose, one per Khronos code
@@ -48,6 +53,7 @@ def test_gltf_loses_nothing_unnamed(path):
                 referenced.add(mapping["material"])
     assert info["materials"] >= len(referenced) or named(warnings, "material"), f"{len(referenced)} materials used, {info['materials']} read"
     clips_with_channels = 0
+    animated_materials = set()
     for k, animation in enumerate(document.animations or []):
         usable = 0
         for channel in animation.channels:
@@ -56,10 +62,14 @@ def test_gltf_loses_nothing_unnamed(path):
                 usable += 1
             elif pointer and pointer.split("/")[1:2] in (["nodes"], ["meshes"]) and pointer.rsplit("/", 1)[-1] in ANIMATED_PATHS:
                 usable += 1
+            elif pointer and pointer.startswith("/materials/") and pointer.split("/", 3)[-1] in MATERIAL_POINTERS:
+                usable += 1
+                animated_materials.add(pointer.split("/")[2])
             else:
                 assert named(warnings, pointer or channel.target.path), f"animations[{k}] channel {pointer or channel.target.path} dropped silently"
         clips_with_channels += usable > 0
     assert info["animations"] == clips_with_channels or named(warnings, "channel")
+    assert info["animatedMaterials"] == len(animated_materials) or named(warnings, "KHR_animation_pointer"), "a material pointer read as nothing"
     placed_cameras = sum(1 for node in document.nodes if node.camera is not None)
     assert info["cameras"] >= min(placed_cameras, 1) or named(warnings, "camera")
 
@@ -77,6 +87,15 @@ def test_collada_loses_nothing_unnamed(path):
         if node.get("id"):
             sids[node.get("id")] = {child.get("sid") for child in node if child.get("sid")}
     morph_weights = {put.get("source")[1:] for put in root.iter(NS + "input") if put.get("semantic") == "MORPH_WEIGHT"}
+    # Each effect's sids, as the parameter they sit in (<color sid="diffuse-color"> under <diffuse>).
+    effect_sids = {}
+    for effect in root.iter(NS + "effect"):
+        found = effect_sids.setdefault(effect.get("id"), {})
+        for parameter in effect.iter():
+            for child in parameter:
+                if child.get("sid") and child.tag in (NS + "color", NS + "float"):
+                    found[child.get("sid")] = parameter.tag.replace(NS, "")
+    animated_effects = set()
     controllers = {c.get("id") for c in root.iter(NS + "controller")}
     for channel in root.iter(NS + "channel"):
         target = channel.get("target")
@@ -84,7 +103,13 @@ def test_collada_loses_nothing_unnamed(path):
         element = rest.split(".")[0].split("(")[0]
         drives_node = head in sids and element in sids[head]
         drives_morph = target.split("(")[0] in morph_weights or head in controllers
-        assert drives_node or drives_morph or named(warnings, target), f"channel {target} dropped silently"
+        last = target.rsplit("/", 1)[-1].split(".")[0].split("(")[0]
+        parameter = effect_sids.get(head, {}).get(last, last)
+        drives_material = head in effect_sids and parameter in MAPPED_EFFECT_PARAMETERS
+        if drives_material:
+            animated_effects.add(head)
+        assert drives_node or drives_morph or drives_material or named(warnings, target), f"channel {target} dropped silently"
+    assert bool(animated_effects) == (info["animatedMaterials"] > 0) or named(warnings, "effect"), "an effect channel read as nothing"
     clips = len(list(root.iter(NS + "animation_clip")))
     animations = len(list(root.iter(NS + "animation")))
     expected = clips if clips else (1 if animations else 0)

@@ -9,6 +9,8 @@ public struct ConvertOptions: Sendable {
     public var force = false
     /// A usdz gets a usda root layer instead of usdc (`--usda-root`).
     public var textRootLayer = false
+    /// Every material without a MaterialX network gets an `ND_gltf_pbr` one built from its inputs (`--materialx`).
+    public var addsMaterialXNetworks = false
     public var readOptions = ReadOptions()
     /// Simplify meshes until the scene draws at most this many triangles (`--max-triangles`).
     public var maxTriangles: Int?

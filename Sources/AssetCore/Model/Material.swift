@@ -30,6 +30,11 @@ public struct Material: Sendable, Equatable {
     /// The alpha mode a format stated (glTF's `alphaMode`); nil where the format has none, and
     /// `alphaMode` then reads it off the opacity inputs as UsdPreviewSurface does.
     public var authoredAlphaMode: AlphaMode?
+    /// The shading model the material was read from (`UsdPreviewSurface`, `MaterialX open_pbr_surface`,
+    /// `glTF metallic-roughness`, `Collada phong` ...), for `info`; nil for one built in memory.
+    public var shadingSource: String?
+    /// The MaterialX network the material was read from, as authored; USD writers write it back.
+    public var network: ShadingNetwork?
 
     /// Defaults are UsdPreviewSurface's fallbacks.
     public init(

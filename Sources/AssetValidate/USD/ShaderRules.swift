@@ -29,6 +29,24 @@ enum ShaderRules {
         }
     }
 
+    /// Materials whose surface is MaterialX only: `outputs:mtlx:surface` connected, and no
+    /// `outputs:surface` leading to a UsdPreviewSurface, which is all AR Quick Look reads.
+    static func checkMaterialXOnly(_ context: USDRuleContext, into findings: inout USDFindings) {
+        for entry in context.prims where entry.prim.typeName == "Material" {
+            let material = entry.prim
+            guard let mtlx = material.attribute("outputs:mtlx:surface"), !mtlx.targets.isEmpty else { continue }
+            var preview = false
+            if let surface = material.attribute("outputs:surface")?.targets.first, let (shader, _) = connectedSource(surface, context) {
+                preview = shaderId(shader) == "UsdPreviewSurface"
+            }
+            guard !preview else { continue }
+            findings.append(ValidationFinding(rule: .materialX, severity: .warning,
+                                              message: "<\(material.path)> has a MaterialX surface only; AR Quick Look reads UsdPreviewSurface, so it shows the material grey "
+                                                + "(assetc convert writes the preview surface the MaterialX maps to)",
+                                              location: USDRuleContext.location(of: material)))
+        }
+    }
+
     private static func implementationSource(_ shader: USDComposedPrim) -> String {
         shader.token("info:implementationSource") ?? "id"
     }

@@ -16,6 +16,7 @@ enum USDStageValidator {
         StageRules.check(context, into: &findings)
         PrimRules.check(context, into: &findings)
         ShaderRules.check(context, into: &findings)
+        ShaderRules.checkMaterialXOnly(context, into: &findings)
         MeshRules.check(context, into: &findings)
         GeomSubsetRules.check(context, into: &findings)
         BudgetRules.check(context, into: &findings)

@@ -175,7 +175,7 @@ struct ColladaAnimationBuilder {
                         diagnostics.append(.warning("channel target '\(channel.target)' takes \(wanted.map(String.init).joined(separator: " or ")) numbers but its sampler gives \(curve.stride); ignored", at: here))
                         continue
                     }
-                    drivenEffects.append(.init(target: target, curve: curve))
+                    drivenEffects.append(.init(target: target, curve: curve, written: channel.target))
                     continue
                 }
                 guard let target = ColladaTarget(channel.target), let orders = ordersByID[target.nodeID] else {

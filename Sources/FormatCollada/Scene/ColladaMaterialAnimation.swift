@@ -18,6 +18,8 @@ struct ColladaMaterialAnimation {
     struct Driven {
         var target: Target
         var curve: ColladaAnimationCurve
+        /// The channel's `target` as written, for warnings.
+        var written: String
     }
 
     static let parameters: Set<String> = ["emission", "ambient", "diffuse", "specular", "shininess", "reflective", "reflectivity",
@@ -62,9 +64,11 @@ struct ColladaMaterialAnimation {
                 diagnostics.append(.warning("effect #\(effectID) is animated but no mesh binds a material that uses it; its channels are ignored", at: here))
                 continue
             }
-            let unheld = Set(parts.map(\.target.parameter)).subtracting(["diffuse", "emission", "transparent", "transparency", "shininess"])
+            let held: Set<String> = ["diffuse", "emission", "transparent", "transparency", "shininess"]
+            let unheld = parts.filter { !held.contains($0.target.parameter) }
             if !unheld.isEmpty {
-                diagnostics.append(.warning("effect #\(effectID) animates \(unheld.sorted().joined(separator: ", ")), which the material model has no input for; ignored", at: here))
+                let named = unheld.map { "\($0.written) (\($0.target.parameter))" }
+                diagnostics.append(.warning("effect #\(effectID): channels \(named.joined(separator: ", ")) animate parameters the material model has no input for; ignored", at: here))
             }
             let constant = effect.shading == "constant"
             let inputs: [(MaterialAnimationChannel.Input, [String])] = [

@@ -33,6 +33,7 @@ struct ColladaMaterialBuilder {
             return result
         }
         result.isDoubleSided = effect.isDoubleSided
+        result.shadingSource = "Collada \(effect.shading)"
         let colorChannel = effect.shading == "constant" ? "emission" : "diffuse"
         switch effect.channels[colorChannel] {
         case .color(let c)?: result.baseColor = MaterialProperty(SIMD3(Float(c.x), Float(c.y), Float(c.z)))

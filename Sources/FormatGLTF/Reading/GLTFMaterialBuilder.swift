@@ -31,6 +31,8 @@ struct GLTFMaterialBuilder {
         let source = asset.materials![index]
         let here = SourceLocation(file: file, elementPath: "materials[\(index)]")
         var material = Material(name: source.name ?? "material\(index)")
+        material.shadingSource = source.extensions?.KHR_materials_pbrSpecularGlossiness != nil ? "glTF specular-glossiness"
+            : source.extensions?.KHR_materials_unlit != nil ? "glTF unlit" : "glTF metallic-roughness"
         let pbr = source.pbrMetallicRoughness
         let factor = pbr?.baseColorFactor ?? [1, 1, 1, 1]
         guard factor.count == 4 else { throw AssetError(.malformed("baseColorFactor has \(factor.count) numbers, not 4"), at: here) }

@@ -97,7 +97,7 @@ extension CrateFileBuilder {
                 for c in 0..<n {
                     let v = numbers[r * n + c]
                     if r == c {
-                        guard let small = Int8(exactly: v) else { inline = false; break }
+                        guard let small = Self.smallWhole(v) else { inline = false; break }
                         diagonal |= UInt64(UInt8(bitPattern: small)) << (8 * UInt64(r))
                     } else if v != 0 { inline = false; break }
                 }
@@ -109,7 +109,7 @@ extension CrateFileBuilder {
             var packed: UInt64 = 0
             var inline = true
             for (i, v) in numbers.enumerated() {
-                guard let small = Int8(exactly: v) else { inline = false; break }
+                guard let small = Self.smallWhole(v) else { inline = false; break }
                 packed |= UInt64(UInt8(bitPattern: small)) << (8 * UInt64(i))
             }
             if inline { return ValueRep(type: type, inlined: true, payload: packed) }
@@ -183,7 +183,7 @@ extension CrateFileBuilder {
             return ValueRep(type: type, array: true, compressed: true, payload: offset)
         }
         if components == 1, [.half, .float, .double].contains(scalar), count >= CrateFormat.minCompressedArraySize,
-           numbers.allSatisfy({ Int32(exactly: $0) != nil }) {
+           numbers.allSatisfy({ Int32(exactly: $0) != nil && !($0 == 0 && $0.sign == .minus) }) {
             // Whole numbers (indices stored as floats, flat colour channels) compress as integers.
             let offset = position
             u64(UInt64(count))
@@ -244,5 +244,13 @@ extension CrateFileBuilder {
         case .list: "string[]"
         default: "string"
         }
+    }
+}
+
+extension CrateFileBuilder {
+    /// A whole number from -128 to 127 the crate can inline as a byte; nil for others and for -0,
+    /// whose sign a byte would lose (Blender writes rotations of -0, and readers print them).
+    static func smallWhole(_ v: Double) -> Int8? {
+        v == 0 && v.sign == .minus ? nil : Int8(exactly: v)
     }
 }

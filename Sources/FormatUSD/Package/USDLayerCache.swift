@@ -27,14 +27,20 @@ final class USDLayerCache {
         // Big text layers are parsed in their mapping; a crate's parser reads from an array, so a
         // crate is read as before (mapped and copied, it was resident twice).
         if case .file(let path) = location, MappedFile.isLarge(path: path),
-           try !resolver.readBytes(location, upTo: CrateFormat.magic.count).starts(with: CrateFormat.magic),
+           case let head = try resolver.readBytes(location, upTo: 512),
+           !head.starts(with: CrateFormat.magic), !MaterialXLayerReader.isMaterialX(head),
            let mapped = try MappedFile.mapIfLarge(path: path, display: path, budget: resolver.budget) {
             layer = try USDAParser.parse(mapped, location: location, budget: resolver.budget)
         } else {
             let bytes = try resolver.readBytes(location)
-            layer = bytes.starts(with: CrateFormat.magic)
-                ? try USDCrateParser.parse(bytes, location: location, budget: resolver.budget)
-                : try USDAParser.parse(bytes, location: location, budget: resolver.budget)
+            if bytes.starts(with: CrateFormat.magic) {
+                layer = try USDCrateParser.parse(bytes, location: location, budget: resolver.budget)
+            } else if MaterialXLayerReader.isMaterialX(bytes) {
+                // A .mtlx document referenced as a layer (usdMtlx's file format).
+                layer = try MaterialXLayerReader.parse(bytes, location: location)
+            } else {
+                layer = try USDAParser.parse(bytes, location: location, budget: resolver.budget)
+            }
         }
         layers.append(layer)
         ids[location] = layers.count - 1

@@ -28,9 +28,14 @@ struct USDMaterialBuilder {
     }
 
     mutating func build(_ prim: USDComposedPrim) -> Material {
+        // MaterialX first where both are there: it is what the authoring tool shaded with, and the
+        // preview surface beside it is a simplification (Blender 5 writes a grey one with MaterialX only).
+        if let (surface, kind) = materialXSurface(of: prim) { return materialXMaterial(prim, surface: surface, kind: kind) }
         var material = Material(name: prim.name)
+        material.shadingSource = "UsdPreviewSurface"
         guard let surface = surfaceShader(of: prim) else {
-            diagnostics.append(.warning("material \(prim.name) has no UsdPreviewSurface surface; its fallback values are used", at: prim.location))
+            material.shadingSource = nil
+            diagnostics.append(.warning("material \(prim.name) has no UsdPreviewSurface or MaterialX surface; its fallback values are used", at: prim.location))
             return material
         }
         if let c = color(surface, "diffuseColor") { material.baseColor = c }
@@ -101,6 +106,20 @@ struct USDMaterialBuilder {
         return nil
     }
 
+    /// The MaterialX surface node the material's `outputs:mtlx:surface` (or another surface output)
+    /// leads to, and which kind it is.
+    private func materialXSurface(of material: USDComposedPrim) -> (USDComposedPrim, MaterialXSurface)? {
+        let outputs = ["outputs:mtlx:surface", "outputs:surface"] + material.properties.keys.filter {
+            $0.hasSuffix(":surface") && $0 != "outputs:surface" && $0 != "outputs:mtlx:surface"
+        }.sorted()
+        for output in outputs {
+            guard let property = material.attribute(output), case .output(let shader, _) = follow(property, depth: 0),
+                  let kind = MaterialXSurface(id: values.string(shader.attribute("info:id")) ?? "") else { continue }
+            return (shader, kind)
+        }
+        return nil
+    }
+
     /// Follows a property's connection to the shader output that feeds it, or to a constant.
     func follow(_ property: USDComposedProperty, depth: Int) -> Source {
         guard depth < Self.maxConnectionDepth else { return .none }
@@ -157,7 +176,7 @@ struct USDMaterialBuilder {
     }
 
     /// A UsdUVTexture output as a texture reference, with the shader's `fallback` colour.
-    private mutating func textureReference(_ shader: USDComposedPrim, output: String) -> (reference: TextureReference, fallback: [Float]?)? {
+    mutating func textureReference(_ shader: USDComposedPrim, output: String) -> (reference: TextureReference, fallback: [Float]?)? {
         let id = values.string(shader.attribute("info:id")) ?? ""
         guard id == "UsdUVTexture" else {
             diagnostics.append(.warning("shader \(shader.name) (\(id.isEmpty ? "no info:id" : id)) is not a UsdUVTexture; its connection is ignored", at: shader.location))
@@ -212,7 +231,7 @@ struct USDMaterialBuilder {
 
     /// One `Texture` per distinct file; missing or refused files are kept (unresolved) with a warning,
     /// so a renderer can fall back to the material's constant colour.
-    private mutating func textureIndex(for file: String, layer: AssetLocation, shader: USDComposedPrim) -> Int {
+    mutating func textureIndex(for file: String, layer: AssetLocation, shader: USDComposedPrim) -> Int {
         let source: Texture.Source
         let key: String
         var warning: String?

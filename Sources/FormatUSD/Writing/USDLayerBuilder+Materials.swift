@@ -118,6 +118,9 @@ extension USDLayerBuilder {
             ]
             prim.children.append(reader)
         }
+        if writesNetworks, let network = material.network, addNetwork(network, of: material, to: &prim, path: path) {
+            prim.metadata["apiSchemas"] = .list([.string("MaterialXConfigAPI")])
+        }
         return prim
     }
 
@@ -171,7 +174,7 @@ extension USDLayerBuilder {
 
     /// The package-relative path of a texture's copy, or nil when its bytes cannot be had (the
     /// material then keeps its constant, with a warning).
-    private mutating func textureFile(_ index: Int) -> String? {
+    mutating func textureFile(_ index: Int) -> String? {
         if let known = texturePaths[index] { return known }
         let texture = scene.textures[index]
         guard let bytes = context.textureBytes(texture) else {

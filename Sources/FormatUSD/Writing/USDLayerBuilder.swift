@@ -35,6 +35,9 @@ struct USDLayerBuilder {
     /// Where each clip lies when the scene has several: a stage has one timeline, so they are laid
     /// end to end on it and named in `customLayerData` (`assetc = { clipNames, clipStarts, ... }`).
     var clipTimeline: ClipTimeline?
+    /// Whether materials' MaterialX networks are written beside their preview surfaces (usda, usdc);
+    /// a usdz is for AR Quick Look, which reads UsdPreviewSurface only.
+    var writesNetworks = true
 
     init(scene: Scene, context: WriteContext, textureFolder: String) {
         var scene = scene

@@ -50,6 +50,13 @@ public struct USDZWriter: SceneWriter {
 
     public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {
         var builder = USDLayerBuilder(scene: scene, context: context, textureFolder: "textures")
+        builder.writesNetworks = false
+        let networks = scene.materials.filter { $0.network != nil }.map(\.name)
+        if !networks.isEmpty {
+            builder.diagnostics.append(.warning("AR Quick Look reads UsdPreviewSurface only: the MaterialX networks of \(networks.count == 1 ? "material" : "materials") "
+                                                + "\(networks.prefix(5).joined(separator: ", "))\(networks.count > 5 ? ", ..." : "") are left out of the usdz, "
+                                                + "each written as the preview surface it maps to (convert to usda or usdc keeps them)"))
+        }
         let layer = builder.build()
         let stem = USDName.sanitize(context.outputStem)
         let root: OutputFile

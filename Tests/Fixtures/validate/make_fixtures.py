@@ -167,6 +167,16 @@ def main():
         "texture_bmp.usda": stage(textured(albedo="textures/albedo.bmp")),
         "texture_gif.usda": stage(textured(albedo="textures/albedo.gif")),
         "texture_tif.usda": stage(textured(albedo="textures/albedo.tif")),
+        # MaterialXChecker (assetc's own): a material whose only surface is MaterialX, which AR Quick Look shows grey.
+        "materialx_only.usda": stage(root('def Mesh "Tri" (\n    prepend apiSchemas = ["MaterialBindingAPI"]\n)\n{\n'
+                                          '    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n'
+                                          '    point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n'
+                                          '    rel material:binding = </Root/Looks/Mx>\n}\n\n'
+                                          'def Scope "Looks"\n{\n    def Material "Mx"\n    {\n'
+                                          '        token outputs:mtlx:surface.connect = </Root/Looks/Mx/Surface.outputs:out>\n\n'
+                                          '        def Shader "Surface"\n        {\n'
+                                          '            uniform token info:id = "ND_standard_surface_surfaceshader"\n'
+                                          '            color3f inputs:base_color = (0.8, 0.2, 0.1)\n            token outputs:out\n        }\n    }\n}\n')),
         # PrimEncapsulationChecker: a mesh under a mesh, a shader under a shader, a shader in a Scope in a Material.
         "encapsulation_gprim.usda": stage(root('def Mesh "Outer"\n{\n    def Xform "Between"\n    {\n        def Sphere "Inner"\n        {\n        }\n    }\n}\n')),
         "encapsulation_shader.usda": stage(root('def Material "M"\n{\n    def Shader "A"\n    {\n        uniform token info:id = "UsdPreviewSurface"\n\n        def Shader "B"\n        {\n            uniform token info:id = "UsdUVTexture"\n        }\n    }\n\n    def Scope "Group"\n    {\n        def Shader "C"\n        {\n            uniform token info:id = "UsdUVTexture"\n        }\n    }\n}\n')),
