@@ -272,8 +272,11 @@ struct GLTFBuilder {
         }
         // glTF multiplies a texture by its factor; a textured input's constant is only a fallback, so
         // the factor is the texture's scale (glTF's own factor read back), else 1.
-        let c = m.baseColor.texture.map { $0.scale ?? .one } ?? SIMD4(m.baseColor.value, m.opacity.value)
-        let alpha = m.baseColor.texture == nil ? m.opacity.value : (m.opacity.texture?.scale?.w ?? (m.opacity.texture == nil ? m.opacity.value : 1))
+        // Transmission was folded into opacity when read (opacity × (1 − t)); glTF holds it apart.
+        let transmission = transmissionParts(m)
+        let opacity = transmission.opacity
+        let c = m.baseColor.texture.map { $0.scale ?? .one } ?? SIMD4(m.baseColor.value, opacity.value)
+        let alpha = m.baseColor.texture == nil ? opacity.value : (opacity.texture?.scale?.w ?? (opacity.texture == nil ? opacity.value : 1))
         var metallic = m.metallic.texture.map { $0.scale?.x ?? 1 } ?? m.metallic.value
         var roughness = m.roughness.texture.map { $0.scale?.x ?? 1 } ?? m.roughness.value
         // glTF reads metalness from blue and roughness from green of one texture: a pair that is
@@ -306,7 +309,7 @@ struct GLTFBuilder {
         if let s = m.normal?.scale?.x, s != 2 { result.normalTexture?.scale = s / 2 }
         result.occlusionTexture = m.occlusion.flatMap { textureInfo($0) }
         if let s = m.occlusion?.scale?.x, s != 1 { result.occlusionTexture?.strength = s }
-        switch m.alphaMode {
+        switch transmission.alphaMode {
         case .opaque: break
         case .mask:
             result.alphaMode = "MASK"
@@ -322,14 +325,39 @@ struct GLTFBuilder {
                 clearcoatRoughnessTexture: m.clearcoatRoughness.texture.flatMap { $0.channels == .g ? textureInfo($0) : nil })
         }
         if m.ior != 1.5 { extensions.KHR_materials_ior = .init(ior: m.ior) }
-        if extensions.KHR_materials_clearcoat != nil || extensions.KHR_materials_ior != nil || extensions.KHR_materials_emissive_strength != nil {
+        if m.transmission > 0 {
+            extensions.KHR_materials_transmission = .init(transmissionFactor: m.transmission,
+                                                          transmissionTexture: transmission.texture.flatMap { textureInfo($0) })
+        }
+        if extensions.KHR_materials_clearcoat != nil || extensions.KHR_materials_ior != nil || extensions.KHR_materials_emissive_strength != nil
+            || extensions.KHR_materials_transmission != nil {
             result.extensions = extensions
             for (name, used) in [("KHR_materials_clearcoat", extensions.KHR_materials_clearcoat != nil), ("KHR_materials_ior", extensions.KHR_materials_ior != nil),
-                                 ("KHR_materials_emissive_strength", extensions.KHR_materials_emissive_strength != nil)] where used {
+                                 ("KHR_materials_emissive_strength", extensions.KHR_materials_emissive_strength != nil),
+                                 ("KHR_materials_transmission", extensions.KHR_materials_transmission != nil)] where used {
                 if document.extensionsUsed?.contains(name) != true { document.extensionsUsed = (document.extensionsUsed ?? []) + [name] }
             }
         }
         return result
+    }
+
+    /// The opacity and alpha mode with transmission unfolded, and the transmission texture: an opacity
+    /// texture read as 1 − t × texel (scale −t, bias 1) is the transmission texture glTF had.
+    private func transmissionParts(_ m: Material) -> (opacity: MaterialProperty<Float>, alphaMode: Material.AlphaMode, texture: TextureReference?) {
+        let t = m.transmission
+        guard t > 0 else { return (m.opacity, m.alphaMode, nil) }
+        var opacity = m.opacity
+        var texture: TextureReference?
+        if var reference = opacity.texture, reference.bias == SIMD4(repeating: 1), reference.scale == SIMD4(repeating: -t) {
+            reference.scale = nil
+            reference.bias = nil
+            texture = reference
+            opacity.texture = nil
+        }
+        opacity.value = t < 1 ? min(1, opacity.value / (1 - t)) : 1
+        // What the reader made blended for transmission's sake is opaque again beside the extension.
+        let mode: Material.AlphaMode = m.alphaMode == .blend && opacity.value >= 0.999 && opacity.texture == nil ? .opaque : m.alphaMode
+        return (opacity, mode, texture)
     }
 
     private mutating func textureInfo(_ reference: TextureReference) -> GLTFDocument.TextureInfo? {

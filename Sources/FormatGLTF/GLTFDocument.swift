@@ -123,7 +123,9 @@ struct GLTFDocument: Encodable {
         }
         struct IOR: Encodable { var ior: Float }
         struct EmissiveStrength: Encodable { var emissiveStrength: Float }
+        struct Transmission: Encodable { var transmissionFactor: Float; var transmissionTexture: TextureInfo? }
         var KHR_materials_clearcoat: Clearcoat?
+        var KHR_materials_transmission: Transmission?
         var KHR_materials_ior: IOR?
         var KHR_materials_emissive_strength: EmissiveStrength?
     }

@@ -124,6 +124,17 @@ def test_glb_through_usdz_keeps_the_extension(name, extension, expected, tmp_pat
         assert abs(values[key] - value) < 1e-3, f"{extension}.{key} = {values[key]}"
 
 
+def test_glb_to_glb_keeps_transmission_apart_from_opacity(tmp_path):
+    """Transmission is folded into opacity for USD and the renderer; glTF output holds it apart again:
+    the same factor, the source's alpha and OPAQUE mode (pygltflib's reading of both files)."""
+    out = tmp_path / "back.glb"
+    convert(FOLDER / "transmission.glb", out)
+    source, back = gltf_json(FOLDER / "transmission.glb").materials[0], gltf_json(out).materials[0]
+    assert back.extensions["KHR_materials_transmission"] == source.extensions["KHR_materials_transmission"]
+    assert back.alphaMode == source.alphaMode
+    assert abs(back.pbrMetallicRoughness.baseColorFactor[3] - source.pbrMetallicRoughness.baseColorFactor[3]) < 1e-6
+
+
 @pytest.mark.parametrize("name,extension", [("sheen.glb", "KHR_materials_sheen"), ("specular.glb", "KHR_materials_specular")])
 def test_an_extension_without_a_place_is_named_once(name, extension):
     warnings = assetc_info(FOLDER / name)["warnings"]

@@ -219,6 +219,9 @@ def test_gltf_pbr_with_packed_and_normal_images(tmp_path):
     assert names[document.textures[material.normalTexture.index].source].startswith("bumps")
     assert close(material.emissiveFactor, [1, 0.5, 0])
     assert close(material.extensions["KHR_materials_emissive_strength"]["emissiveStrength"], 3)
+    # Transmission is its extension again in glTF, the surface opaque beside it.
+    assert close(material.extensions["KHR_materials_transmission"]["transmissionFactor"], 0.4)
+    assert material.alphaMode in (None, "OPAQUE") and close(pbr.baseColorFactor[3], 1)
 
 
 def test_a_graph_in_a_referenced_layer_is_followed(tmp_path):

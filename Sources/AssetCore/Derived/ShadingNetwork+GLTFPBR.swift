@@ -86,7 +86,11 @@ extension ShadingNetwork {
         if let occlusion = material.occlusion {
             scalar("occlusion", MaterialProperty(1, texture: occlusion), image: "OcclusionImage")
         }
-        inputs.append(ShadingProperty(name: "inputs:alpha", typeName: "float", value: .numbers([Double(material.opacity.value)])))
+        // Transmission was folded into opacity when read; gltf_pbr holds it apart, as glTF does.
+        let t = material.transmission
+        let alpha = t > 0 && t < 1 ? min(1, material.opacity.value / (1 - t)) : t >= 1 ? 1 : material.opacity.value
+        inputs.append(ShadingProperty(name: "inputs:alpha", typeName: "float", value: .numbers([Double(alpha)])))
+        if t > 0 { inputs.append(ShadingProperty(name: "inputs:transmission", typeName: "float", value: .numbers([Double(t)]))) }
         let mode: Double = switch material.alphaMode { case .opaque: 0; case .mask: 1; case .blend: 2 }
         inputs.append(ShadingProperty(name: "inputs:alpha_mode", typeName: "int", value: .numbers([mode])))
         if material.alphaMode == .mask {

@@ -27,6 +27,11 @@ public struct Material: Sendable, Equatable {
     public var clearcoatRoughness = MaterialProperty<Float>(0.01)
     /// Index of refraction (UsdPreviewSurface `ior`, glTF KHR_materials_ior); 1.5 is both defaults.
     public var ior: Float = 1.5
+    /// Light passing through the surface (glTF KHR_materials_transmission, MaterialX transmission
+    /// weights). UsdPreviewSurface has no input for it, so `opacity` already holds it folded in
+    /// (× (1 − transmission)) for the writers and the renderer that read opacity only; glTF writes it
+    /// back as its extension with the opacity unfolded.
+    public var transmission: Float = 0
     /// The alpha mode a format stated (glTF's `alphaMode`); nil where the format has none, and
     /// `alphaMode` then reads it off the opacity inputs as UsdPreviewSurface does.
     public var authoredAlphaMode: AlphaMode?

@@ -53,6 +53,7 @@ extension GLTFMaterialBuilder {
             // UsdPreviewSurface does not refract: light through the surface becomes see-through.
             let t = Float(transmission.transmissionFactor ?? 0)
             if t > 0 {
+                material.transmission = t
                 material.opacity.value *= 1 - t
                 // The see-through stand-in blends even where the glTF material was OPAQUE.
                 if material.alphaMode == .opaque { material.alphaMode = .blend }
@@ -65,7 +66,7 @@ extension GLTFMaterialBuilder {
                         unkept["KHR_materials_transmission's texture is not kept beside an alpha texture", default: []].append(name)
                     }
                 }
-                unkept["KHR_materials_transmission is kept as opacity 1 - transmission, without refraction", default: []].append(name)
+                unkept["KHR_materials_transmission is read as opacity 1 - transmission, without refraction, where the output or the picture has no transmission (glTF output keeps the extension)", default: []].append(name)
             }
         }
         if let coat = source.extensions?.KHR_materials_clearcoat {

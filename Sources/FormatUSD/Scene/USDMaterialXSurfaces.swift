@@ -183,8 +183,10 @@ struct MaterialXInputs {
     /// Transmission is light through the surface; the model has opacity only, as glTF's reader does.
     mutating func transmission(_ weight: Float, into material: inout Material) {
         guard weight > 0 else { return }
+        material.transmission = min(weight, 1)
         material.opacity.value *= max(0, 1 - weight)
-        if material.opacity.value < 1 && material.authoredAlphaMode == nil { material.alphaMode = .blend }
+        // The see-through stand-in blends even where the surface said opaque, as glTF's reader does.
+        if material.opacity.value < 1 && material.alphaMode == .opaque { material.alphaMode = .blend }
         diagnostics.append(.warning("material \(material.name): transmission \(weight) is read as opacity \(material.opacity.value) (no refraction)",
                                     at: surface.location))
     }

@@ -7,7 +7,8 @@ quad with `st` coordinates, beside the Blender-made files:
   of emission_color (0, 0.5, 0).
 - gltf_pbr.usda: ND_gltf_pbr_surfaceshader as guc writes it: base_color from ND_gltf_image_color3 (factor
   (1, 0.5, 0.5)), metallic and roughness the blue and green of one ND_gltf_image_vector3 through
-  ND_extract_vector3, normal from ND_gltf_normalmap_vector3, emissive (1, 0.5, 0) at emissive_strength 3.
+  ND_extract_vector3, normal from ND_gltf_normalmap_vector3, emissive (1, 0.5, 0) at emissive_strength 3,
+  transmission 0.4.
 - referenced_graph.usda: an ND_open_pbr_surface whose base_color comes from a NodeGraph defined in
   referenced_graph_layer.usda and reached through a reference.
 - procedural.usda: ND_noise2d_color3 into an open_pbr base_color (assetc maps no noise: default and a warning).
@@ -106,6 +107,7 @@ def gltf_pbr():
     surface.CreateInput("normal", Sdf.ValueTypeNames.Float3).ConnectToSource(bumps.ConnectableAPI(), "out")
     surface.CreateInput("emissive", Sdf.ValueTypeNames.Color3f).Set(Gf.Vec3f(1, 0.5, 0))
     surface.CreateInput("emissive_strength", Sdf.ValueTypeNames.Float).Set(3.0)
+    surface.CreateInput("transmission", Sdf.ValueTypeNames.Float).Set(0.4)
     quad(s, "/Root/Quad", m)
     s.Save()
 
