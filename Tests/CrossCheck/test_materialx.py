@@ -224,6 +224,45 @@ def test_gltf_pbr_with_packed_and_normal_images(tmp_path):
     assert material.alphaMode in (None, "OPAQUE") and close(pbr.baseColorFactor[3], 1)
 
 
+def texture_transform(document, info):
+    return ((info.extensions or {}).get("KHR_texture_transform") or {}) if info else {}
+
+
+def test_routing_nodes_map_onto_textures_and_constants(tmp_path):
+    """tiledimage, multiply by a constant, mix at 1, swizzle, combine3, convert and extract (graph_nodes.usda)."""
+    glb = tmp_path / "out.glb"
+    result = run_assetc("convert", str(MTLX / "graph_nodes.usda"), str(glb))
+    assert result.returncode == 0, result.stderr
+    document = pygltflib.GLTF2().load(str(glb))
+    names = [i.name for i in document.images]
+    routed = next(m for m in document.materials if m.name == "Routed")
+    pbr = routed.pbrMetallicRoughness
+    assert names[document.textures[pbr.baseColorTexture.index].source].startswith("checker")
+    assert close(pbr.baseColorFactor[:3], [0.5, 0.5, 0.5])  # the multiply's 0.5, as glTF's factor
+    assert close(texture_transform(document, pbr.baseColorTexture).get("scale", [1, 1]), [2, 2])
+    assert close(routed.emissiveFactor, [0.1, 0.2, 0.3])
+    assert close(routed.extensions["KHR_materials_clearcoat"]["clearcoatFactor"], 0.3)
+    warnings = assetc_info(MTLX / "graph_nodes.usda")["warnings"]
+    assert any("material Linear:" in w and "tagged as linear" in w for w in warnings), warnings
+    # The red channel as roughness is not glTF's packed green: written as its factor, and said so.
+    assert any("material Routed" in w and "metallic/roughness" in w for w in result.stderr.splitlines()), result.stderr
+
+
+def test_realitykit_and_preview_surface_nodes(tmp_path):
+    info = assetc_info(MTLX / "realitykit.usda")
+    sources = {m["name"]: m["source"] for m in info["materialSources"]}
+    assert sources == {"Vision": "MaterialX realitykit_pbr", "Preview": "MaterialX UsdPreviewSurface"}, sources
+    glb = tmp_path / "out.glb"
+    assert run_assetc("convert", str(MTLX / "realitykit.usda"), str(glb)).returncode == 0
+    found = glb_materials(glb)
+    assert found["Vision"]["baseTexture"].startswith("checker")
+    assert close(found["Vision"]["metallic"], 0.5) and close(found["Vision"]["roughness"], 0.2)
+    assert close(found["Vision"]["emissive"], [0.1, 0.2, 0.3])
+    assert close(found["Preview"]["base"], [0.3, 0.6, 0.9]) and close(found["Preview"]["roughness"], 0.8)
+    preview = next(m for m in pygltflib.GLTF2().load(str(glb)).materials if m.name == "Preview")
+    assert preview.alphaMode == "BLEND" and close(preview.pbrMetallicRoughness.baseColorFactor[3], 0.5)
+
+
 def test_a_graph_in_a_referenced_layer_is_followed(tmp_path):
     glb = tmp_path / "out.glb"
     result = run_assetc("convert", str(MTLX / "referenced_graph.usda"), str(glb))

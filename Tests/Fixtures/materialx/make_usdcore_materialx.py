@@ -11,6 +11,14 @@ quad with `st` coordinates, beside the Blender-made files:
   transmission 0.4.
 - referenced_graph.usda: an ND_open_pbr_surface whose base_color comes from a NodeGraph defined in
   referenced_graph_layer.usda and reached through a reference.
+- graph_nodes.usda: the routing nodes on an open_pbr surface: base_color from ND_tiledimage_color3 (uvtiling
+  (2, 2)) through ND_multiply_color3FA by 0.5 and ND_mix_color3 at mix 1; specular_roughness the red of
+  textures/orm.png picked by ND_swizzle_color3_float ("r"); emission_color from ND_combine3_color3 of constants;
+  coat_weight from ND_convert_float_color3 of a constant 0.3 through ND_extract_color3; a second material whose
+  base_color image is tagged lin_rec709.
+- realitykit.usda: ND_realitykit_pbr_surfaceshader (baseColor from ND_image_color3, metallic 0.5, roughness 0.2,
+  emissiveColor (0.1, 0.2, 0.3)) and ND_UsdPreviewSurface_surfaceshader (diffuseColor (0.3, 0.6, 0.9),
+  roughness 0.8, opacity 0.5).
 - procedural.usda: ND_noise2d_color3 into an open_pbr base_color (assetc maps no noise: default and a warning).
 - hostile_graphs.usda: graphs that loop, name a missing node, use an unknown node definition, nest 200 deep,
   and fan out 30 levels of diamonds (2^30 paths through 31 nodes).
@@ -194,7 +202,69 @@ def orm_texture():
     Image.new("RGB", (4, 4), (255, 153, 51)).save(os.path.join(HERE, "textures", "orm.png"))
 
 
+def graph_nodes():
+    s = stage("graph_nodes.usda")
+    m, surface = material(s, "/Root/Looks/Routed", "ND_open_pbr_surface_surfaceshader")
+    base = "/Root/Looks/Routed"
+    tiled = shader(s, base + "/tiled", "ND_tiledimage_color3")
+    tiled.CreateInput("file", Sdf.ValueTypeNames.Asset).Set("textures/checker.png")
+    tiled.CreateInput("uvtiling", Sdf.ValueTypeNames.Float2).Set(Gf.Vec2f(2, 2))
+    half = shader(s, base + "/half", "ND_multiply_color3FA")
+    half.CreateInput("in1", Sdf.ValueTypeNames.Color3f).ConnectToSource(tiled.ConnectableAPI(), "out")
+    half.CreateInput("in2", Sdf.ValueTypeNames.Float).Set(0.5)
+    pick = shader(s, base + "/pick", "ND_mix_color3")
+    pick.CreateInput("fg", Sdf.ValueTypeNames.Color3f).ConnectToSource(half.ConnectableAPI(), "out")
+    pick.CreateInput("bg", Sdf.ValueTypeNames.Color3f).Set(Gf.Vec3f(1, 0, 0))
+    pick.CreateInput("mix", Sdf.ValueTypeNames.Float).Set(1.0)
+    surface.CreateInput("base_color", Sdf.ValueTypeNames.Color3f).ConnectToSource(pick.ConnectableAPI(), "out")
+    orm = shader(s, base + "/orm", "ND_image_color3")
+    orm.CreateInput("file", Sdf.ValueTypeNames.Asset).Set("textures/orm.png")
+    red = shader(s, base + "/red", "ND_swizzle_color3_float")
+    red.CreateInput("in", Sdf.ValueTypeNames.Color3f).ConnectToSource(orm.ConnectableAPI(), "out")
+    red.CreateInput("channels", Sdf.ValueTypeNames.String).Set("r")
+    surface.CreateInput("specular_roughness", Sdf.ValueTypeNames.Float).ConnectToSource(red.ConnectableAPI(), "out")
+    glow = shader(s, base + "/glow", "ND_combine3_color3")
+    for k, value in enumerate((0.1, 0.2, 0.3), 1):
+        glow.CreateInput(f"in{k}", Sdf.ValueTypeNames.Float).Set(value)
+    surface.CreateInput("emission_color", Sdf.ValueTypeNames.Color3f).ConnectToSource(glow.ConnectableAPI(), "out")
+    surface.CreateInput("emission_luminance", Sdf.ValueTypeNames.Float).Set(1.0)
+    spread = shader(s, base + "/spread", "ND_convert_float_color3")
+    spread.CreateInput("in", Sdf.ValueTypeNames.Float).Set(0.3)
+    first = shader(s, base + "/first", "ND_extract_color3")
+    first.CreateInput("in", Sdf.ValueTypeNames.Color3f).ConnectToSource(spread.ConnectableAPI(), "out")
+    first.CreateInput("index", Sdf.ValueTypeNames.Int).Set(0)
+    surface.CreateInput("coat_weight", Sdf.ValueTypeNames.Float).ConnectToSource(first.ConnectableAPI(), "out")
+    quad(s, "/Root/Quad", m)
+    linear, linear_surface = material(s, "/Root/Looks/Linear", "ND_open_pbr_surface_surfaceshader")
+    image = shader(s, "/Root/Looks/Linear/albedo", "ND_image_color3")
+    image.CreateInput("file", Sdf.ValueTypeNames.Asset).Set("textures/checker.png")
+    image.GetInput("file").GetAttr().SetColorSpace("lin_rec709")
+    linear_surface.CreateInput("base_color", Sdf.ValueTypeNames.Color3f).ConnectToSource(image.ConnectableAPI(), "out")
+    quad(s, "/Root/LinearQuad", linear)
+    s.Save()
+
+
+def realitykit():
+    s = stage("realitykit.usda")
+    m, surface = material(s, "/Root/Looks/Vision", "ND_realitykit_pbr_surfaceshader")
+    image = shader(s, "/Root/Looks/Vision/albedo", "ND_image_color3")
+    image.CreateInput("file", Sdf.ValueTypeNames.Asset).Set("textures/checker.png")
+    surface.CreateInput("baseColor", Sdf.ValueTypeNames.Color3f).ConnectToSource(image.ConnectableAPI(), "out")
+    surface.CreateInput("metallic", Sdf.ValueTypeNames.Float).Set(0.5)
+    surface.CreateInput("roughness", Sdf.ValueTypeNames.Float).Set(0.2)
+    surface.CreateInput("emissiveColor", Sdf.ValueTypeNames.Color3f).Set(Gf.Vec3f(0.1, 0.2, 0.3))
+    quad(s, "/Root/Quad", m)
+    preview, preview_surface = material(s, "/Root/Looks/Preview", "ND_UsdPreviewSurface_surfaceshader")
+    preview_surface.CreateInput("diffuseColor", Sdf.ValueTypeNames.Color3f).Set(Gf.Vec3f(0.3, 0.6, 0.9))
+    preview_surface.CreateInput("roughness", Sdf.ValueTypeNames.Float).Set(0.8)
+    preview_surface.CreateInput("opacity", Sdf.ValueTypeNames.Float).Set(0.5)
+    quad(s, "/Root/PreviewQuad", preview)
+    s.Save()
+
+
 orm_texture()
+graph_nodes()
+realitykit()
 standard_surface()
 gltf_pbr()
 referenced_graph()
