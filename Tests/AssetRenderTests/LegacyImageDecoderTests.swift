@@ -40,6 +40,10 @@ import Testing
         #expect(ImageDecoder.leftOut(of: looping) == "the first of 2 TIFF pages")
         let gif = Array(try Data(contentsOf: Self.textures.appendingPathComponent("albedo.gif")))
         for cut in stride(from: 0, through: gif.count, by: 1) { _ = ImageDecoder.leftOut(of: Array(gif.prefix(cut))) }
+        // BigTIFF whose IFD points next to Int.max (a fuzzer's find): the walk stops, nothing overflows.
+        let far: [UInt8] = [0x49, 0x49, 43, 0, 8, 0, 0, 0] + [16, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+            + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+        #expect(ImageDecoder.leftOut(of: far) == nil)
         // A DDS header saying cube map with all six faces.
         var dds = [UInt8](repeating: 0, count: 128)
         dds[0..<4] = ArraySlice("DDS ".utf8)

@@ -35,7 +35,8 @@ extension ImageDecoder {
         guard b.count >= 8 else { return nil }
         let little = b[0] == 0x49
         func number(_ at: Int, _ size: Int) -> Int? {
-            guard at >= 0, at + size <= b.count else { return nil }
+            // Offsets come from the file: compared without adding, so a huge one cannot overflow.
+            guard at >= 0, size <= b.count, at <= b.count - size else { return nil }
             var value = 0
             for k in 0..<size { value |= Int(b[at + (little ? k : size - 1 - k)]) << (8 * k) }
             return value
@@ -45,8 +46,8 @@ extension ImageDecoder {
         guard let first = big ? number(8, 8) : number(4, 4) else { return nil }
         var offset = first, pages = 0
         var seen: Set<Int> = []
-        while offset != 0, pages < 65_536, seen.insert(offset).inserted {
-            guard let entries = big ? number(offset, 8) : number(offset, 2), entries < 1 << 20 else { break }
+        while offset > 0, offset < b.count, pages < 65_536, seen.insert(offset).inserted {
+            guard let entries = big ? number(offset, 8) : number(offset, 2), entries >= 0, entries < 1 << 20 else { break }
             pages += 1
             let next = big ? number(offset + 8 + entries * 20, 8) : number(offset + 2 + entries * 12, 4)
             guard let next else { break }
