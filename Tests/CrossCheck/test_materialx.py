@@ -208,7 +208,7 @@ def test_gltf_pbr_with_packed_and_normal_images(tmp_path):
     glb = tmp_path / "out.glb"
     result = run_assetc("convert", str(MTLX / "gltf_pbr.usda"), str(glb))
     assert result.returncode == 0, result.stderr
-    assert "textures" not in result.stderr or "not" not in result.stderr, result.stderr
+    assert "could not be read" not in result.stderr and "not found" not in result.stderr, result.stderr
     document = pygltflib.GLTF2().load(str(glb))
     material = document.materials[0]
     pbr = material.pbrMetallicRoughness
@@ -392,3 +392,76 @@ def test_a_damaged_mtlx_layer_is_a_warning_and_the_rest_reads(damage, tmp_path):
     info = json.loads(result.stdout)
     assert info["meshes"] == 2 and any("materials.mtlx" in w for w in info["warnings"]), info["warnings"]
     assert "root:" not in result.stdout  # no /etc/passwd text reached the output
+
+
+def test_a_network_reaching_outside_its_material_is_mapped_and_named(tmp_path):
+    """A surface input connected to a NodeGraph beside the Material (not under it), written by usd-core:
+    the material still maps the graph's image, and USD output says the network is not written back."""
+    stage = Usd.Stage.CreateNew(str(tmp_path / "shared.usda"))
+    material = UsdShade.Material.Define(stage, "/Root/Looks/Outside")
+    surface = UsdShade.Shader.Define(stage, "/Root/Looks/Outside/Surface")
+    surface.CreateIdAttr("ND_open_pbr_surface_surfaceshader")
+    material.CreateSurfaceOutput("mtlx").ConnectToSource(surface.ConnectableAPI(), "out")
+    graph = UsdShade.NodeGraph.Define(stage, "/Root/SharedGraph")
+    image = UsdShade.Shader.Define(stage, "/Root/SharedGraph/albedo")
+    image.CreateIdAttr("ND_image_color3")
+    image.CreateInput("file", Sdf.ValueTypeNames.Asset).Set(str(MTLX / "textures" / "checker.png"))
+    out = graph.CreateOutput("albedo", Sdf.ValueTypeNames.Color3f)
+    out.ConnectToSource(image.ConnectableAPI(), "out")
+    surface.CreateInput("base_color", Sdf.ValueTypeNames.Color3f).ConnectToSource(out)
+    stage.GetRootLayer().Save()
+    result = subprocess.run([assetc_binary(), "convert", "--allow-outside-paths", str(tmp_path / "shared.usda"), str(tmp_path / "out.usda")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "material Outside: its MaterialX network connects to prims outside the material" in result.stderr, result.stderr
+    written = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    ids = {UsdShade.Shader(p).GetIdAttr().Get() for p in written.Traverse() if p.GetTypeName() == "Shader"}
+    assert "UsdUVTexture" in ids and not any(str(i).startswith("ND_") for i in ids), ids
+
+
+def test_time_sampled_preview_inputs_written_by_usd_core_are_material_animation(tmp_path):
+    """usd-core authors diffuseColor samples at 0 and 24 (24 codes a second): assetc reads one animated
+    material, and its glb carries them as KHR_animation_pointer keys at 0 s and 1 s."""
+    stage = Usd.Stage.CreateNew(str(tmp_path / "pulse.usda"))
+    stage.SetTimeCodesPerSecond(24)
+    stage.SetStartTimeCode(0)
+    stage.SetEndTimeCode(24)
+    material = UsdShade.Material.Define(stage, "/Root/Looks/Pulse")
+    surface = UsdShade.Shader.Define(stage, "/Root/Looks/Pulse/Surface")
+    surface.CreateIdAttr("UsdPreviewSurface")
+    material.CreateSurfaceOutput().ConnectToSource(surface.ConnectableAPI(), "surface")
+    colour = surface.CreateInput("diffuseColor", Sdf.ValueTypeNames.Color3f)
+    colour.Set((1, 0, 0), 0)
+    colour.Set((0, 0, 1), 24)
+    from pxr import UsdGeom
+    mesh = UsdGeom.Mesh.Define(stage, "/Root/Tri")
+    mesh.CreatePointsAttr([(0, 0, 0), (1, 0, 0), (0, 1, 0)])
+    mesh.CreateFaceVertexCountsAttr([3])
+    mesh.CreateFaceVertexIndicesAttr([0, 1, 2])
+    UsdShade.MaterialBindingAPI.Apply(mesh.GetPrim()).Bind(material)
+    stage.GetRootLayer().Save()
+    assert assetc_info(tmp_path / "pulse.usda")["animatedMaterials"] == 1
+    glb = tmp_path / "pulse.glb"
+    assert run_assetc("convert", str(tmp_path / "pulse.usda"), str(glb)).returncode == 0
+    document = pygltflib.GLTF2().load(str(glb))
+    channel = document.animations[0].channels[0]
+    assert channel.target.extensions["KHR_animation_pointer"]["pointer"] == "/materials/0/pbrMetallicRoughness/baseColorFactor"
+    sampler = document.animations[0].samplers[channel.sampler]
+    blob = document.binary_blob()
+
+    def floats(index):
+        accessor = document.accessors[index]
+        view = document.bufferViews[accessor.bufferView]
+        start = (view.byteOffset or 0) + (accessor.byteOffset or 0)
+        width = {"SCALAR": 1, "VEC4": 4}[accessor.type]
+        return np.frombuffer(blob[start:start + 4 * width * accessor.count], np.float32).reshape(accessor.count, width)
+
+    assert close(floats(sampler.input).ravel(), [0, 1])
+    assert close(floats(sampler.output)[:, :3], [[1, 0, 0], [0, 0, 1]])
+
+
+def test_a_usda_that_mentions_materialx_in_its_header_is_still_usda(tmp_path):
+    text = (MTLX / "procedural.usda").read_text().replace("#usda 1.0\n(", '#usda 1.0\n(\n    doc = """<materialx> in a comment"""', 1)
+    (tmp_path / "procedural.usda").write_text(text)
+    info = assetc_info(tmp_path / "procedural.usda")
+    assert info["materialSources"][0]["source"] == "MaterialX open_pbr_surface", info

@@ -15,11 +15,13 @@ public struct AnimationClip: Sendable, Equatable {
     /// First and last key time over all channels, in seconds; nil when no channel has keys.
     public var timeRange: ClosedRange<Double>? {
         var lower = Double.infinity, upper = -Double.infinity
-        for times in channels.map(\.times) + materialChannels.map(\.times) {
-            guard let first = times.first, let last = times.last else { continue }
+        func include(_ times: [Double]) {
+            guard let first = times.first, let last = times.last else { return }
             lower = Swift.min(lower, first)
             upper = Swift.max(upper, last)
         }
+        for channel in channels { include(channel.times) }
+        for channel in materialChannels { include(channel.times) }
         return lower <= upper ? lower...upper : nil
     }
 }

@@ -16,9 +16,12 @@ public enum MaterialXLayerReader {
     static let maxDepth = 64
 
     /// Whether the bytes look like a MaterialX document rather than a usda or crate layer.
+    /// An XML document (its first non-blank byte `<`) whose root is `<materialx>`: a usda layer
+    /// starts `#usda`, so text mentioning MaterialX in its header is never taken for one.
     public static func isMaterialX(_ bytes: [UInt8]) -> Bool {
         let head = String(decoding: bytes.prefix(512), as: UTF8.self)
-        return head.contains("<materialx") || (head.hasPrefix("<?xml") && head.contains("materialx"))
+        guard head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "<" else { return false }
+        return head.contains("<materialx")
     }
 
     public static func parse(_ bytes: [UInt8], location: AssetLocation) throws(AssetError) -> USDLayer {
@@ -130,7 +133,7 @@ public enum MaterialXLayerReader {
                     pending.append(node)
                 }
             }
-            // The nodes the surface reaches, breadth first, each once.
+            // The nodes the surface reaches, each once.
             while let next = pending.popLast() {
                 guard included.insert(next).inserted, let node = topNodes[next] else { continue }
                 prim.children.append(shader(node, scope: path, graphScope: nil, reaching: &pending, graphs: &pendingGraphs))

@@ -3,7 +3,7 @@ import AssetCore
 extension USDMaterialBuilder {
     /// The Material's MaterialX network as authored: its Shader and NodeGraph descendants with their
     /// inputs and outputs, and the Material's own MaterialX outputs and interface inputs. Image files
-    /// become scene textures, so writers package them. Nil when a connection leaves the Material (a
+    /// become scene textures, so writers package them. Nil, with a warning, when a connection leaves the Material (a
     /// graph shared from elsewhere on the stage), since the network could not move with it; the mapped
     /// material still carries what the graph means.
     mutating func capturedNetwork(_ material: USDComposedPrim) -> ShadingNetwork? {
@@ -52,6 +52,11 @@ extension USDMaterialBuilder {
         network.materialProperties = properties(of: material) {
             $0.hasPrefix("outputs:mtlx:") || $0.hasPrefix("inputs:") || $0.hasPrefix("config:mtlx:")
         }
-        return leaves ? nil : network
+        if leaves {
+            diagnostics.append(.warning("material \(material.name): its MaterialX network connects to prims outside the material, so USD output "
+                                        + "writes the preview surface it maps to, not the network as authored", at: material.location))
+            return nil
+        }
+        return network
     }
 }

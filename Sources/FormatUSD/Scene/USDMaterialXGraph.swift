@@ -172,10 +172,7 @@ struct MaterialXGraph {
                 return unmapped.value
             }
         }
-        func numbers(_ name: String) -> [Float]? {
-            guard let p = node.attribute("inputs:" + name), case .value(let v, _) = builder.follow(p, depth: 0) else { return nil }
-            return v.flatNumbers?.map(Float.init)
-        }
+        func numbers(_ name: String) -> [Float]? { Self.constant(node, name, builder: builder) }
         if family == "tiledimage" {
             // uvtiling repeats the image that many times; uvoffset moves it.
             let tiling = numbers("uvtiling") ?? [1, 1], offset = numbers("uvoffset") ?? [0, 0]
@@ -208,10 +205,7 @@ struct MaterialXGraph {
             return .failure(Unmapped(value: .unmapped(node: node.name, id: id, why: "the texture coordinates loop or nest too deep")))
         }
         visited += 1
-        func numbers(_ name: String) -> [Float]? {
-            guard let p = node.attribute("inputs:" + name), case .value(let v, _) = builder.follow(p, depth: 0) else { return nil }
-            return v.flatNumbers?.map(Float.init)
-        }
+        func numbers(_ name: String) -> [Float]? { Self.constant(node, name, builder: builder) }
         switch Self.family(id) {
         case "texcoord":
             let index = Int(numbers("index")?.first ?? 0)
@@ -239,6 +233,12 @@ struct MaterialXGraph {
         default:
             return .failure(Unmapped(value: .unmapped(node: node.name, id: id, why: "its texture coordinates come from a node assetc does not map")))
         }
+    }
+
+    /// An input's authored numbers, when it is a constant rather than a connection.
+    static func constant(_ node: USDComposedPrim, _ name: String, builder: USDMaterialBuilder) -> [Float]? {
+        guard let p = node.attribute("inputs:" + name), case .value(let v, _) = builder.follow(p, depth: 0) else { return nil }
+        return v.flatNumbers?.map(Float.init)
     }
 
     /// place2d as a UsdTransform2d (scale, then rotate counter-clockwise, then translate).
