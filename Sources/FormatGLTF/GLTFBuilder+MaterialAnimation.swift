@@ -16,13 +16,8 @@ extension GLTFBuilder {
             var textured: [String] = []
             func untextured(_ input: MaterialAnimationChannel.Input) -> MaterialAnimationChannel? {
                 guard let channel = channels.first(where: { $0.input == input }) else { return nil }
-                let texture: TextureReference? = switch input {
-                case .baseColor: material.baseColor.texture
-                case .emissive: material.emissive.texture
-                case .opacity: material.opacity.texture ?? material.baseColor.texture
-                case .metallic: material.metallic.texture
-                case .roughness: material.roughness.texture
-                }
+                // glTF's alpha rides in the base colour factor, which a base colour texture scales too.
+                let texture = material.texture(of: input) ?? (input == .opacity ? material.baseColor.texture : nil)
                 if texture != nil { textured.append(input.rawValue) }
                 return texture == nil ? channel : nil
             }

@@ -63,6 +63,17 @@ extension Material {
         }
     }
 
+    /// The texture that drives an animatable input, if one does (its constant is then a fallback).
+    public func texture(of input: MaterialAnimationChannel.Input) -> TextureReference? {
+        switch input {
+        case .baseColor: baseColor.texture
+        case .emissive: emissive.texture
+        case .opacity: opacity.texture
+        case .metallic: metallic.texture
+        case .roughness: roughness.texture
+        }
+    }
+
     /// Sets an animated input's constant from a channel's sample.
     public mutating func setAnimatedValue(_ input: MaterialAnimationChannel.Input, _ value: [Float]) {
         guard value.count >= input.components else { return }

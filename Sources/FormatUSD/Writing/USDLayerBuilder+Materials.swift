@@ -131,15 +131,7 @@ extension USDLayerBuilder {
         let channels = (scene.animations.first?.materialChannels ?? []).filter { $0.material == index && !$0.times.isEmpty }
         for channel in channels {
             let (key, type) = Self.previewSurfaceInput(channel.input)
-            let textured: Bool
-            switch channel.input {
-            case .baseColor: textured = material.baseColor.texture != nil
-            case .emissive: textured = material.emissive.texture != nil
-            case .opacity: textured = material.opacity.texture != nil
-            case .metallic: textured = material.metallic.texture != nil
-            case .roughness: textured = material.roughness.texture != nil
-            }
-            guard !textured else {
+            guard material.texture(of: channel.input) == nil else {
                 diagnostics.append(.warning("material \(material.name): \(key) is animated and textured; USD reads the texture, so the animation is left out"))
                 continue
             }
