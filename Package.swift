@@ -19,6 +19,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // S3: HTTP with a shared connection pool, and HMAC-SHA256 for SigV4. swift-crypto is in the
+        // executable already (postgres-nio's SCRAM), so signing with it builds nothing more.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages (installed by Scripts/setup).
@@ -78,6 +83,20 @@ let package = Package(
         // The CPU renderer: imports AssetCore only (and the image codecs).
         .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore", "CTIFF"]),
 
+        // Where bytes live, as the use cases see it: the `ObjectStore` protocol, object keys that
+        // cannot leave their prefix, the local file system's store, and bucket objects staged for
+        // the readers. Pure Swift over AssetCore, so AssetKit can take a store without SwiftNIO.
+        .target(name: "AssetStorage", dependencies: ["AssetCore"]),
+        // S3-compatible object storage behind `ObjectStore`: SigV4, credentials as the AWS tools
+        // read them, and a client on async-http-client. Only the executable links it (like the
+        // catalog engines), so the AssetKit library stays free of SwiftNIO.
+        .target(name: "StorageS3", dependencies: [
+            "AssetStorage", "AssetCore", "CLibXML2",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         // The catalog as the use cases see it: the `Catalog` protocol, plain Codable records, the
         // query language and thumbnail jobs, in pure Swift. Imports AssetCore only.
         .target(name: "AssetCatalog", dependencies: ["AssetCore"]),
@@ -111,6 +130,7 @@ let package = Package(
             name: "assetc",
             dependencies: [
                 "AssetKit", "AssetCore", "AssetRender", "AssetCatalog", "AssetValidate", "AssetService", "CatalogEngines",
+                "AssetStorage", "StorageS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Process start is a tenth of validating a folder of small packages. The Swift runtime's

@@ -28,7 +28,7 @@ struct OBJMaterials {
         for (text, line) in libraries {
             let here = SourceLocation(file: display, line: line)
             // One file name that holds spaces, or several names separated by them.
-            let candidates = FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(text)) ? [text] : text.split(separator: " ").map(String.init)
+            let candidates = FileManager.default.fileExists(atPath: AssetRoot.real((folder as NSString).appendingPathComponent(text))) ? [text] : text.split(separator: " ").map(String.init)
             for name in candidates {
                 guard let path = resolve(name, relativeTo: folder, what: "material library", at: here) else { continue }
                 do throws(AssetError) {

@@ -11,7 +11,7 @@ struct Assetc: AsyncParsableCommand {
             2 unsupported format, 3 missing file or I/O error, 64 bad command line.
             """,
         version: AssetcVersion.current,
-        subcommands: [InfoCommand.self, ConvertCommand.self, ValidateCommand.self, ThumbnailCommand.self, IndexCommand.self, QueryCommand.self, SearchCommand.self, ShowCommand.self, ServeCommand.self, WorkerCommand.self, JobsCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, ValidateCommand.self, ThumbnailCommand.self, IndexCommand.self, QueryCommand.self, SearchCommand.self, ShowCommand.self, ServeCommand.self, WorkerCommand.self, JobsCommand.self, StorageCommand.self]
     )
 
     static func main() async {

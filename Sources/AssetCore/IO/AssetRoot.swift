@@ -47,8 +47,10 @@ public enum AssetRoot: Sendable, Equatable {
 
     /// Absolute, `.`/`..` collapsed and symlinks followed. realpath(3) answers for paths that
     /// exist, at a tenth of Foundation's URL cost (every read and every resolved reference asks);
-    /// a path that does not exist yet goes through URL, which resolves what it can.
+    /// a path that does not exist yet goes through URL, which resolves what it can. A path in a
+    /// staged folder is fetched first (`StagedFolders`).
     public static func real(_ path: String) -> String {
+        StagedFolders.prepare(path)
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
             return String(cString: resolved)

@@ -82,7 +82,7 @@ struct ColladaMaterialBuilder {
         if path.hasPrefix("file://") { path = String(path.dropFirst("file://".count)) }
         path = path.removingPercentEncoding ?? path
         let joined = path.hasPrefix("/") ? path : (documentFolder as NSString).appendingPathComponent(path)
-        let resolved = URL(fileURLWithPath: joined).standardizedFileURL.resolvingSymlinksInPath().path
+        let resolved = AssetRoot.real(joined)
         var resolvedPath: String?
         if !allowsOutside && !AssetRoot.contains(sandbox, resolved) {
             diagnostics.append(.warning("texture refused: " + AssetRoot.refusal(image.path, root: sandbox), at: here))

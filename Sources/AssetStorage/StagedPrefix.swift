@@ -1,0 +1,114 @@
+import AssetCore
+import Foundation
+import Synchronization
+
+/// A store's objects brought into a private local folder as readers ask for them, so every reader
+/// (which reads files, maps them and hands paths to libzip and libxml2) reads a bucket unchanged.
+/// The folder stands for the store's root: a model's relative references resolve to keys under
+/// the same prefix, and the asset-root check the readers already make refuses whatever climbs
+/// out of it. Each object is fetched once per staging, after its size is checked against the
+/// read limit, and written whole (temporary file, then rename) before any reader sees it.
+public final class StagedPrefix: StagedFolderSource, Sendable {
+    public let store: any ObjectStore
+    /// Absolute and symlink-free: readers compare real paths with it.
+    public let folder: String
+    private let maxBytes: Int
+
+    private enum State { case fetching, present, missing }
+    private let states = Mutex<[String: State]>([:])
+    private let notes = Mutex<[String]>([])
+
+    /// Makes the folder under `parent` (else the temporary folder) and registers it.
+    public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil) throws(AssetError) {
+        self.store = store
+        self.maxBytes = maxBytes
+        let base = parent ?? NSTemporaryDirectory()
+        var template = Array(((base as NSString).appendingPathComponent("assetc-stage-XXXXXX")).utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw AssetError(.io("cannot make a staging folder: \(String(cString: strerror(errno)))"), at: SourceLocation(file: base))
+        }
+        folder = AssetRoot.real(String(cString: made))
+        StagedFolders.register(folder: folder, source: self)
+    }
+
+    /// Unregisters the folder and deletes what was staged.
+    public func close() {
+        StagedFolders.unregister(folder: folder)
+        try? FileManager.default.removeItem(atPath: folder)  // a temporary folder: nothing to report if it is already gone
+    }
+
+    /// The local file that stands for `key` (staged or not).
+    public func localPath(of key: String) -> String { folder + "/" + key }
+
+    /// Brings `key` in and gives its local path; a missing object is `fileNotFound` and any
+    /// other failure is thrown, each located at the object's `s3://` name.
+    public func stage(_ key: String) throws(AssetError) -> String {
+        _ = try ObjectKey.checked(key, in: store.location)
+        if try fetch(key) == .missing { throw AssetError(.fileNotFound, at: SourceLocation(file: store.name(of: key))) }
+        return localPath(of: key)
+    }
+
+    /// Asked by `AssetRoot.real` for a reference a reader resolved. Failures other than absence
+    /// are kept for `takeNotes`; absence is the reader's to report.
+    public func materialize(relativePath: String) {
+        guard ObjectKey.problem(relativePath) == nil else { return }
+        do throws(AssetError) { _ = try fetch(relativePath) } catch {
+            notes.withLock { $0.append("\(error)") }
+        }
+    }
+
+    /// What went wrong fetching references since the last call (a reference too large, the store
+    /// unreachable), for the caller to add to the read's warnings.
+    public func takeNotes() -> [String] {
+        notes.withLock { list in defer { list.removeAll() }; return list }
+    }
+
+    /// `text` with the staging folder written as the store's location, so messages name
+    /// `s3://bucket/prefix/key` rather than a temporary path.
+    public func display(_ text: String) -> String {
+        text.replacingOccurrences(of: folder, with: store.location)
+    }
+
+    private func fetch(_ key: String) throws(AssetError) -> State {
+        while true {
+            let claimed: State? = states.withLock { map in
+                switch map[key] {
+                case nil: map[key] = .fetching; return nil
+                case .fetching?: return .fetching
+                case let done?: return done
+                }
+            }
+            switch claimed {
+            case nil: break
+            case .fetching?: usleep(2_000); continue  // another thread is fetching it
+            case let done?: return done
+            }
+            do throws(AssetError) {
+                let outcome = try download(key)
+                states.withLock { $0[key] = outcome }
+                return outcome
+            } catch {
+                states.withLock { $0[key] = nil }  // the next reader may try again
+                throw error
+            }
+        }
+    }
+
+    private func download(_ key: String) throws(AssetError) -> State {
+        let path = localPath(of: key)
+        // A file that is there already is one this staging wrote, or a folder of keys below it.
+        if FileManager.default.fileExists(atPath: path) { return .present }
+        guard let bytes = try store.read(key, maxBytes: maxBytes) else { return .missing }
+        let parent = (path as NSString).deletingLastPathComponent
+        do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
+            throw AssetError(.io("cannot stage the object (its folder: \(error.localizedDescription))"), at: SourceLocation(file: store.name(of: key)))
+        }
+        let temporary = parent + "/.stage.\(UInt64.random(in: 0...UInt64.max))"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), rename(temporary, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(temporary)
+            throw AssetError(.io("cannot stage the object: \(why)"), at: SourceLocation(file: store.name(of: key)))
+        }
+        return .present
+    }
+}
