@@ -114,12 +114,12 @@ let package = Package(
         // Use cases shared by the CLI and the service: the only way either reaches the pipeline,
         // the renderer and validation. It depends on the catalog protocol, never on an engine, so
         // a package using AssetKit links neither GRDB nor SwiftNIO (Scripts/check-imports checks).
-        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog", "AssetValidate", "CLibCrypto"]),
+        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog", "AssetValidate", "AssetStorage", "CLibCrypto"]),
 
         // The HTTP catalog: JSON API and HTML gallery on Hummingbird. It reaches assetc's work
         // through AssetKit (which re-exports AssetCore's value types) and the catalog protocol only.
         .target(name: "AssetService", dependencies: [
-            "AssetKit", "AssetCatalog", "AssetRender",
+            "AssetKit", "AssetCatalog", "AssetRender", "AssetStorage", "AssetCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -70,11 +70,14 @@ public struct CatalogFingerprint: Sendable, Equatable {
     public var byteSize: Int64
     public var modifiedAt: Double
     public var contentHash: String
+    /// A bucket object's entity tag when it was read (`CatalogRecord.etag`).
+    public var etag: String?
 
-    public init(byteSize: Int64, modifiedAt: Double, contentHash: String) {
+    public init(byteSize: Int64, modifiedAt: Double, contentHash: String, etag: String? = nil) {
         self.byteSize = byteSize
         self.modifiedAt = modifiedAt
         self.contentHash = contentHash
+        self.etag = etag
     }
 }
 

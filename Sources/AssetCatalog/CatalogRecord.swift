@@ -18,6 +18,9 @@ public struct CatalogRecord: Codable, Sendable, Equatable {
     public var contentHash: String
     /// Modification time, seconds since 1970.
     public var modifiedAt: Double
+    /// The object's entity tag, for an asset indexed from a bucket: an unchanged tag means
+    /// unchanged bytes, so the object is not read again. Nil for files on disk.
+    public var etag: String?
     public var nodes: Int?
     public var meshes: Int?
     public var points: Int?

@@ -2,6 +2,7 @@ import AssetCatalog
 import AssetCore
 import AssetPipeline
 import AssetRender
+import AssetStorage
 import AssetValidate
 import Foundation
 
@@ -20,6 +21,10 @@ public struct IndexUseCase: Sendable {
     public var deferThumbnails = false
     public var render: RenderOptions
     public var batchSize = 32
+    /// Opens `s3://` roots (the executable's S3 client); the library alone indexes folders.
+    public var stores: StoreOpener = .localOnly
+    /// Where thumbnails go; nil: the catalog's folder.
+    public var thumbnailStore: (any ObjectStore)?
     /// Warnings stored per asset; the count of all of them is kept beside.
     static let warningsKept = 200
 
@@ -42,19 +47,28 @@ public struct IndexUseCase: Sendable {
         public var textures = 0
         /// Thumbnail jobs recorded (`deferThumbnails`).
         public var thumbnailJobs = 0
+        /// Bucket objects left out, each with why: keys no file system can hold safely, objects
+        /// deleted between the listing and the read.
+        public var skipped: [String] = []
     }
 
     /// A file found under a root, its id the catalog's.
     typealias Candidate = AssetFolder.File
 
     /// The default catalog path for a set of roots: `.assetc/catalog.sqlite` under the first one.
+    /// A bucket has no folder for it: the catalog is then made in the current folder.
     public static func defaultDatabase(for roots: [String]) -> String {
-        ((roots.first ?? ".") as NSString).appendingPathComponent(".assetc/catalog.sqlite")
+        let first = roots.first.flatMap { StorageLocation.isBucket($0) ? nil : $0 } ?? "."
+        return (first as NSString).appendingPathComponent(".assetc/catalog.sqlite")
     }
 
     public func run(roots: [String], catalog: any Catalog, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws(AssetError) -> Report {
         var report = Report()
         for root in roots {
+            if StorageLocation.isBucket(root) {
+                try await index(bucket: root, catalog: catalog, report: &report, progress: progress)
+                continue
+            }
             let absolute = URL(fileURLWithPath: root).standardizedFileURL.path
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -97,7 +111,7 @@ public struct IndexUseCase: Sendable {
             let batch = Array(changed[start..<min(start + batchSize, changed.count)])
             let entries = Locked([CatalogEntry?](repeating: nil, count: batch.count))
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
-                let built = entry(for: batch[k], root: root, catalogFolder: catalog.folder, readOptions: readOptions)
+                let built = entry(for: batch[k], root: root, cache: thumbnailCache(catalog), readOptions: readOptions)
                 entries.withLock { $0[k] = built }
             }
             let built = entries.value.map { $0! }
@@ -111,8 +125,12 @@ public struct IndexUseCase: Sendable {
         report.removed += gone.count
     }
 
+    func thumbnailCache(_ catalog: any Catalog) -> ThumbnailCache {
+        thumbnailStore.map { ThumbnailCache(store: $0, catalogFolder: catalog.folder) } ?? ThumbnailCache(catalogFolder: catalog.folder)
+    }
+
     /// Stores one batch (and its thumbnail jobs); the counts it adds to the report.
-    private func record(_ built: [CatalogEntry], known: [String: CatalogFingerprint], catalog: any Catalog,
+    func record(_ built: [CatalogEntry], known: [String: CatalogFingerprint], catalog: any Catalog,
                         progress: @Sendable (String) -> Void) async throws(AssetError) -> Report {
         var report = Report()
         try await catalog.store(built)
@@ -134,7 +152,7 @@ public struct IndexUseCase: Sendable {
     }
 
     /// Waits for a batch being stored and adds its counts; its failure is the run's.
-    private static func merge(_ storing: Task<Report, any Error>?, into report: inout Report) async throws(AssetError) {
+    static func merge(_ storing: Task<Report, any Error>?, into report: inout Report) async throws(AssetError) {
         guard let storing else { return }
         let stored: Report
         do { stored = try await storing.value } catch let error as AssetError { throw error } catch {
@@ -147,10 +165,13 @@ public struct IndexUseCase: Sendable {
         report.thumbnailJobs += stored.thumbnailJobs
     }
 
-    /// Reads one file into its catalog entry; a failure becomes the entry's error.
-    func entry(for candidate: Candidate, root: String, catalogFolder: String, readOptions: ReadOptions) -> CatalogEntry {
+    /// Reads one file into its catalog entry; a failure becomes the entry's error. `root` is the
+    /// folder the file is under; the record names `recordRoot` (an `s3://` location for a staged
+    /// bucket) and its textures by `rootName`.
+    func entry(for candidate: Candidate, root: String, recordRoot: String? = nil, rootName: String? = nil,
+               cache: ThumbnailCache, readOptions: ReadOptions) -> CatalogEntry {
         let now = Date().timeIntervalSince1970
-        var record = CatalogRecord(id: candidate.id, root: root, kind: candidate.kind, format: candidate.format,
+        var record = CatalogRecord(id: candidate.id, root: recordRoot ?? root, kind: candidate.kind, format: candidate.format,
                                    byteSize: candidate.byteSize, contentHash: "", modifiedAt: candidate.modifiedAt, indexedAt: now)
         let hash: String
         do throws(AssetError) { hash = try ContentHash.file(candidate.path) } catch {
@@ -185,7 +206,7 @@ public struct IndexUseCase: Sendable {
         let references = scene.textures.map { texture -> TextureReferenceRow in
             var resolvedID: String?
             if case .file(_, let resolved?) = texture.source, resolved.hasPrefix(root + "/") {
-                resolvedID = (root as NSString).lastPathComponent + "/" + String(resolved.dropFirst(root.count + 1))
+                resolvedID = (rootName ?? (root as NSString).lastPathComponent) + "/" + String(resolved.dropFirst(root.count + 1))
             }
             return TextureReferenceRow(path: texture.authoredPath, resolves: texture.resolves, resolvedID: resolvedID)
         }
@@ -194,7 +215,6 @@ public struct IndexUseCase: Sendable {
         record.warningCount = result.warnings.count
         if thumbnails && !deferThumbnails {
             do throws(AssetError) {
-                let cache = ThumbnailCache(catalogFolder: catalogFolder)
                 var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
                 renderer.registry = registry
                 _ = try cache.png(contentHash: hash, size: render.size, view: render.view, renderer: renderer) { scene }

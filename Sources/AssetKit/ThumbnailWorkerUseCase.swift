@@ -2,6 +2,7 @@ import AssetCatalog
 import AssetCore
 import AssetPipeline
 import AssetRender
+import AssetStorage
 import Foundation
 
 /// `assetc worker`: claims thumbnail jobs that `index --defer-thumbnails` recorded, renders them
@@ -34,6 +35,10 @@ public struct ThumbnailWorkerUseCase: Sendable {
     /// size and view come from each job. Workers sharing a catalog should share it, as the indexer's
     /// and the service's thumbnail names include it.
     public var render = RenderOptions()
+    /// Opens `s3://` roots (the executable's S3 client); the library alone renders from folders.
+    public var stores: StoreOpener = .localOnly
+    /// Where thumbnails go; nil: the catalog's folder.
+    public var thumbnailStore: (any ObjectStore)?
 
     public init(name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)") {
         self.name = name
@@ -70,10 +75,18 @@ public struct ThumbnailWorkerUseCase: Sendable {
             }
             let summaries = try await retrying(stoppable: false) { () async throws(AssetError) in try await self.summaries(of: jobs, catalog: catalog) }
             let outcomes = Locked([Outcome](repeating: .notStarted, count: jobs.count))
+            let cache = thumbnailStore.map { ThumbnailCache(store: $0, catalogFolder: catalog.folder) } ?? ThumbnailCache(catalogFolder: catalog.folder)
+            let sources = BatchSources(stores: stores)
             DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
                 guard !shouldStop() else { return }
-                let outcome: Outcome = render(jobs[k], summary: summaries[k], folder: catalog.folder).map { .failed($0) } ?? .rendered
+                let outcome: Outcome = render(jobs[k], summary: summaries[k], cache: cache, sources: sources).map { .failed($0) } ?? .rendered
                 outcomes.withLock { $0[k] = outcome }
+            }
+            let unreachable = sources.close()
+            // The store stopped answering: the jobs go back rather than fail for it.
+            if let unreachable {
+                try await retrying(stoppable: false) { () async throws(AssetError) in try await catalog.releaseThumbnails(jobs, worker: name) }
+                throw unreachable
             }
             var finished: [ThumbnailOutcome] = [], handedBack: [ThumbnailJob] = []
             for (job, outcome) in zip(jobs, outcomes.value) {
@@ -124,22 +137,27 @@ public struct ThumbnailWorkerUseCase: Sendable {
     }
 
     /// Renders one job; nil on success, else why not. References resolve under the asset's own
-    /// indexed folder only, as the service reads it.
-    private func render(_ job: ThumbnailJob, summary: CatalogSummary?, folder: String) -> String? {
+    /// indexed folder (or bucket prefix) only, as the service reads it.
+    private func render(_ job: ThumbnailJob, summary: CatalogSummary?, cache: ThumbnailCache, sources: BatchSources) -> String? {
         guard let summary else { return "the asset is no longer in the catalog" }
         guard summary.contentHash == job.contentHash else { return "the asset changed after the job was recorded" }
         let view = job.view
         let relative = summary.id.split(separator: "/").dropFirst().joined(separator: "/")
-        let path = (summary.root as NSString).appendingPathComponent(relative)
-        let readOptions = ReadOptions(assetRoot: .folder(summary.root), allowsPathsOutsideAsset: false)
-        var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
-        renderer.registry = registry
         do throws(AssetError) {
-            _ = try ThumbnailCache(catalogFolder: folder).png(contentHash: job.contentHash, size: job.size, view: view, renderer: renderer) {
-                () throws(AssetError) in try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
+            let (path, root, staging) = try sources.locate(root: summary.root, relative: relative)
+            let readOptions = ReadOptions(assetRoot: .folder(root), allowsPathsOutsideAsset: false)
+            var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
+            renderer.registry = registry
+            do throws(AssetError) {
+                _ = try cache.png(contentHash: job.contentHash, size: job.size, view: view, renderer: renderer) {
+                    () throws(AssetError) in try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
+                }
+            } catch {
+                throw error.displayed(by: staging)
             }
             return nil
         } catch {
+            if case .unavailable = error.kind { sources.noteUnreachable(error) }
             return error.description
         }
     }

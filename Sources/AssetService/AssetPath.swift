@@ -1,4 +1,5 @@
 import AssetCatalog
+import AssetStorage
 import AssetKit
 import Foundation
 import Hummingbird
@@ -47,12 +48,18 @@ enum AssetPath {
 
     /// The asset's file on disk, if it is still inside its root.
     static func file(of record: CatalogSummary) throws -> String {
-        let root = URL(fileURLWithPath: record.root).resolvingSymlinksInPath().path
         let relative = record.id.split(separator: "/").dropFirst().joined(separator: "/")
-        let path = URL(fileURLWithPath: record.root).appendingPathComponent(relative).resolvingSymlinksInPath().path
-        guard path.hasPrefix(root + "/"), FileManager.default.fileExists(atPath: path) else {
+        guard !StorageLocation.isBucket(record.root), let path = existingFile(root: record.root, relative: relative) else {
             throw HTTPError(.notFound, message: "the file of \(record.id) is gone or outside its folder")
         }
+        return path
+    }
+
+    /// `relative` under `root`, symlinks resolved, if it exists and is still inside the root.
+    static func existingFile(root: String, relative: String) -> String? {
+        let real = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+        let path = URL(fileURLWithPath: root).appendingPathComponent(relative).resolvingSymlinksInPath().path
+        guard path.hasPrefix(real + "/"), FileManager.default.fileExists(atPath: path) else { return nil }
         return path
     }
 

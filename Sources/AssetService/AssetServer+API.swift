@@ -107,13 +107,11 @@ extension AssetServer {
             }
         case "file":
             let record = try await row(id)
-            let path = try AssetPath.file(of: record)
-            let bytes = try await Blocking.run { () throws(AssetError) -> [UInt8] in
-                try FileBytes.read(path: path, display: record.id, budget: ReadBudget(ReadLimits()))
-            }
+            if let redirect = try await redirectToAsset(record) { return redirect }
+            let bytes = try await assetBytes(record)
             return Response(status: .ok, headers: [
                 .contentType: record.format.mediaType,
-                .contentDisposition: "attachment; filename=\"\((path as NSString).lastPathComponent)\"",
+                .contentDisposition: "attachment; filename=\"\((record.id as NSString).lastPathComponent)\"",
             ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         case "thumbnail.png":
             return try await thumbnail(try await row(id), request: request)
@@ -140,17 +138,34 @@ extension AssetServer {
         let view = try params["view"].map { name throws(AssetError) in try RenderView(named: String(name)) } ?? .default
         let look = configuration.render
         let key = "\(record.contentHash)-\(size)-\(view.rawValue)-\(look.lookDigest)"
-        let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
-        return try await cachedImage(key: key, contentType: "image/png", request: request) {
-            // The file is looked for only when the image must be made, as `convert` does: resolving
-            // it on every request (symlinks, a stat per path component) was a fifth of the time of
-            // serving a cached thumbnail.
-            let path = try AssetPath.file(of: record)
-            let renderer = ThumbnailUseCase(render: look, readOptions: AssetPath.readOptions(for: record))
-            return try thumbnails.png(contentHash: record.contentHash, size: size, view: view, renderer: renderer) { () throws(AssetError) in
-                try renderer.scene(at: path)
+        let thumbnails = self.thumbnails
+        let stores = configuration.stores
+        // The file is looked for only when the image must be made, as `convert` does: resolving
+        // it on every request (symlinks, a stat per path component) was a fifth of the time of
+        // serving a cached thumbnail. A bucket object is staged only then too.
+        let make = { @Sendable () throws(AssetError) -> [UInt8]? in
+            let asset = OpenedAsset(record, stores: stores)
+            let renderer = ThumbnailUseCase(render: look)
+            return try asset.using { () throws(AssetError) in
+                try thumbnails.png(contentHash: record.contentHash, size: size, view: view, renderer: renderer) { () throws(AssetError) in
+                    try Self.scene(of: asset, renderer: renderer)
+                }
             }
         }
+        if configuration.redirectToStore, !thumbnails.store.isLocal {
+            return try await redirectToStore(ThumbnailCache.relativePath(contentHash: record.contentHash, size: size, view: view, look: look.lookDigest),
+                                              notFound: "", make: make)
+        }
+        return try await cachedImage(key: key, contentType: "image/png", request: request, render: make)
+    }
+
+    /// The scene of an opened asset, read with the options its place gives (its folder or the
+    /// staging of its bucket prefix as the root).
+    static func scene(of asset: OpenedAsset, renderer: ThumbnailUseCase) throws(AssetError) -> Scene {
+        let (path, options) = try asset.open()
+        var reading = renderer
+        reading.readOptions = options
+        return try reading.scene(at: path)
     }
 
     /// An image rendered once per key: `304` on a matching `If-None-Match`, else from the memory
@@ -180,13 +195,15 @@ extension AssetServer {
         let frames = 24
         let look = configuration.render
         let key = "\(record.contentHash)-\(size)-\(frames)-\(look.lookDigest)-animated"
-        let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
+        let (thumbnails, stores) = (self.thumbnails, configuration.stores)
         return try await cachedImage(key: key, contentType: "image/webp", request: request,
-                                     notFound: "\(record.id) does not move; it has no animated preview") {
-            let path = try AssetPath.file(of: record)
-            let renderer = ThumbnailUseCase(render: look, readOptions: AssetPath.readOptions(for: record))
-            return try thumbnails.animatedWebP(contentHash: record.contentHash, size: size, frames: frames, renderer: renderer) { () throws(AssetError) in
-                try renderer.scene(at: path)
+                                     notFound: "\(record.id) does not move; it has no animated preview") { () throws(AssetError) -> [UInt8]? in
+            let asset = OpenedAsset(record, stores: stores)
+            let renderer = ThumbnailUseCase(render: look)
+            return try asset.using { () throws(AssetError) in
+                try thumbnails.animatedWebP(contentHash: record.contentHash, size: size, frames: frames, renderer: renderer) { () throws(AssetError) in
+                    try Self.scene(of: asset, renderer: renderer)
+                }
             }
         }
     }
@@ -198,14 +215,16 @@ extension AssetServer {
             throw HTTPError(.notFound, message: "\(record.id) has no materials to show (\(record.error ?? "not a model"))")
         }
         let cell = Self.swatchSize
-        let thumbnails = ThumbnailCache(catalogFolder: catalog.folder)
+        let (thumbnails, stores) = (self.thumbnails, configuration.stores)
         let look = configuration.render
         return try await cachedImage(key: "\(record.contentHash)-swatches-\(cell)-\(look.lookDigest)", contentType: "image/png", request: request,
-                                     notFound: "\(record.id) has no materials") {
-            let path = try AssetPath.file(of: record)
-            let renderer = ThumbnailUseCase(render: look, readOptions: AssetPath.readOptions(for: record))
-            return try thumbnails.swatches(contentHash: record.contentHash, cellSize: cell, renderer: renderer) { () throws(AssetError) in
-                try renderer.scene(at: path)
+                                     notFound: "\(record.id) has no materials") { () throws(AssetError) -> [UInt8]? in
+            let asset = OpenedAsset(record, stores: stores)
+            let renderer = ThumbnailUseCase(render: look)
+            return try asset.using { () throws(AssetError) in
+                try thumbnails.swatches(contentHash: record.contentHash, cellSize: cell, renderer: renderer) { () throws(AssetError) in
+                    try Self.scene(of: asset, renderer: renderer)
+                }
             }
         }
     }
@@ -233,12 +252,14 @@ extension AssetServer {
         var headers: HTTPFields = [.contentType: target.mediaType, .eTag: "\"\(key)\"", .cacheControl: "public, max-age=86400"]
         if attachment { headers[.contentDisposition] = "attachment; filename=\"\(name)\"" }
         if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
+        if configuration.redirectToStore, !thumbnails.store.isLocal, attachment {
+            return try await redirectToStore(Self.conversionKey(record, fileName: name), notFound: "") { () throws(AssetError) -> [UInt8]? in
+                try self.conversion(of: record, to: target, fileName: name)
+            }
+        }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
-        let folder = (catalog.folder as NSString).appendingPathComponent("converted")
-        let path = try AssetPath.file(of: record)
-        let bytes: [UInt8] = try await Blocking.run {
-            try ConvertUseCase().convertedBytes(of: path, contentHash: record.contentHash, format: target, fileName: name,
-                                                cacheFolder: folder, readOptions: AssetPath.readOptions(for: record))
+        let bytes: [UInt8] = try await Blocking.run { () throws(AssetError) -> [UInt8] in
+            try self.conversion(of: record, to: target, fileName: name)
         }
         let buffer = ByteBuffer(bytes: bytes)
         cache.put(key, buffer)

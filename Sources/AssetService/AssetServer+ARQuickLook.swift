@@ -22,10 +22,7 @@ extension AssetServer {
         let headers: HTTPFields = [.contentType: AssetFormat.usdz.mediaType, .eTag: "\"\(key)\"", .cacheControl: "public, max-age=86400"]
         if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
-        let path = try AssetPath.file(of: summary)
-        let bytes = try await Blocking.run { () throws(AssetError) -> [UInt8] in
-            try FileBytes.read(path: path, display: summary.id, budget: ReadBudget(ReadLimits()))
-        }
+        let bytes = try await assetBytes(summary)
         let buffer = ByteBuffer(bytes: bytes)
         cache.put(key, buffer)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))

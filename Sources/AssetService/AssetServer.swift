@@ -14,6 +14,8 @@ public struct AssetServer: Sendable {
     /// Encoded JSON answers made from the catalog (records, listing and search pages), by URI.
     let answers: ExpiringCache<ByteBuffer>
     let reindexer: Reindexer
+    /// Thumbnails, previews, swatches and conversions: the configured store, else the catalog's folder.
+    let thumbnails: ThumbnailCache
 
     public init(catalog: any Catalog, configuration: ServiceConfiguration) {
         self.catalog = catalog
@@ -27,7 +29,8 @@ public struct AssetServer: Sendable {
         let answers = ExpiringCache<ByteBuffer>(maxAgeSeconds: configuration.summaryMaxAge, capacity: configuration.memoryCacheJSONEntries,
                                                 keeps: { $0.readableBytes <= largest })
         self.answers = answers
-        reindexer = Reindexer(catalog: catalog, roots: configuration.roots, onFinish: {
+        thumbnails = configuration.thumbnailStore.map { ThumbnailCache(store: $0, catalogFolder: catalog.folder) } ?? ThumbnailCache(catalogFolder: catalog.folder)
+        reindexer = Reindexer(catalog: catalog, roots: configuration.roots, stores: configuration.stores, onFinish: {
             summaries.removeAll()
             answers.removeAll()
         })

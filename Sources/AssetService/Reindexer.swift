@@ -1,5 +1,6 @@
 import AssetCatalog
 import AssetKit
+import AssetStorage
 import Logging
 
 /// Runs one reindex at a time in the background; readers keep being served meanwhile (the
@@ -7,14 +8,16 @@ import Logging
 actor Reindexer {
     let catalog: any Catalog
     let roots: [String]
+    let stores: StoreOpener
     /// Called when a reindex ends, so what was cached from the old catalog goes.
     let onFinish: @Sendable () -> Void
     private(set) var running = false
     private let logger = Logger(label: "assetc.serve.reindex")
 
-    init(catalog: any Catalog, roots: [String], onFinish: @escaping @Sendable () -> Void = {}) {
+    init(catalog: any Catalog, roots: [String], stores: StoreOpener = .localOnly, onFinish: @escaping @Sendable () -> Void = {}) {
         self.catalog = catalog
         self.roots = roots
+        self.stores = stores
         self.onFinish = onFinish
     }
 
@@ -22,10 +25,12 @@ actor Reindexer {
     func start() -> Bool {
         guard !running else { return false }
         running = true
-        let catalog = self.catalog, roots = self.roots, logger = self.logger
+        let catalog = self.catalog, roots = self.roots, logger = self.logger, stores = self.stores
         Task.detached {
             do throws(AssetError) {
-                let report = try await IndexUseCase(thumbnails: false).run(roots: roots, catalog: catalog)
+                var indexer = IndexUseCase(thumbnails: false)
+                indexer.stores = stores
+                let report = try await indexer.run(roots: roots, catalog: catalog)
                 logger.info("reindex done", metadata: ["added": "\(report.added)", "updated": "\(report.updated)", "removed": "\(report.removed)"])
             } catch {
                 logger.error("reindex failed", metadata: ["error": "\(error)"])

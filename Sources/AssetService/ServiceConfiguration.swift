@@ -1,4 +1,5 @@
 import AssetRender
+import AssetStorage
 /// How `assetc serve` runs.
 public struct ServiceConfiguration: Sendable {
     /// The least severe log line printed; request logs are written at `info`.
@@ -33,6 +34,16 @@ public struct ServiceConfiguration: Sendable {
         options.shadow = true
         return options
     }()
+
+    /// Opens `s3://` roots (the executable's S3 client); the library alone serves folders.
+    public var stores: StoreOpener = .localOnly
+    /// Where thumbnails, previews, swatches and conversions are kept; nil: the catalog's folder.
+    public var thumbnailStore: (any ObjectStore)?
+    /// Answer thumbnails, conversions and bucket downloads with a 302 to a presigned URL of the
+    /// store's object instead of the bytes (a bucket store only).
+    public var redirectToStore = false
+    /// How long those URLs work.
+    public var redirectSeconds = 900
 
     public init() {}
 

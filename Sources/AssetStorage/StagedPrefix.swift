@@ -17,6 +17,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     private enum State { case fetching, present, missing }
     private let states = Mutex<[String: State]>([:])
     private let notes = Mutex<[String]>([])
+    private let unavailable = Mutex<AssetError?>(nil)
 
     /// Makes the folder under `parent` (else the temporary folder) and registers it.
     public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil) throws(AssetError) {
@@ -53,9 +54,14 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     public func materialize(relativePath: String) {
         guard ObjectKey.problem(relativePath) == nil else { return }
         do throws(AssetError) { _ = try fetch(relativePath) } catch {
+            if case .unavailable = error.kind { unavailable.withLock { $0 = $0 ?? error } }
             notes.withLock { $0.append("\(error)") }
         }
     }
+
+    /// The first "store unreachable" a reference fetch met, if any: what was read meanwhile
+    /// lacks that reference through no fault of the asset, so the caller should not record it.
+    public var unreachable: AssetError? { unavailable.withLock { $0 } }
 
     /// What went wrong fetching references since the last call (a reference too large, the store
     /// unreachable), for the caller to add to the read's warnings.

@@ -95,9 +95,9 @@ public final class PostgresCatalog: Catalog {
     public func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint] {
         try await read { connection in
             var out: [String: CatalogFingerprint] = [:]
-            let rows = try await connection.query("SELECT id, byteSize, modifiedAt, contentHash FROM asset WHERE root = \(root)", logger: self.logger)
-            for try await (id, size, time, hash) in rows.decode((String, Int64, Double, String).self) {
-                out[id] = CatalogFingerprint(byteSize: size, modifiedAt: time, contentHash: hash)
+            let rows = try await connection.query("SELECT id, byteSize, modifiedAt, contentHash, etag FROM asset WHERE root = \(root)", logger: self.logger)
+            for try await (id, size, time, hash, etag) in rows.decode((String, Int64, Double, String, String?).self) {
+                out[id] = CatalogFingerprint(byteSize: size, modifiedAt: time, contentHash: hash, etag: etag)
             }
             return out
         }

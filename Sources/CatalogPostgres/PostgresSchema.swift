@@ -118,5 +118,7 @@ enum PostgresSchema {
             "UPDATE asset SET format = 'usda', modifiedAt = -1 WHERE format = 'usd'",
             "DELETE FROM asset WHERE format NOT IN ('usda', 'usdc', 'usdz', 'dae', 'gltf', 'glb', 'obj', 'stl', 'ply', 'png', 'jpeg')",
         ]),
+        // Assets indexed from a bucket keep their object's entity tag (SQLite's v7).
+        Migration(identifier: "v7 object entity tags", statements: ["ALTER TABLE asset ADD COLUMN etag text"]),
     ]
 }

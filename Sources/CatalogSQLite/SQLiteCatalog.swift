@@ -50,9 +50,9 @@ public final class SQLiteCatalog: Catalog {
     public func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint] {
         try await read { db in
             var out: [String: CatalogFingerprint] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, byteSize, modifiedAt, contentHash FROM asset WHERE root = ?", arguments: [root])
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, byteSize, modifiedAt, contentHash, etag FROM asset WHERE root = ?", arguments: [root])
             while let row = try rows.next() {
-                out[row["id"]] = CatalogFingerprint(byteSize: row["byteSize"], modifiedAt: row["modifiedAt"], contentHash: row["contentHash"])
+                out[row["id"]] = CatalogFingerprint(byteSize: row["byteSize"], modifiedAt: row["modifiedAt"], contentHash: row["contentHash"], etag: row["etag"])
             }
             return out
         }

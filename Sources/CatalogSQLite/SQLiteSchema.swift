@@ -109,6 +109,9 @@ enum SQLiteSchema {
         migrator.registerMigration(SQLiteSchema.typedFormats.identifier) { db in
             for statement in SQLiteSchema.typedFormats.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v7 object entity tags") { db in
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN etag TEXT")
+        }
         return migrator
     }
 

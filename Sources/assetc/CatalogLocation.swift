@@ -1,8 +1,10 @@
 import ArgumentParser
 import AssetCatalog
 import AssetCore
+import AssetStorage
 import CatalogEngines
 import Foundation
+import StorageS3
 
 /// Which catalog a command works on: `--db`, else `ASSETC_DB`, else `.assetc/catalog.sqlite` (under
 /// the first folder for the commands that take folders, here for the others). A `postgres://`
@@ -13,8 +15,8 @@ struct CatalogLocation: ParsableArguments {
         valueName: "path-or-url"))
     var db: String?
 
-    @Option(help: ArgumentHelp("With a PostgreSQL catalog: the folder, shared by every machine, where thumbnails are kept (default: .assetc here).",
-                               valueName: "folder"))
+    @Option(help: ArgumentHelp("Where thumbnails are kept: s3://BUCKET/PREFIX with either catalog, so machines share no disk; with a PostgreSQL catalog also a folder every machine shares (default: beside the SQLite file; .assetc here for PostgreSQL).",
+                               valueName: "folder-or-s3-url"))
     var thumbnailStore: String?
 
     @Option(help: ArgumentHelp("With a PostgreSQL catalog: seconds to wait for a connection before the database counts as unreachable (default: connect_timeout in the string, else 5).",
@@ -31,6 +33,12 @@ struct CatalogLocation: ParsableArguments {
         }
     }
 
+    /// The bucket thumbnails go to when `--thumbnail-store` names one; nil: the catalog's folder.
+    func bucketThumbnailStore(retry: S3Client.RetryPolicy = .init()) throws(ExitCode) -> (any ObjectStore)? {
+        guard let thumbnailStore, StorageLocation.isBucket(thumbnailStore) else { return nil }
+        return try ExitStatus.orExit { try Stores.open(thumbnailStore, retry: retry) }
+    }
+
     func resolved(defaultPath: String) -> String {
         db ?? ProcessInfo.processInfo.environment["ASSETC_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPath
     }
@@ -44,7 +52,9 @@ struct CatalogLocation: ParsableArguments {
             if !creating, !CatalogDatabase.isPostgres(location), !FileManager.default.fileExists(atPath: location) {
                 throw AssetError(.fileNotFound, at: SourceLocation(file: location + " (run assetc index first, or pass --db)"))
             }
-            return try await CatalogDatabase.open(location, thumbnailStore: thumbnailStore,
+            // A bucket is the thumbnail store whatever the engine; the engine keeps its own folder.
+            let folderStore = thumbnailStore.flatMap { StorageLocation.isBucket($0) ? nil : $0 }
+            return try await CatalogDatabase.open(location, thumbnailStore: folderStore,
                                                   connectTimeout: dbConnectTimeout, statementTimeout: dbStatementTimeout)
         }
         do {

@@ -8,7 +8,7 @@ struct IndexCommand: AsyncParsableCommand {
         commandName: "index",
         abstract: "Record the assets under folders in the catalog; later runs update only what changed.")
 
-    @Argument(help: "Folders to index (.scnassets, .xcassets or any).")
+    @Argument(help: "Folders to index (.scnassets, .xcassets or any), or s3://BUCKET/PREFIX locations.")
     var paths: [String]
 
     @OptionGroup(title: "Catalog (default: .assetc/catalog.sqlite under the first folder)") var location: CatalogLocation
@@ -32,12 +32,17 @@ struct IndexCommand: AsyncParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
+    @Option(help: ArgumentHelp("Seconds to keep retrying while an S3 store does not answer, then fail with status 75.", valueName: "seconds"))
+    var retryFor: Double = 60
+
     @OptionGroup(title: "Look of the thumbnails (workers rendering deferred ones should be given the same)") var look: LookOptions
 
     func run() async throws {
         var useCase = IndexUseCase(readOptions: reading.readOptions, thumbnails: thumbnails)
         useCase.deferThumbnails = deferThumbnails
         useCase.render.size = thumbnailSize
+        useCase.stores = Stores.opener(retry: Stores.retry(for: retryFor))
+        useCase.thumbnailStore = try location.bucketThumbnailStore(retry: Stores.retry(for: retryFor))
         let (report, catalogName) = try await location.with(defaultPath: IndexUseCase.defaultDatabase(for: paths), creating: true) { catalog in
             if thumbnails { try look.apply(to: &useCase.render, cacheFolder: ThumbnailCache(catalogFolder: catalog.folder).environmentFolder) }
             else { try look.apply(to: &useCase.render) }
@@ -47,6 +52,8 @@ struct IndexCommand: AsyncParsableCommand {
             "\(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged, \(report.removed) removed, \(report.failed) failed to read"
         if deferThumbnails { summary += ", \(report.thumbnailJobs) thumbnail jobs recorded (assetc worker renders them)" }
         if report.thumbnailsFailed > 0 { summary += ", \(report.thumbnailsFailed) thumbnails failed (see assetc show)" }
+        var stderr = StandardError()
+        for skipped in report.skipped { print("assetc: warning: \(TerminalText.safe(skipped))", to: &stderr) }
         print(summary)
     }
 }

@@ -11,7 +11,8 @@ struct WorkerCommand: AsyncParsableCommand {
         discussion: """
             Each job goes to one worker (PostgreSQL's FOR UPDATE SKIP LOCKED; SQLite's single writer). \
             Thumbnails are written to the catalog's thumbnail store, which every worker and server must \
-            share (--thumbnail-store for a PostgreSQL catalog). Stops when no job is left, unless --watch. \
+            share (--thumbnail-store: a bucket, s3://BUCKET/PREFIX, or a shared folder for a PostgreSQL catalog). \
+            Assets indexed from a bucket are fetched from it into a private folder, one batch at a time. Stops when no job is left, unless --watch. \
             A worker that dies leaves its jobs to others once their lease runs out.
             """)
 
@@ -32,7 +33,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "The name recorded on claimed jobs (default: host:pid).")
     var name: String?
 
-    @Option(help: ArgumentHelp("Seconds to keep retrying while the catalog's database is unreachable, then fail with status 75 (default: 300; with --watch, without end).",
+    @Option(help: ArgumentHelp("Seconds to keep retrying while the catalog's database or an S3 store is unreachable, then fail with status 75 (default: 300; with --watch, without end).",
                                valueName: "seconds"))
     var retryFor: Double?
 
@@ -56,6 +57,9 @@ struct WorkerCommand: AsyncParsableCommand {
             print("assetc: worker: \(TerminalText.safe(error.description)); trying again in \(String(format: "%.1f", Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)) s",
                   to: &stderr)
         }
+        let storeRetry = Stores.retry(for: worker.unavailableRetrySeconds ?? .infinity)
+        worker.stores = Stores.opener(retry: storeRetry)
+        worker.thumbnailStore = try location.bucketThumbnailStore(retry: storeRetry)
         let report = try await location.with { catalog in
             try look.apply(to: &worker.render, cacheFolder: ThumbnailCache(catalogFolder: catalog.folder).environmentFolder)
             return try await worker.run(catalog: catalog) { job, error in

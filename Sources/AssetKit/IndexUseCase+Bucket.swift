@@ -1,0 +1,122 @@
+import AssetCatalog
+import AssetCore
+import AssetPipeline
+import AssetStorage
+import Foundation
+
+/// `index s3://BUCKET/PREFIX`: the listing stands for the folder walk. Each object's ETag is
+/// recorded; an object whose ETag is unchanged is not read again, changed ones are staged
+/// (`StagedPrefix`) with the references they resolve and read as files are, deleted keys leave
+/// the catalog.
+extension IndexUseCase {
+    func index(bucket text: String, catalog: any Catalog, report: inout Report, progress: @escaping @Sendable (String) -> Void) async throws(AssetError) {
+        guard case .bucket(let address) = try StorageLocation.parse(text) else { return }
+        let store = try stores.open(text)
+        let root = address.description
+        let known = try await catalog.fingerprints(root: root)
+        let objects = try await offPool { () throws(AssetError) in try store.list() }
+        var candidates: [(file: Candidate, etag: String)] = []
+        for object in objects {
+            if let problem = ObjectKey.problem(object.key) {
+                report.skipped.append("\(store.name(of: ObjectKey.printable(object.key))): \(problem); not indexed")
+                continue
+            }
+            // Hidden entries stay out, as in a folder walk (a catalog kept in the bucket, `.DS_Store`).
+            if object.key.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            guard let format = Self.format(ofKey: object.key, registry: registry) else { continue }
+            let file = Candidate(id: address.name + "/" + object.key, relativePath: object.key, path: "", kind: format.kind, format: format,
+                                 byteSize: object.byteSize, modifiedAt: object.modifiedAt)
+            candidates.append((file, object.etag))
+        }
+        var changed: [(file: Candidate, etag: String)] = []
+        var touched: [(id: String, modifiedAt: Double)] = []
+        for candidate in candidates {
+            if candidate.file.kind == .model { report.models += 1 } else { report.textures += 1 }
+            if let fingerprint = known[candidate.file.id], !candidate.etag.isEmpty, fingerprint.etag == candidate.etag,
+               fingerprint.byteSize == candidate.file.byteSize {
+                if fingerprint.modifiedAt != candidate.file.modifiedAt { touched.append((candidate.file.id, candidate.file.modifiedAt)) }
+                report.unchanged += 1
+            } else {
+                changed.append(candidate)
+            }
+        }
+        if !touched.isEmpty { try await catalog.touch(touched) }
+        var vanished = Set<String>()
+        var storing: Task<Report, any Error>?
+        let cache = thumbnailCache(catalog)
+        for start in stride(from: 0, to: changed.count, by: batchSize) {
+            let batch = Array(changed[start..<min(start + batchSize, changed.count)])
+            // One staging per batch: what a batch shares (textures, sublayers) is fetched once,
+            // and the local disk holds one batch's objects at a time.
+            let staging = try StagedPrefix(store: store, maxBytes: readOptions.limits.maxFileBytes)
+            let options = bucketReadOptions(staging)
+            let outcomes = Locked([Result<CatalogEntry, AssetError>?](repeating: nil, count: batch.count))
+            DispatchQueue.concurrentPerform(iterations: batch.count) { k in
+                let outcome = stagedEntry(batch[k], staging: staging, root: root, rootName: address.name, cache: cache, options: options)
+                outcomes.withLock { $0[k] = outcome }
+            }
+            let unreachable = staging.unreachable
+            let notes = staging.takeNotes()
+            staging.close()
+            if let unreachable { throw unreachable }
+            var built: [CatalogEntry] = []
+            for (candidate, outcome) in zip(batch, outcomes.value) {
+                switch outcome! {
+                case .success(let entry): built.append(entry)
+                case .failure(let error) where error.kind == .fileNotFound:
+                    vanished.insert(candidate.file.id)
+                    report.skipped.append("\(store.name(of: candidate.file.relativePath)): deleted after the listing; left out")
+                case .failure(let error): throw error  // the store stopped answering: nothing half-read is recorded
+                }
+            }
+            report.skipped += notes
+            try await Self.merge(storing, into: &report)
+            storing = Task { [built] in try await record(built, known: known, catalog: catalog, progress: progress) }
+        }
+        try await Self.merge(storing, into: &report)
+        let seen = Set(candidates.map(\.file.id)).subtracting(vanished)
+        let gone = known.keys.filter { !seen.contains($0) }.sorted()
+        if !gone.isEmpty { try await catalog.remove(gone) }
+        report.removed += gone.count
+    }
+
+    /// The reader's options for a staged bucket: the staging folder (the prefix) is the root,
+    /// whatever the command said, and nothing outside it is read.
+    func bucketReadOptions(_ staging: StagedPrefix) -> ReadOptions {
+        var options = readOptions
+        options.assetRoot = .folder(staging.folder)
+        options.allowsPathsOutsideAsset = false
+        return options
+    }
+
+    /// One object staged and read into its entry, messages naming `s3://` rather than the
+    /// staging folder. A missing object and an unreachable store are failures; anything else
+    /// wrong becomes the entry's error, as for a file.
+    private func stagedEntry(_ candidate: (file: Candidate, etag: String), staging: StagedPrefix, root: String, rootName: String,
+                             cache: ThumbnailCache, options: ReadOptions) -> Result<CatalogEntry, AssetError> {
+        var file = candidate.file
+        do throws(AssetError) { file.path = try staging.stage(file.relativePath) } catch {
+            switch error.kind {
+            case .fileNotFound, .unavailable: return .failure(error)
+            default:
+                var record = CatalogRecord(id: file.id, root: root, kind: file.kind, format: file.format, byteSize: file.byteSize,
+                                           contentHash: "", modifiedAt: file.modifiedAt, indexedAt: Date().timeIntervalSince1970)
+                record.etag = candidate.etag
+                record.error = error.description
+                return .success(CatalogEntry(record: record))
+            }
+        }
+        var entry = entry(for: file, root: staging.folder, recordRoot: root, rootName: rootName, cache: cache, readOptions: options)
+        entry.record.etag = candidate.etag
+        entry.record.error = entry.record.error.map(staging.display)
+        entry.warnings = entry.warnings.map(staging.display)
+        return .success(entry)
+    }
+
+    /// A key's format by its extension alone: judging by content would mean reading every object.
+    static func format(ofKey key: String, registry: FormatRegistry) -> AssetFormat? {
+        let ext = (key as NSString).pathExtension
+        if let texture = AssetFormat.texture(byExtension: ext) { return texture }
+        return registry.recognisedFormat(URL(fileURLWithPath: "/nonexistent-assetc-key/" + key))
+    }
+}

@@ -1,0 +1,64 @@
+import AssetCatalog
+import AssetCore
+import AssetKit
+import AssetStorage
+import Foundation
+
+/// An asset's bytes where its record says they are, opened only when a picture or conversion must
+/// really be made (a cached one needs no source): a file under its indexed folder, or an object
+/// under its bucket prefix, staged with the references it resolves for as long as the work lasts.
+final class OpenedAsset: Sendable {
+    let record: CatalogSummary
+    private let stores: StoreOpener
+    private let opened = Locked<(path: String, options: ReadOptions, staging: StagedPrefix?)?>(nil)
+
+    init(_ record: CatalogSummary, stores: StoreOpener) {
+        self.record = record
+        self.stores = stores
+    }
+
+    /// The local path to read and the options to read it with; the first call stages a bucket
+    /// object. Missing is `fileNotFound` (404); an unreachable store is `unavailable` (503).
+    func open() throws(AssetError) -> (path: String, options: ReadOptions) {
+        if let known = opened.value { return (known.path, known.options) }
+        let relative = record.id.split(separator: "/").dropFirst().joined(separator: "/")
+        guard StorageLocation.isBucket(record.root) else {
+            guard let path = AssetPath.existingFile(root: record.root, relative: relative) else {
+                throw AssetError(.fileNotFound, at: SourceLocation(file: record.id + " (gone, or outside its folder)"))
+            }
+            let options = AssetPath.readOptions(for: record)
+            opened.withLock { $0 = (path, options, nil) }
+            return (path, options)
+        }
+        let staging = try StagedPrefix(store: try stores.open(record.root), maxBytes: ReadLimits().maxFileBytes)
+        do throws(AssetError) {
+            let path = try staging.stage(relative)
+            let options = ReadOptions(assetRoot: .folder(staging.folder), allowsPathsOutsideAsset: false)
+            opened.withLock { $0 = (path, options, staging) }
+            return (path, options)
+        } catch {
+            staging.close()
+            throw error
+        }
+    }
+
+    /// Deletes what was staged; a failure met while references were fetched (the store stopped
+    /// answering) is thrown, so a picture missing a texture for that reason is not served.
+    func close() throws(AssetError) {
+        guard let staging = opened.withLock({ value in defer { value = nil }; return value?.staging }) else { return }
+        let unreachable = staging.unreachable
+        staging.close()
+        if let unreachable { throw unreachable }
+    }
+
+    /// `work` with the asset open, closed after whatever happened.
+    func using<T>(_ work: () throws(AssetError) -> T) throws(AssetError) -> T {
+        let result: T
+        do throws(AssetError) { result = try work() } catch {
+            try? close()  // the work's own error is the one to report
+            throw error
+        }
+        try close()
+        return result
+    }
+}
