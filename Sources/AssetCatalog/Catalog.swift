@@ -16,7 +16,7 @@ public protocol Catalog: Sendable {
     var engine: CatalogEngine { get }
 
     /// What the catalog knows of the files under a root, to decide what changed.
-    func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint]
+    func fingerprints(root: String) async throws(AssetError) -> CatalogFingerprints
     /// Replaces these assets (row and child rows) in one transaction.
     func store(_ entries: [CatalogEntry]) async throws(AssetError)
     /// Updates only the modification time of files whose content did not change.
@@ -63,6 +63,23 @@ extension Catalog {
     public func search(_ words: String) async throws(AssetError) -> [CatalogRecord] {
         try await search(words, limit: 50)
     }
+}
+
+/// The fingerprints of a root's assets by id, ids compared byte for byte: Swift's `String`
+/// equality is canonical, so `café` composed and decomposed (two files on Linux, two keys in
+/// S3, two rows in either database) would share one entry of a `[String: …]`.
+public struct CatalogFingerprints: Sendable {
+    private var byBytes: [[UInt8]: (id: String, fingerprint: CatalogFingerprint)] = [:]
+
+    public init() {}
+
+    public subscript(id id: String) -> CatalogFingerprint? {
+        get { byBytes[Array(id.utf8)]?.fingerprint }
+        set { byBytes[Array(id.utf8)] = newValue.map { (id, $0) } }
+    }
+
+    public var ids: [String] { byBytes.values.map(\.id) }
+    public var count: Int { byBytes.count }
 }
 
 /// What the catalog knows of one file, to decide whether it changed.

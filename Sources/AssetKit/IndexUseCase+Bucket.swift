@@ -32,7 +32,7 @@ extension IndexUseCase {
         var touched: [(id: String, modifiedAt: Double)] = []
         for candidate in candidates {
             if candidate.file.kind == .model { report.models += 1 } else { report.textures += 1 }
-            if let fingerprint = known[candidate.file.id], !candidate.etag.isEmpty, fingerprint.etag == candidate.etag,
+            if let fingerprint = known[id: candidate.file.id], !candidate.etag.isEmpty, fingerprint.etag == candidate.etag,
                fingerprint.byteSize == candidate.file.byteSize {
                 if fingerprint.modifiedAt != candidate.file.modifiedAt { touched.append((candidate.file.id, candidate.file.modifiedAt)) }
                 report.unchanged += 1
@@ -41,7 +41,7 @@ extension IndexUseCase {
             }
         }
         if !touched.isEmpty { try await catalog.touch(touched) }
-        var vanished = Set<String>()
+        var vanished = Set<[UInt8]>()
         var storing: Task<Report, any Error>?
         let cache = thumbnailCache(catalog)
         for start in stride(from: 0, to: changed.count, by: batchSize) {
@@ -64,7 +64,7 @@ extension IndexUseCase {
                 switch outcome! {
                 case .success(let entry): built.append(entry)
                 case .failure(let error) where error.kind == .fileNotFound:
-                    vanished.insert(candidate.file.id)
+                    vanished.insert(Array(candidate.file.id.utf8))
                     report.skipped.append("\(store.name(of: candidate.file.relativePath)): deleted after the listing; left out")
                 case .failure(let error): throw error  // the store stopped answering: nothing half-read is recorded
                 }
@@ -74,8 +74,8 @@ extension IndexUseCase {
             storing = Task { [built] in try await record(built, known: known, catalog: catalog, progress: progress) }
         }
         try await Self.merge(storing, into: &report)
-        let seen = Set(candidates.map(\.file.id)).subtracting(vanished)
-        let gone = known.keys.filter { !seen.contains($0) }.sorted()
+        let seen = Set(candidates.map { Array($0.file.id.utf8) }).subtracting(vanished)
+        let gone = known.ids.filter { !seen.contains(Array($0.utf8)) }.sorted()
         if !gone.isEmpty { try await catalog.remove(gone) }
         report.removed += gone.count
     }

@@ -91,7 +91,7 @@ public struct IndexUseCase: Sendable {
         var touched: [(id: String, modifiedAt: Double)] = []
         for candidate in candidates {
             if candidate.kind == .model { report.models += 1 } else { report.textures += 1 }
-            guard let fingerprint = known[candidate.id] else { changed.append(candidate); continue }
+            guard let fingerprint = known[id: candidate.id] else { changed.append(candidate); continue }
             if fingerprint.byteSize == candidate.byteSize && fingerprint.modifiedAt == candidate.modifiedAt {
                 report.unchanged += 1
             } else if fingerprint.byteSize == candidate.byteSize,
@@ -119,8 +119,8 @@ public struct IndexUseCase: Sendable {
             storing = Task { try await record(built, known: known, catalog: catalog, progress: progress) }
         }
         try await Self.merge(storing, into: &report)
-        let seen = Set(candidates.map(\.id))
-        let gone = known.keys.filter { !seen.contains($0) }.sorted()
+        let seen = Set(candidates.map { Array($0.id.utf8) })
+        let gone = known.ids.filter { !seen.contains(Array($0.utf8)) }.sorted()
         if !gone.isEmpty { try await catalog.remove(gone) }
         report.removed += gone.count
     }
@@ -130,7 +130,7 @@ public struct IndexUseCase: Sendable {
     }
 
     /// Stores one batch (and its thumbnail jobs); the counts it adds to the report.
-    func record(_ built: [CatalogEntry], known: [String: CatalogFingerprint], catalog: any Catalog,
+    func record(_ built: [CatalogEntry], known: CatalogFingerprints, catalog: any Catalog,
                         progress: @Sendable (String) -> Void) async throws(AssetError) -> Report {
         var report = Report()
         try await catalog.store(built)
@@ -143,7 +143,7 @@ public struct IndexUseCase: Sendable {
             report.thumbnailJobs += jobs.count
         }
         for entry in built {
-            if known[entry.record.id] == nil { report.added += 1 } else { report.updated += 1 }
+            if known[id: entry.record.id] == nil { report.added += 1 } else { report.updated += 1 }
             if entry.record.error != nil { report.failed += 1 }
             if thumbnails && !deferThumbnails, entry.record.kind == .model, entry.record.error == nil, entry.record.thumbnail == nil { report.thumbnailsFailed += 1 }
             progress(entry.record.id)

@@ -15,12 +15,19 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     private let maxBytes: Int
 
     private enum State { case fetching, present, missing }
-    private let states = Mutex<[String: State]>([:])
+    /// By the key's bytes: `String` equality is canonical, and `é` composed and decomposed are
+    /// two objects.
+    private let states = Mutex<[[UInt8]: State]>([:])
     private let notes = Mutex<[String]>([])
     private let unavailable = Mutex<AssetError?>(nil)
 
-    /// Makes the folder under `parent` (else the temporary folder) and registers it.
-    public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil) throws(AssetError) {
+    /// The private folder `folder` is made in; removed with it.
+    private let holder: String
+
+    /// Makes the folder under `parent` (else the temporary folder) and registers it. Given a
+    /// `name` (the prefix's last component), the folder is called that, so what names outputs
+    /// after their folder (thumbnail and convert runs over a prefix) names them as for a folder.
+    public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil, name: String? = nil) throws(AssetError) {
         self.store = store
         self.maxBytes = maxBytes
         let base = parent ?? NSTemporaryDirectory()
@@ -28,14 +35,22 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw AssetError(.io("cannot make a staging folder: \(String(cString: strerror(errno)))"), at: SourceLocation(file: base))
         }
-        folder = AssetRoot.real(String(cString: made))
+        holder = AssetRoot.real(String(cString: made))
+        if let name, ObjectKey.problem(name) == nil, !name.contains("/") {
+            folder = holder + "/" + name
+            guard mkdir(folder, 0o700) == 0 else {
+                throw AssetError(.io("cannot make a staging folder: \(String(cString: strerror(errno)))"), at: SourceLocation(file: folder))
+            }
+        } else {
+            folder = holder
+        }
         StagedFolders.register(folder: folder, source: self)
     }
 
     /// Unregisters the folder and deletes what was staged.
     public func close() {
         StagedFolders.unregister(folder: folder)
-        try? FileManager.default.removeItem(atPath: folder)  // a temporary folder: nothing to report if it is already gone
+        try? FileManager.default.removeItem(atPath: holder)  // a temporary folder: nothing to report if it is already gone
     }
 
     /// The local file that stands for `key` (staged or not).
@@ -76,10 +91,11 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     }
 
     private func fetch(_ key: String) throws(AssetError) -> State {
+        let bytes = Array(key.utf8)
         while true {
             let claimed: State? = states.withLock { map in
-                switch map[key] {
-                case nil: map[key] = .fetching; return nil
+                switch map[bytes] {
+                case nil: map[bytes] = .fetching; return nil
                 case .fetching?: return .fetching
                 case let done?: return done
                 }
@@ -91,10 +107,10 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
             }
             do throws(AssetError) {
                 let outcome = try download(key)
-                states.withLock { $0[key] = outcome }
+                states.withLock { $0[bytes] = outcome }
                 return outcome
             } catch {
-                states.withLock { $0[key] = nil }  // the next reader may try again
+                states.withLock { $0[bytes] = nil }  // the next reader may try again
                 throw error
             }
         }

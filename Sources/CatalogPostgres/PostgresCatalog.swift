@@ -92,12 +92,12 @@ public final class PostgresCatalog: Catalog {
 
     // MARK: Reading
 
-    public func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint] {
+    public func fingerprints(root: String) async throws(AssetError) -> CatalogFingerprints {
         try await read { connection in
-            var out: [String: CatalogFingerprint] = [:]
+            var out = CatalogFingerprints()
             let rows = try await connection.query("SELECT id, byteSize, modifiedAt, contentHash, etag FROM asset WHERE root = \(root)", logger: self.logger)
             for try await (id, size, time, hash, etag) in rows.decode((String, Int64, Double, String, String?).self) {
-                out[id] = CatalogFingerprint(byteSize: size, modifiedAt: time, contentHash: hash, etag: etag)
+                out[id: id] = CatalogFingerprint(byteSize: size, modifiedAt: time, contentHash: hash, etag: etag)
             }
             return out
         }

@@ -47,12 +47,12 @@ public final class SQLiteCatalog: Catalog {
 
     // MARK: Writing
 
-    public func fingerprints(root: String) async throws(AssetError) -> [String: CatalogFingerprint] {
+    public func fingerprints(root: String) async throws(AssetError) -> CatalogFingerprints {
         try await read { db in
-            var out: [String: CatalogFingerprint] = [:]
+            var out = CatalogFingerprints()
             let rows = try Row.fetchCursor(db, sql: "SELECT id, byteSize, modifiedAt, contentHash, etag FROM asset WHERE root = ?", arguments: [root])
             while let row = try rows.next() {
-                out[row["id"]] = CatalogFingerprint(byteSize: row["byteSize"], modifiedAt: row["modifiedAt"], contentHash: row["contentHash"], etag: row["etag"])
+                out[id: row["id"]] = CatalogFingerprint(byteSize: row["byteSize"], modifiedAt: row["modifiedAt"], contentHash: row["contentHash"], etag: row["etag"])
             }
             return out
         }

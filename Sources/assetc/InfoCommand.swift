@@ -21,12 +21,19 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
 
     func run() throws {
-        let useCase = InfoUseCase(options: reading.readOptions)
+        let buckets = BucketArguments(assetRoot: reading.sandbox.assetRoot)
+        defer { buckets.close() }
         var reports: [InfoUseCase.Report] = []
         var status: Int32 = 0
         for file in files {
             do throws(AssetError) {
-                reports.append(try useCase.run(path: file))
+                var options = reading.readOptions
+                let path = try buckets.input(file, maxBytes: options.limits.maxFileBytes)
+                if path != file, !reading.sandbox.hasFolderRoot {
+                    // The object's folder in the bucket is its root, as a file's folder is.
+                    (options.assetRoot, options.allowsPathsOutsideAsset) = (.folder(buckets.rootFolder ?? (path as NSString).deletingLastPathComponent), false)
+                }
+                reports.append(try InfoUseCase(options: options).run(path: path))
             } catch {
                 let exit = ExitStatus.fail(error)
                 if status == 0 { status = exit.rawValue }
@@ -38,11 +45,11 @@ struct InfoCommand: ParsableCommand {
             let data = files.count == 1
                 ? try reports.first.map { try encoder.encode($0.info) }
                 : try encoder.encode(reports.map(\.info))
-            if let data { print(String(decoding: data, as: UTF8.self)) }
+            if let data { print(BucketArguments.shown(String(decoding: data, as: UTF8.self))) }
         } else {
             for (i, report) in reports.enumerated() {
                 if i > 0 { print("") }
-                print(InfoTextFormatter.format(report.info))
+                print(BucketArguments.shown(InfoTextFormatter.format(report.info)))
                 if tree { print(SceneTreeFormatter.format(report.result.scene)) }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssetCore
+import AssetStorage
 import Foundation
 
 /// Flags every command that reads assets shares.
@@ -57,7 +58,9 @@ struct SandboxOptions: ParsableArguments {
 
     func validate() throws {
         if let maxWork, maxWork <= 0 { throw ValidationError("--max-work must be a positive number of units") }
-        if let assetRoot {
+        if let assetRoot, StorageLocation.isBucket(assetRoot) {
+            do { _ = try StorageLocation.parse(assetRoot) } catch { throw ValidationError("--asset-root: \(error.message)") }
+        } else if let assetRoot {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: assetRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("--asset-root '\(assetRoot)' is not a folder")
@@ -65,11 +68,16 @@ struct SandboxOptions: ParsableArguments {
         }
     }
 
+    /// Whether --asset-root names a folder on this machine (not a bucket).
+    var hasFolderRoot: Bool { assetRoot.map { !StorageLocation.isBucket($0) } ?? false }
+
     var readOptions: ReadOptions {
         var limits = ReadLimits()
         if let maxMemory { limits.maxMemoryBytes = maxMemory.bytes }
         if let maxWork { limits.maxWork = maxWork }
-        return ReadOptions(limits: limits, assetRoot: assetRoot.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
+        // A bucket root is given to the read as its staging folder (BucketArguments).
+        let folder = assetRoot.flatMap { StorageLocation.isBucket($0) ? nil : $0 }
+        return ReadOptions(limits: limits, assetRoot: folder.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
                            allowsPathsOutsideAsset: allowOutsidePaths)
     }
 }

@@ -69,14 +69,23 @@ struct ValidateCommand: ParsableCommand {
             }
             return
         }
+        let buckets = BucketArguments(assetRoot: sandbox.assetRoot)
+        defer { buckets.close() }
+        var options = sandbox.readOptions
+        let inputs = try ExitStatus.orExit { try paths.map { path throws(AssetError) in try buckets.input(path, maxBytes: options.limits.maxFileBytes) } }
+        if let root = buckets.onlyRoot, !sandbox.hasFolderRoot {
+            (options.assetRoot, options.allowsPathsOutsideAsset) = (.folder(root), false)
+        }
         if let fix {
-            try repair(paths[0], into: fix)
+            let output = try ExitStatus.orExit { try buckets.output(fix, isFolder: false, force: force) }
+            try repair(inputs[0], into: output, options: options)
+            try ExitStatus.orExit { try buckets.upload() }
             return
         }
-        var useCase = ValidateUseCase(options: sandbox.readOptions)
+        var useCase = ValidateUseCase(options: options)
         useCase.budget = try ExitStatus.orExit { try parsedBudget() }
         useCase.targetsUsdz = target == .usdz
-        let files = useCase.files(for: paths)
+        let files = useCase.files(for: inputs)
         if files.isEmpty {
             throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD or glTF files")))
         }
@@ -85,9 +94,9 @@ struct ValidateCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try json ? encoder.encode(ValidationJSON(outcomes)) : encoder.encode(SARIFLog(outcomes))
-            print(String(decoding: data, as: UTF8.self))
+            print(BucketArguments.shown(String(decoding: data, as: UTF8.self)))
         } else {
-            for outcome in outcomes { if let text = ValidationTextFormatter.format(outcome) { print(text) } }
+            for outcome in outcomes { if let text = ValidationTextFormatter.format(outcome) { print(BucketArguments.shown(text)) } }
             if outcomes.count > 1 { print(ValidationTextFormatter.summary(outcomes)) }
         }
         var status: Int32 = 0
@@ -108,10 +117,10 @@ struct ValidateCommand: ParsableCommand {
         return try ValidationBudget.parse(budget)
     }
 
-    private func repair(_ file: String, into output: String) throws {
+    private func repair(_ file: String, into output: String, options: ReadOptions) throws {
         let outcome: RepairUseCase.Outcome
         do throws(AssetError) {
-            var useCase = RepairUseCase(options: sandbox.readOptions)
+            var useCase = RepairUseCase(options: options)
             useCase.budget = try parsedBudget()
             outcome = try useCase.run(file: file, output: output, force: force)
         } catch {
@@ -120,9 +129,9 @@ struct ValidateCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(RepairJSON(outcome)), as: UTF8.self))
+            print(BucketArguments.shown(String(decoding: try encoder.encode(RepairJSON(outcome)), as: UTF8.self)))
         } else {
-            print(RepairTextFormatter.format(outcome))
+            print(BucketArguments.shown(RepairTextFormatter.format(outcome)))
         }
         if outcome.after.errorCount > 0 || (strict && outcome.after.warningCount > 0) { throw ExitCode(1) }
     }
