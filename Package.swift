@@ -162,6 +162,7 @@ let package = Package(
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
+        .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetCore", "StorageS3", "AssetTestSupport"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
         .testTarget(name: "AssetCatalogTests", dependencies: [
             "AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport",
@@ -196,7 +197,7 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]),
                                  ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"]),
                                  ("FuzzEnvironment", ["AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetRender", "AssetCore"]),
-                                 ("FuzzMaterialXLayer", ["FormatUSD", "AssetCore"])] {
+                                 ("FuzzMaterialXLayer", ["FormatUSD", "AssetCore"]), ("FuzzS3Response", ["StorageS3", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

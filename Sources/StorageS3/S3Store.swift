@@ -38,26 +38,14 @@ public struct S3Store: ObjectStore {
         let prefix = address.prefix.isEmpty ? "" : address.prefix + "/"
         var out: [StoredObject] = []
         var token: String?
-        let dates = ISO8601DateFormatter()
-        dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plainDates = ISO8601DateFormatter()
         repeat {
             var query = [("list-type", "2"), ("encoding-type", "url"), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
             let response = try send("GET", key: "", query: query, name: location)
             guard response.status == 200 else { throw failure(response, name: location) }
-            guard let document = S3XML(response.body), document.name == "ListBucketResult" else {
-                throw AssetError(.malformed("the bucket listing is not a ListBucketResult document"), at: SourceLocation(file: location))
-            }
-            for item in document.all("Contents") {
-                guard let encoded = item["Key"] else { continue }
-                let key = Self.urlDecoded(encoded)
-                guard key.hasPrefix(prefix), !key.hasSuffix("/") else { continue }  // folder markers hold no asset
-                let modified = item["LastModified"].flatMap { dates.date(from: $0) ?? plainDates.date(from: $0) }
-                out.append(StoredObject(key: String(key.dropFirst(prefix.count)), byteSize: Int64(item["Size"] ?? "") ?? 0,
-                                        etag: Self.unquoted(item["ETag"] ?? ""), modifiedAt: modified?.timeIntervalSince1970 ?? 0))
-            }
-            token = document["IsTruncated"] == "true" ? document["NextContinuationToken"] : nil
+            let page = try S3Listing(response.body, prefix: prefix, at: location)
+            out += page.objects
+            token = page.nextToken
         } while token != nil
         return out.sorted { $0.key < $1.key }
     }
@@ -147,12 +135,6 @@ public struct S3Store: ObjectStore {
         case 404: return AssetError(.io("S3: \(said)"), at: SourceLocation(file: name))
         default: return AssetError(.io("S3 answered HTTP \(response.status) (\(said))"), at: SourceLocation(file: name))
         }
-    }
-
-    /// ListObjectsV2 with `encoding-type=url` percent-encodes keys (spaces as `+`), so keys
-    /// holding characters XML 1.0 cannot carry still arrive.
-    static func urlDecoded(_ text: String) -> String {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
     }
 
     static func unquoted(_ etag: String) -> String {

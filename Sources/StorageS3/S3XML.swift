@@ -58,11 +58,11 @@ struct S3XML {
 }
 
 /// `<Error><Code>…</Code><Message>…</Message></Error>`: what S3 says went wrong.
-struct S3ErrorDocument {
-    var code: String
-    var message: String
+public struct S3ErrorDocument: Sendable {
+    public var code: String
+    public var message: String
 
-    init?(_ bytes: [UInt8]) {
+    public init?(_ bytes: [UInt8]) {
         guard bytes.count < 1 << 16, let document = S3XML(bytes), document.name == "Error", let code = document["Code"] else { return nil }
         self.code = code
         self.message = document["Message"] ?? ""

@@ -1,0 +1,415 @@
+"""assetc on object storage: a real S3 server on loopback (SeaweedFS, `s3_server.py`) behind a counting
+proxy, filled with boto3. What is read from the bucket must agree with what is read from the same files on
+disk; an unchanged re-index must read no object; workers with no shared disk render into the store; the
+service answers from it; references that leave the prefix, hostile keys and a store that goes away are
+handled as Docs/TeamSetup.md says."""
+import io
+import json
+import os
+import pathlib
+import sqlite3
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from conftest import ROOT, FIXTURES, assetc_binary, free_port
+from s3_server import ACCESS_KEY, REGION, SECRET_KEY, CountingProxy, SeaweedFS
+
+LIBRARY = FIXTURES / "library"
+
+
+@pytest.fixture(scope="module")
+def s3():
+    server = SeaweedFS()
+    server.start()
+    proxy = CountingProxy(server.ports["s3"])
+    client = server.client()
+    for base, prefix in ((LIBRARY, "library"), (ROOT / "Assets", "sample")):
+        for path in sorted(base.rglob("*")):
+            if path.is_file():
+                client.put_object(Bucket="assets", Key=f"{prefix}/{path.relative_to(base)}", Body=path.read_bytes())
+    # A USD with sublayers and a glTF with an external buffer and image, each beside what it names.
+    for name in ("sublayers.usda", "layers/base.usda", "layers/lift.usda"):
+        client.put_object(Bucket="assets", Key=f"refs/usd/{name}", Body=(FIXTURES / "usd" / name).read_bytes())
+    for name in ("materials.gltf", "materials.bin", "textures/checker.png"):
+        client.put_object(Bucket="assets", Key=f"refs/gltf/{name}", Body=(FIXTURES / "gltf" / name).read_bytes())
+    server.proxy = proxy
+    yield server
+    proxy.close()
+    server.close()
+
+
+def environment(s3, endpoint=None, **extra):
+    env = dict(os.environ, AWS_ACCESS_KEY_ID=ACCESS_KEY, AWS_SECRET_ACCESS_KEY=SECRET_KEY, AWS_REGION=REGION,
+               AWS_ENDPOINT_URL=endpoint or s3.proxy.endpoint)
+    for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL_S3"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def assetc(s3, *args, cwd=None, timeout=300, **env):
+    return subprocess.run([assetc_binary(), *map(str, args)], capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                          env=environment(s3, **env))
+
+
+def records(database):
+    with sqlite3.connect(database) as db:
+        db.row_factory = sqlite3.Row
+        return {row["id"]: dict(row) for row in db.execute("SELECT * FROM asset")}
+
+
+FIGURES = ("kind", "format", "byteSize", "contentHash", "nodes", "meshes", "points", "faces", "triangles", "materials", "textures",
+           "missingTextures", "warningCount", "upAxis", "metersPerUnit", "minX", "minY", "minZ", "maxX", "maxY", "maxZ", "arkitErrors", "arkitWarnings")
+
+
+def test_a_bucket_indexes_as_the_same_files_on_disk(s3, tmp_path):
+    on_disk = assetc(s3, "index", LIBRARY, "--db", tmp_path / "disk.sqlite")
+    assert on_disk.returncode == 0, on_disk.stderr
+    in_bucket = assetc(s3, "index", "s3://assets/library", "--db", tmp_path / "bucket.sqlite", cwd=tmp_path)
+    assert in_bucket.returncode == 0, in_bucket.stderr
+    disk, bucket = records(tmp_path / "disk.sqlite"), records(tmp_path / "bucket.sqlite")
+    assert sorted(disk) == sorted(bucket) and len(disk) == 8
+    for asset_id, row in disk.items():
+        assert {k: row[k] for k in FIGURES} == {k: bucket[asset_id][k] for k in FIGURES}, asset_id
+        assert bucket[asset_id]["root"] == "s3://assets/library"
+        assert bucket[asset_id]["etag"]
+    # The room references props and materials across the library: all resolved from the bucket.
+    assert bucket["library/scenes/room.usda"]["triangles"] == 36 and bucket["library/scenes/room.usda"]["missingTextures"] == 0
+    # Warnings name the bucket, never the staging folder; the stray prop's escape is refused at the prefix.
+    with sqlite3.connect(tmp_path / "bucket.sqlite") as db:
+        warnings = [w for (w,) in db.execute("SELECT message FROM assetWarning")]
+    assert warnings and all("assetc-stage" not in w for w in warnings)
+    assert any("s3://assets/library/props/stray/stray.usda" in w and "outside the asset root s3://assets/library" in w for w in warnings), warnings
+
+
+def test_an_unchanged_reindex_reads_no_object_and_changes_are_seen(s3, tmp_path):
+    database = tmp_path / "c.sqlite"
+    first = assetc(s3, "index", "s3://assets/library", "--db", database)
+    assert first.returncode == 0, first.stderr
+    s3.proxy.reset()
+    again = assetc(s3, "index", "s3://assets/library", "--db", database)
+    assert again.returncode == 0, again.stderr
+    assert "8 unchanged" in again.stdout
+    assert s3.proxy.object_reads() == []
+    assert any("list-type=2" in query for _, _, query in s3.proxy.requests)
+    # One object changed, one deleted: the changed one is read (with what it references), the other leaves.
+    client = s3.client()
+    table = (LIBRARY / "props/table/table.usda").read_text().replace("metersPerUnit = 0.01", "metersPerUnit = 0.02")
+    client.put_object(Bucket="assets", Key="library-changes/props/table/table.usda", Body=table.encode())
+    for path in LIBRARY.rglob("*"):
+        if path.is_file() and path.name != "table.usda" and path.name != "wood.usda":
+            client.put_object(Bucket="assets", Key=f"library-changes/{path.relative_to(LIBRARY)}", Body=path.read_bytes())
+    client.put_object(Bucket="assets", Key="library-changes/props/table/table.usda", Body=(LIBRARY / "props/table/table.usda").read_bytes())
+    client.put_object(Bucket="assets", Key="library-changes/materials/wood.usda", Body=(LIBRARY / "materials/wood.usda").read_bytes())
+    moving = tmp_path / "moving.sqlite"
+    assert assetc(s3, "index", "s3://assets/library-changes", "--db", moving).returncode == 0
+    client.put_object(Bucket="assets", Key="library-changes/props/table/table.usda", Body=table.encode())
+    client.delete_object(Bucket="assets", Key="library-changes/props/stray/stray.usda")
+    s3.proxy.reset()
+    changed = assetc(s3, "index", "s3://assets/library-changes", "--db", moving)
+    assert changed.returncode == 0, changed.stderr
+    assert "1 updated" in changed.stdout and "1 removed" in changed.stdout, changed.stdout
+    reads = s3.proxy.object_reads()
+    assert "/assets/library-changes/props/table/table.usda" in reads
+    assert all(not r.endswith("stray.usda") and not r.endswith("chair.usda") for r in reads), reads
+    assert records(moving)["library-changes/props/table/table.usda"]["metersPerUnit"] == 0.02
+
+
+def test_usd_sublayers_and_gltf_buffers_and_images_resolve_in_the_bucket(s3):
+    for key, local in (("refs/usd/sublayers.usda", FIXTURES / "usd/sublayers.usda"), ("refs/gltf/materials.gltf", FIXTURES / "gltf/materials.gltf")):
+        from_bucket = assetc(s3, "info", "--json", f"s3://assets/{key}")
+        assert from_bucket.returncode == 0, from_bucket.stderr
+        from_disk = assetc(s3, "info", "--json", local)
+        ours, theirs = json.loads(from_bucket.stdout), json.loads(from_disk.stdout)
+        assert {k: v for k, v in ours.items() if k not in ("file", "warnings")} == {k: v for k, v in theirs.items() if k not in ("file", "warnings")}
+        folder = f"s3://assets/{key.rsplit('/', 1)[0]}"
+        assert [w.replace(folder, str(local.parent)) for w in ours["warnings"]] == [w.replace(str(local.parent.relative_to(ROOT)), str(local.parent)) for w in theirs["warnings"]]
+        assert not any("not found" in w for w in ours["warnings"]), ours["warnings"]
+        assert ours["triangles"] > 0 and ours["nodes"] > 0
+        assert "assetc-stage" not in from_bucket.stdout
+        assert f"s3://assets/{key}" in from_bucket.stdout
+
+
+def test_references_out_of_the_prefix_are_refused_and_never_fetched(s3, tmp_path):
+    client = s3.client()
+    client.put_object(Bucket="assets", Key="secret.usda", Body=b'#usda 1.0\ndef Mesh "Secret" { point3f[] points = [(0,0,0)] }\n')
+    client.put_object(Bucket="assets", Key="other.bin", Body=b"\0" * 64)
+    client.put_object(Bucket="assets", Key="jail/escape.usda", Body=b"""#usda 1.0
+(
+    subLayers = [@../secret.usda@, @/etc/hostname@]
+)
+def Xform "Root" (references = @../../secret.usda@) {}
+""")
+    gltf = {"asset": {"version": "2.0"}, "buffers": [{"uri": "../other.bin", "byteLength": 64}, {"uri": "s3://assets/other.bin", "byteLength": 64}],
+            "images": [{"uri": "%2E%2E/other.png"}]}
+    client.put_object(Bucket="assets", Key="jail/escape.gltf", Body=json.dumps(gltf).encode())
+    s3.proxy.reset()
+    for name in ("escape.usda", "escape.gltf"):
+        result = assetc(s3, "info", f"s3://assets/jail/{name}")
+        combined = result.stdout + result.stderr
+        assert "refused" in combined or "outside the asset root" in combined or "not a relative path" in combined, combined
+    reads = s3.proxy.object_reads()
+    assert reads and all(r.startswith("/assets/jail/") for r in reads), reads
+    database = tmp_path / "jail.sqlite"
+    indexed = assetc(s3, "index", "s3://assets/jail", "--db", database)
+    assert indexed.returncode == 0, indexed.stderr
+    assert all(r.startswith("/assets/jail/") for r in s3.proxy.object_reads())
+
+
+# Keys of many short folders: 1,017 bytes (S3 allows 1,024) and 1,117 (past it, if a server stores it).
+LONG_OK = "hostile/" + "/".join(["d" * 49] * 20) + "/cube.usda"
+LONG_OVER = "hostile/" + "/".join(["e" * 49] * 22) + "/cube.usda"
+
+
+def test_hostile_keys_stay_in_the_prefix_and_out_of_the_html(s3, tmp_path):
+    client = s3.client()
+    cube = (LIBRARY / "_common/unit_cube.usda").read_bytes()
+    keys = ["hostile/caf\u00e9.usda", "hostile/cafe\u0301.usda", "hostile/<script>alert(1)<\\script>.usda",
+            "hostile/ctl\u0001char.usda", "hostile/" + "k" * 1000 + ".usda", "hostile/deep/../../escape.usda",
+            LONG_OK, LONG_OVER]
+    for key in keys:
+        try:
+            client.put_object(Bucket="assets", Key=key, Body=cube)
+        except Exception:  # a server may refuse some of these keys itself; the rest are still tested
+            pass
+    stored = [o["Key"] for o in client.list_objects_v2(Bucket="assets", Prefix="hostile/", EncodingType="url").get("Contents", [])]
+    stored = [urllib.parse.unquote_plus(k) for k in stored]
+    assert "hostile/caf\u00e9.usda" in stored and "hostile/cafe\u0301.usda" in stored and any("<script>" in k for k in stored)
+    database = tmp_path / "hostile.sqlite"
+    result = assetc(s3, "index", "s3://assets/hostile", "--db", database)
+    assert result.returncode == 0, result.stderr
+    rows = records(database)
+    ids = list(rows)
+    assert all(i.startswith("hostile/") and "/../" not in i and "\u0001" not in i for i in ids), ids
+    twins = [i for i in ids if i in ("hostile/caf\u00e9.usda", "hostile/cafe\u0301.usda")]
+    assert sorted(t.encode() for t in twins) == sorted(["hostile/caf\u00e9.usda".encode(), "hostile/cafe\u0301.usda".encode()])
+    assert all(rows[t]["triangles"] == 12 for t in twins)
+    if "hostile/ctl\u0001char.usda" in stored:
+        assert "control characters; not indexed" in result.stderr
+    if "hostile/deep/../../escape.usda" in stored:
+        assert "a key with a '..' component; not indexed" in result.stderr
+    long_key = "hostile/" + "k" * 1000 + ".usda"
+    if long_key in stored:
+        # Within S3's 1,024 bytes, but no file system names a 1,005-byte component: recorded as unreadable.
+        assert long_key in ids and "File name too long" in (rows[long_key]["error"] or ""), rows.get(long_key)
+    assert LONG_OK in stored and rows[LONG_OK]["triangles"] == 12 and len(LONG_OK.encode()) <= 1024
+    if LONG_OVER in stored:
+        assert LONG_OVER not in ids and "bytes (at most 1024)" in result.stderr
+    unchanged = assetc(s3, "index", "s3://assets/hostile", "--db", database)
+    assert "0 added, 0 updated" in unchanged.stdout, unchanged.stdout
+    port = free_port()
+    server = subprocess.Popen([assetc_binary(), "serve", "--db", str(database), "--port", str(port), "--log-level", "error"],
+                              env=environment(s3), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        page = wait_for(f"http://127.0.0.1:{port}/")
+        assert "<script>alert(1)" not in page
+        for twin in twins:
+            body = fetch(f"http://127.0.0.1:{port}/api/assets/" + urllib.parse.quote(twin))
+            assert json.loads(body)["record"]["id"] == twin
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+import urllib.parse  # noqa: E402
+
+
+def fetch(url, timeout=30):
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.read().decode("utf-8", "replace")
+
+
+def wait_for(url, seconds=60):
+    deadline = time.time() + seconds
+    while True:
+        try:
+            return fetch(url)
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answers_from_it(s3, tmp_path):
+    from PIL import Image
+    database = tmp_path / "team.sqlite"
+    indexed = assetc(s3, "index", "s3://assets/sample", "--db", database, "--defer-thumbnails", "--thumbnail-store", "s3://assets/.team-store")
+    assert indexed.returncode == 0, indexed.stderr
+    assert "3 thumbnail jobs recorded" in indexed.stdout
+    workers = []
+    for name in ("one", "two"):
+        home = tmp_path / name
+        (home / "tmp").mkdir(parents=True)
+        workers.append(subprocess.Popen([assetc_binary(), "worker", "--db", str(database), "--thumbnail-store", "s3://assets/.team-store",
+                                         "--batch", "1", "--name", name], cwd=home, env=environment(s3, TMPDIR=str(home / "tmp")),
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outcomes = [worker.communicate(timeout=300) for worker in workers]
+    assert all(worker.returncode == 0 for worker in workers), outcomes
+    assert sum(int(out.split()[1]) for out, _ in outcomes) == 3, outcomes
+    for name in ("one", "two"):
+        assert list((tmp_path / name / "tmp").iterdir()) == [], "a worker left staged objects behind"
+        assert list((tmp_path / name).iterdir()) == [tmp_path / name / "tmp"]
+    client = s3.client()
+    stored = client.list_objects_v2(Bucket="assets", Prefix=".team-store/thumbnails/")["Contents"]
+    assert len(stored) == 3
+    with sqlite3.connect(database) as db:
+        thumbnails = {row[0] for row in db.execute("SELECT thumbnail FROM asset WHERE kind = 'model'")}
+    assert thumbnails == {obj["Key"].removeprefix(".team-store/") for obj in stored}
+    for obj in stored:
+        head = client.head_object(Bucket="assets", Key=obj["Key"])
+        assert head["ContentType"] == "image/png"
+        picture = Image.open(io.BytesIO(client.get_object(Bucket="assets", Key=obj["Key"])["Body"].read()))
+        assert picture.size == (256, 256) and picture.getextrema()[3][1] == 255  # something opaque was drawn
+    # The service, with the workers' look (no ground shadow), answers from the store.
+    port = free_port()
+    server = subprocess.Popen([assetc_binary(), "serve", "--db", str(database), "--thumbnail-store", "s3://assets/.team-store", "--port", str(port),
+                               "--no-shadow", "--log-level", "error"], env=environment(s3), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/health")
+        s3.proxy.reset()
+        url = f"http://127.0.0.1:{port}/api/assets/sample/Art.scnassets/ship.dae/thumbnail.png"
+        with urllib.request.urlopen(url, timeout=60) as response:
+            served = response.read()
+        ship_key = next(o["Key"] for o in stored if o["Key"].endswith(records(database)["sample/Art.scnassets/ship.dae"]["thumbnail"].split("/")[-1]))
+        assert served == client.get_object(Bucket="assets", Key=ship_key)["Body"].read()
+        assert all(".team-store" in r for r in s3.proxy.object_reads()), "a stored thumbnail was rendered again"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    # With --redirect-to-store, a 302 to a presigned URL that needs no credentials.
+    port = free_port()
+    server = subprocess.Popen([assetc_binary(), "serve", "--db", str(database), "--thumbnail-store", "s3://assets/.team-store", "--port", str(port),
+                               "--no-shadow", "--redirect-to-store", "--redirect-expires", "120", "--log-level", "error"], env=environment(s3),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/health")
+        opener = urllib.request.build_opener(NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            opener.open(f"http://127.0.0.1:{port}/api/assets/sample/Art.scnassets/ship.dae/thumbnail.png", timeout=60)
+        assert answer.value.code == 302
+        location = answer.value.headers["Location"]
+        assert "X-Amz-Signature=" in location and "X-Amz-Expires=120" in location and SECRET_KEY not in location
+        with urllib.request.urlopen(location, timeout=30) as response:
+            assert response.read() == served
+        with pytest.raises(urllib.error.HTTPError) as download:
+            opener.open(f"http://127.0.0.1:{port}/api/assets/sample/Art.scnassets/ship.dae/file", timeout=60)
+        assert download.value.code == 302
+        with urllib.request.urlopen(download.value.headers["Location"], timeout=30) as response:
+            assert response.read() == (ROOT / "Assets/Art.scnassets/ship.dae").read_bytes()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_convert_validate_and_thumbnail_read_and_write_buckets(s3, tmp_path):
+    converted = assetc(s3, "convert", "s3://assets/library/scenes/room.usda", "s3://assets/out/room.usdz", "--asset-root", "s3://assets/library", "--force")
+    assert converted.returncode == 0, converted.stderr
+    assert "wrote s3://assets/out/room.usdz" in converted.stdout
+    again = assetc(s3, "convert", "s3://assets/library/scenes/room.usda", "s3://assets/out/room.usdz", "--asset-root", "s3://assets/library")
+    assert again.returncode == 3 and "exists" in again.stderr
+    local = tmp_path / "room.usdz"
+    assert assetc(s3, "convert", LIBRARY / "scenes/room.usda", local, "--asset-root", LIBRARY).returncode == 0
+    uploaded = s3.client().get_object(Bucket="assets", Key="out/room.usdz")
+    assert uploaded["ContentType"] == "model/vnd.usdz+zip"
+    from_bucket, from_disk = (json.loads(assetc(s3, "info", "--json", where).stdout) for where in ("s3://assets/out/room.usdz", local))
+    assert from_bucket["triangles"] == from_disk["triangles"] == 36
+    assert from_bucket["textures"] == from_disk["textures"] == 1 and from_bucket["bounds"] == from_disk["bounds"]
+    validated = assetc(s3, "validate", "s3://assets/out/room.usdz")
+    assert validated.returncode == 0 and "s3://assets/out/room.usdz" in validated.stdout, validated.stdout + validated.stderr
+    batch = assetc(s3, "convert", "s3://assets/library/props", "--to", "glb", "--out-dir", "s3://assets/out/glb", "--asset-root", "s3://assets/library")
+    assert batch.returncode == 0, batch.stderr
+    keys = sorted(o["Key"] for o in s3.client().list_objects_v2(Bucket="assets", Prefix="out/glb/")["Contents"])
+    assert keys == ["out/glb/chair/chair.glb", "out/glb/stray/stray.glb", "out/glb/table/table.glb"]  # named below the folder given, as on disk
+    pictures = assetc(s3, "thumbnail", "s3://assets/sample", "--out", "s3://assets/out/pictures")
+    assert pictures.returncode == 0, pictures.stderr
+    assert "assetc-stage" not in pictures.stdout + pictures.stderr
+    assert len(s3.client().list_objects_v2(Bucket="assets", Prefix="out/pictures/sample/")["Contents"]) == 3
+
+
+def test_large_objects_go_up_in_parts(s3, tmp_path):
+    big = tmp_path / "big.bin"
+    big.write_bytes(os.urandom(70 * 1024 * 1024))
+    result = assetc(s3, "storage", "cp", big, "s3://assets/big/big.bin", "--force")
+    assert result.returncode == 0, result.stderr
+    head = s3.client().head_object(Bucket="assets", Key="big/big.bin")
+    assert head["ContentLength"] == big.stat().st_size and head["ETag"].strip('"').endswith("-5")
+    back = tmp_path / "back.bin"
+    assert assetc(s3, "storage", "cp", "s3://assets/big/big.bin", back).returncode == 0
+    assert back.read_bytes() == big.read_bytes()
+
+
+def test_wrong_credentials_exit_3_with_s3s_code_and_no_secret(s3, tmp_path):
+    result = assetc(s3, "index", "s3://assets/library", "--db", tmp_path / "c.sqlite", AWS_SECRET_ACCESS_KEY="wrong-secret-value")
+    assert result.returncode == 3, result.stderr
+    assert "SignatureDoesNotMatch" in result.stderr
+    assert "wrong-secret-value" not in result.stderr + result.stdout
+    unknown = assetc(s3, "storage", "ls", "s3://assets/library", AWS_ACCESS_KEY_ID="NOSUCHKEY")
+    assert unknown.returncode == 3 and ("InvalidAccessKeyId" in unknown.stderr or "AccessDenied" in unknown.stderr), unknown.stderr
+
+
+def test_an_object_deleted_between_listing_and_reading_is_skipped(s3, tmp_path):
+    s3.proxy.deleted.add("/assets/library/props/stray/stray.usda")
+    try:
+        result = assetc(s3, "index", "s3://assets/library", "--db", tmp_path / "c.sqlite")
+    finally:
+        s3.proxy.deleted.clear()
+    assert result.returncode == 0, result.stderr
+    assert "stray.usda: deleted after the listing; left out" in result.stderr
+    assert "library/props/stray/stray.usda" not in records(tmp_path / "c.sqlite")
+
+
+def test_the_store_going_away_and_coming_back(s3, tmp_path):
+    database = tmp_path / "c.sqlite"
+    assert assetc(s3, "index", "s3://assets/sample", "--db", database, "--defer-thumbnails", "--thumbnail-store", "s3://assets/.fault-store").returncode == 0
+    port = free_port()
+    server = subprocess.Popen([assetc_binary(), "serve", "--db", str(database), "--thumbnail-store", "s3://assets/.fault-store", "--port", str(port),
+                               "--log-level", "error"], env=environment(s3), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/health")
+        s3.kill()
+        # index and worker try within their bound, then exit 75 naming the endpoint.
+        started = time.time()
+        index = assetc(s3, "index", "s3://assets/sample", "--db", tmp_path / "other.sqlite", "--retry-for", "3")
+        assert index.returncode == 75, index.stderr
+        assert s3.proxy.endpoint in index.stderr and time.time() - started < 30
+        worker = assetc(s3, "worker", "--db", database, "--thumbnail-store", "s3://assets/.fault-store", "--retry-for", "3")
+        assert worker.returncode == 75, worker.stdout + worker.stderr
+        assert s3.proxy.endpoint in worker.stderr
+        # The service answers 503 with Retry-After within 5 seconds...
+        started = time.time()
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/assets/sample/Art.scnassets/ship.dae/thumbnail.png", timeout=10)
+        assert answer.value.code == 503 and answer.value.headers["Retry-After"]
+        assert time.time() - started < 5
+        # ...a run started while the store is down finishes once it is back...
+        pending = subprocess.Popen([assetc_binary(), "worker", "--db", str(database), "--thumbnail-store", "s3://assets/.fault-store"],
+                                   env=environment(s3), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2)
+        s3.start()
+        out, err = pending.communicate(timeout=300)
+        assert pending.returncode == 0, out + err
+        assert "rendered 3 thumbnails" in out and "trying again" in err
+        # ...and the service recovers by itself.
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/assets/sample/Art.scnassets/ship.dae/thumbnail.png", timeout=30) as response:
+                    assert response.status == 200
+                    break
+            except urllib.error.HTTPError as error:
+                assert error.code == 503 and time.time() < deadline
+                time.sleep(0.5)
+    finally:
+        if s3.process is None:
+            s3.start()
+        server.terminate()
+        server.wait(timeout=30)
