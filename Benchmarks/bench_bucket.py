@@ -1,0 +1,81 @@
+"""The bucket rows of Scripts/bench-catalog: indexing COUNT objects from SeaweedFS on loopback against
+the same library on disk, in one run (release build, SQLite catalog, no thumbnails), the unchanged
+re-index of each (and how many objects that re-index read, counted by a proxy), and `assetc worker`
+throughput on JOBS deferred thumbnail jobs rendered from the bucket into an s3:// store, with one and
+two workers in folders of their own.
+
+    python3 Benchmarks/bench_bucket.py ASSETC LIBRARY WORK [JOBS]
+"""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "Tests" / "CrossCheck"))
+from s3_server import ACCESS_KEY, REGION, SECRET_KEY, CountingProxy, SeaweedFS  # noqa: E402
+
+
+def main():
+    assetc, library, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+    jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    server = SeaweedFS()
+    server.start()
+    proxy = CountingProxy(server.ports["s3"])
+    env = dict(os.environ, AWS_ACCESS_KEY_ID=ACCESS_KEY, AWS_SECRET_ACCESS_KEY=SECRET_KEY, AWS_REGION=REGION, AWS_ENDPOINT_URL=server.endpoint)
+
+    def run(*args, endpoint=None, cwd=None):
+        start = time.perf_counter()
+        result = subprocess.run([assetc, *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                                env=dict(env, AWS_ENDPOINT_URL=endpoint or server.endpoint))
+        if result.returncode != 0:
+            raise SystemExit(f"{' '.join(map(str, args))} failed: {result.stderr[-2000:]}")
+        return time.perf_counter() - start, result.stdout
+
+    try:
+        count = sum(1 for p in library.rglob("*") if p.is_file())
+        server.client().create_bucket(Bucket="bench")
+        upload, _ = run("storage", "cp", library, "s3://bench/lib", "--force")
+        print(f"uploaded {count} objects in {upload:.1f} s (assetc storage cp, one at a time)")
+        print(f"== index {count} objects, SQLite catalog, no thumbnails")
+        disk, _ = run("index", library, "--db", work / "disk.sqlite")
+        bucket, _ = run("index", "s3://bench/lib", "--db", work / "bucket.sqlite", cwd=work)
+        print(f"disk      {disk:8.2f} s  {count / disk:8.0f} objects/s")
+        print(f"bucket    {bucket:8.2f} s  {count / bucket:8.0f} objects/s  ({bucket / disk:.2f}x the disk time)")
+        disk_again, _ = run("index", library, "--db", work / "disk.sqlite")
+        bucket_again, _ = run("index", "s3://bench/lib", "--db", work / "bucket.sqlite", cwd=work)
+        proxy.reset()
+        run("index", "s3://bench/lib", "--db", work / "bucket.sqlite", endpoint=proxy.endpoint, cwd=work)
+        print(f"unchanged re-index: disk {disk_again:.2f} s, bucket {bucket_again:.2f} s; objects read by the bucket's: "
+              f"{len(proxy.object_reads())} ({len(proxy.requests)} requests, all listings)")
+        print(f"== worker throughput, {jobs} deferred jobs (256 px) rendered from the bucket into s3://bench/.store")
+        subset = sorted(library.iterdir())[0]
+        for workers in (1, 2):
+            store = f"s3://bench/.store-{workers}"
+            database = work / f"jobs-{workers}.sqlite"
+            run("index", f"s3://bench/lib/{subset.name}", "--db", database, "--defer-thumbnails", "--thumbnail-store", store, cwd=work)
+            start = time.perf_counter()
+            processes = []
+            for k in range(workers):
+                home = work / f"worker-{workers}-{k}"
+                home.mkdir()
+                processes.append(subprocess.Popen([assetc, "worker", "--db", str(database), "--thumbnail-store", store, "--name", f"w{k}"],
+                                                  cwd=home, env=dict(env, TMPDIR=str(home)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+            rendered = 0
+            for process in processes:
+                out, err = process.communicate()
+                if process.returncode != 0:
+                    raise SystemExit(f"worker failed: {err[-2000:]}")
+                rendered += int(out.split()[1])
+            seconds = time.perf_counter() - start
+            print(f"{workers} worker(s)  {seconds:6.2f} s  {rendered / seconds:6.1f} thumbnails/s  ({rendered} rendered)")
+    finally:
+        proxy.close()
+        server.close()
+
+
+if __name__ == "__main__":
+    main()
