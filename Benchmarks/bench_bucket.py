@@ -18,7 +18,7 @@ from s3_server import ACCESS_KEY, REGION, SECRET_KEY, CountingProxy, SeaweedFS  
 
 
 def main():
-    assetc, library, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+    assetc, library, work = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2]).resolve(), pathlib.Path(sys.argv[3]).resolve()
     jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -63,7 +63,7 @@ def main():
                 home = work / f"worker-{workers}-{k}"
                 home.mkdir()
                 processes.append(subprocess.Popen([assetc, "worker", "--db", str(database), "--thumbnail-store", store, "--name", f"w{k}"],
-                                                  cwd=home, env=dict(env, TMPDIR=str(home)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+                                                  cwd=home, env=dict(env, TMPDIR=str(home), ASSETC_STAGING_DIR=str(home)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
             rendered = 0
             for process in processes:
                 out, err = process.communicate()

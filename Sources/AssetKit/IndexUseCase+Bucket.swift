@@ -50,9 +50,10 @@ extension IndexUseCase {
             // and the local disk holds one batch's objects at a time.
             let staging = try StagedPrefix(store: store, maxBytes: readOptions.limits.maxFileBytes)
             let options = bucketReadOptions(staging)
+            let fetched = staging.stage(batch.map(\.file.relativePath), concurrency: Self.requestsInFlight)
             let outcomes = Locked([Result<CatalogEntry, AssetError>?](repeating: nil, count: batch.count))
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
-                let outcome = stagedEntry(batch[k], staging: staging, root: root, rootName: address.name, cache: cache, options: options)
+                let outcome = stagedEntry(batch[k], fetched: fetched[k], staging: staging, root: root, rootName: address.name, cache: cache, options: options)
                 outcomes.withLock { $0[k] = outcome }
             }
             let unreachable = staging.unreachable
@@ -80,6 +81,10 @@ extension IndexUseCase {
         report.removed += gone.count
     }
 
+    /// Object requests a batch keeps in flight: enough to hide loopback and LAN round trips
+    /// behind each other (8 and 16 measured alike on SeaweedFS; 2, one per core, was slower).
+    static let requestsInFlight = 8
+
     /// The reader's options for a staged bucket: the staging folder (the prefix) is the root,
     /// whatever the command said, and nothing outside it is read.
     func bucketReadOptions(_ staging: StagedPrefix) -> ReadOptions {
@@ -92,10 +97,10 @@ extension IndexUseCase {
     /// One object staged and read into its entry, messages naming `s3://` rather than the
     /// staging folder. A missing object and an unreachable store are failures; anything else
     /// wrong becomes the entry's error, as for a file.
-    private func stagedEntry(_ candidate: (file: Candidate, etag: String), staging: StagedPrefix, root: String, rootName: String,
-                             cache: ThumbnailCache, options: ReadOptions) -> Result<CatalogEntry, AssetError> {
+    private func stagedEntry(_ candidate: (file: Candidate, etag: String), fetched: Result<String, AssetError>, staging: StagedPrefix,
+                             root: String, rootName: String, cache: ThumbnailCache, options: ReadOptions) -> Result<CatalogEntry, AssetError> {
         var file = candidate.file
-        do throws(AssetError) { file.path = try staging.stage(file.relativePath) } catch {
+        do throws(AssetError) { file.path = try fetched.get() } catch {
             switch error.kind {
             case .fileNotFound, .unavailable: return .failure(error)
             default:

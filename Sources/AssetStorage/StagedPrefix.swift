@@ -30,7 +30,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil, name: String? = nil) throws(AssetError) {
         self.store = store
         self.maxBytes = maxBytes
-        let base = parent ?? NSTemporaryDirectory()
+        let base = parent ?? Self.defaultParent
         var template = Array(((base as NSString).appendingPathComponent("assetc-stage-XXXXXX")).utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw AssetError(.io("cannot make a staging folder: \(String(cString: strerror(errno)))"), at: SourceLocation(file: base))
@@ -45,6 +45,42 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
             folder = holder
         }
         StagedFolders.register(folder: folder, source: self)
+    }
+
+    /// `ASSETC_STAGING_DIR` when set; else `/dev/shm` where it is a writable folder (memory: no
+    /// journal writes and deletes for objects that live a batch long, a third of a bucket index's
+    /// time on ext4 in the benchmark); else the temporary folder.
+    public static let defaultParent: String = {
+        if let chosen = ProcessInfo.processInfo.environment["ASSETC_STAGING_DIR"], !chosen.isEmpty { return chosen }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isFolder), isFolder.boolValue, access("/dev/shm", W_OK) == 0 {
+            return "/dev/shm"
+        }
+        return NSTemporaryDirectory()
+    }()
+
+    /// Stages `keys` with up to `concurrency` requests in flight: a listing's objects are known
+    /// up front, and a request mostly waits on the network, so a batch is fetched while the
+    /// cores are free to parse. Each key's outcome, in order.
+    public func stage(_ keys: [String], concurrency: Int) -> [Result<String, AssetError>] {
+        let outcomes = Mutex([Result<String, AssetError>?](repeating: nil, count: keys.count))
+        let next = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(concurrency, keys.count)) {
+            group.enter()
+            Thread.detachNewThread {
+                while true {
+                    let k = next.add(1, ordering: .relaxed).oldValue
+                    guard k < keys.count else { break }
+                    let outcome: Result<String, AssetError>
+                    do throws(AssetError) { outcome = .success(try self.stage(keys[k])) } catch { outcome = .failure(error) }
+                    outcomes.withLock { $0[k] = outcome }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        return outcomes.withLock { $0.map { $0! } }
     }
 
     /// Unregisters the folder and deletes what was staged.

@@ -79,7 +79,7 @@ public final class S3Client: Sendable {
             let failure: String
             do {
                 let response = try once(method, scheme: scheme, host: host, path: path, query: query, headers: headers, body: body, maxBody: maxBody)
-                if !(response.status >= 500 || (response.status == 503) || S3ErrorDocument(response.body)?.code == "SlowDown") { return response }
+                if !(response.status >= 500 || S3ErrorDocument(response.body)?.code == "SlowDown") { return response }
                 failure = "HTTP \(response.status)" + (S3ErrorDocument(response.body).map { " \($0.code)" } ?? "")
             } catch let limit as BodyLimit {
                 throw AssetError(.limitExceeded("the object is \(limit.size.map(String.init) ?? "more than \(maxBody)") bytes (at most \(maxBody))"), at: SourceLocation(file: name))

@@ -15,15 +15,12 @@ public struct S3Listing: Sendable {
         guard let document = S3XML(bytes), document.name == "ListBucketResult" else {
             throw AssetError(.malformed("the bucket listing is not a ListBucketResult document"), at: SourceLocation(file: location))
         }
-        let dates = ISO8601DateFormatter()
-        dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plainDates = ISO8601DateFormatter()
         let encoded = document["EncodingType"] == "url"
         for item in document.all("Contents") {
             guard let written = item["Key"] else { continue }
             let key = encoded ? Self.urlDecoded(written) : written
             guard key.hasPrefix(prefix), key.utf8.count > prefix.utf8.count, !key.hasSuffix("/") else { continue }
-            let modified = item["LastModified"].flatMap { dates.date(from: $0) ?? plainDates.date(from: $0) }
+            let modified = item["LastModified"].flatMap(Self.date)
             objects.append(StoredObject(key: String(key.dropFirst(prefix.count)), byteSize: max(0, Int64(item["Size"] ?? "") ?? 0),
                                         etag: S3Store.unquoted(item["ETag"] ?? ""), modifiedAt: modified?.timeIntervalSince1970 ?? 0))
         }
@@ -34,6 +31,17 @@ public struct S3Listing: Sendable {
             nextToken = token
         }
     }
+
+    /// `2026-11-27T12:13:59.000Z` (AWS) or without the fraction (SeaweedFS); nil for anything
+    /// else, which leaves the object's time at 0 (the ETag, not the time, decides what changed).
+    static func date(_ text: String) -> Date? {
+        if let date = try? fractional.parse(text) { return date }  // not this form: try the other
+        return try? whole.parse(text)
+    }
+
+    // Value types, safe to share across threads (the formatter classes are neither).
+    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let whole = Date.ISO8601FormatStyle()
 
     /// `encoding-type=url` percent-encodes keys (spaces as `+`), so keys holding characters
     /// XML 1.0 cannot carry still arrive.

@@ -145,13 +145,20 @@ public struct S3Store: ObjectStore {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    /// `Fri, 27 Nov 2026 12:00:00 GMT`.
+    /// `Fri, 27 Nov 2026 12:00:00 GMT` (RFC 9110's IMF-fixdate, the form S3 sends).
+    /// Read by hand: a fixed layout, Foundation here has no HTTP date style and Glibc's module
+    /// does not export strptime.
     static func httpDate(_ text: String) -> Double? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)?.timeIntervalSince1970
+        let fields = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard fields.count == 6, fields[0].hasSuffix(","), fields[5] == "GMT", let day = Int32(fields[1]),
+              let month = months.firstIndex(of: String(fields[2])), let year = Int32(fields[3]) else { return nil }
+        let clock = fields[4].split(separator: ":").compactMap { Int32($0) }
+        guard clock.count == 3, (1...31).contains(day), (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
+        var parts = tm()
+        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (year - 1900, Int32(month), day)
+        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (clock[0], clock[1], clock[2])
+        return Double(timegm(&parts))
     }
 }
 

@@ -52,6 +52,10 @@ struct SandboxOptions: ParsableArguments {
                                             valueName: "size"))
     var maxMemory: ByteSizeArgument?
 
+    @Option(name: .long, help: ArgumentHelp("The largest file, or bucket object, one read takes, e.g. 200M (default 4G); larger ones are an error before their bytes are read.",
+                                            valueName: "size"))
+    var maxFileSize: ByteSizeArgument?
+
     @Option(name: .long, help: ArgumentHelp("Work one read may do, in units: array elements, triangles after instancing, \(ReadBudget.arcWeight) per composed prim or arc (default \(ReadLimits.defaultWork)).",
                                             valueName: "units"))
     var maxWork: Int?
@@ -75,6 +79,7 @@ struct SandboxOptions: ParsableArguments {
         var limits = ReadLimits()
         if let maxMemory { limits.maxMemoryBytes = maxMemory.bytes }
         if let maxWork { limits.maxWork = maxWork }
+        if let maxFileSize { limits.maxFileBytes = maxFileSize.bytes }
         // A bucket root is given to the read as its staging folder (BucketArguments).
         let folder = assetRoot.flatMap { StorageLocation.isBucket($0) ? nil : $0 }
         return ReadOptions(limits: limits, assetRoot: folder.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,

@@ -1,7 +1,7 @@
 import AssetCore
 import AssetStorage
 import Foundation
-import StorageS3
+@testable import StorageS3
 import Testing
 
 /// S3's answers as SeaweedFS gave them (Tests/Fixtures/s3, made by its script), and the AWS files.
@@ -33,6 +33,24 @@ struct S3ParsingTests {
     @Test func keysOutsideThePrefixAreLeftOut() throws {
         let page = try S3Listing(try bytes("listing_url_encoded.xml"), prefix: "fixtures/deep/", at: "s3://assets/fixtures/deep")
         #expect(page.objects.map(\.key) == ["tab\there.dae"])
+    }
+
+    @Test func timesWithAndWithoutMilliseconds() throws {
+        let xml = """
+            <ListBucketResult><Contents><Key>a.usdz</Key><Size>3</Size><ETag>"x"</ETag><LastModified>2026-11-27T12:13:59.250Z</LastModified></Contents>\
+            <Contents><Key>b.usdz</Key><Size>-5</Size><LastModified>2026-11-27T12:13:59Z</LastModified></Contents>\
+            <Contents><Key>c.usdz</Key><LastModified>yesterday</LastModified></Contents></ListBucketResult>
+            """
+        let page = try S3Listing(Array(xml.utf8), prefix: "", at: "s3://a")
+        #expect(page.objects.map(\.modifiedAt) == [1_795_781_639.25, 1_795_781_639, 0])
+        #expect(page.objects.map(\.byteSize) == [3, 0, 0])
+        #expect(page.objects[0].etag == "x")
+    }
+
+    @Test func headersDates() {
+        #expect(S3Store.httpDate("Fri, 27 Nov 2026 12:13:59 GMT") == 1_795_781_639)
+        #expect(S3Store.httpDate("Friday, 27-Nov-26 12:13:59 GMT") == nil)
+        #expect(S3Store.httpDate("Fri, 27 Nov 2026 12:13:59 GMT trailing") == nil)
     }
 
     @Test func truncatedWithoutATokenIsAnError() {

@@ -70,7 +70,9 @@ class SeaweedFS:
         log = open(os.path.join(self.folder, "weed.log"), "ab")
         self.process = subprocess.Popen(
             ["weed", "server", f"-dir={self.folder}/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
-             f"-master.port={self.ports['master']}", f"-volume.port={self.ports['volume']}", "-volume.max=0",
+             f"-master.port={self.ports['master']}", f"-volume.port={self.ports['volume']}",
+             # Each bucket is a collection with volumes of its own: room for several, each small.
+             "-volume.max=64", "-master.volumeSizeLimitMB=64",
              "-filer", f"-filer.port={self.ports['filer']}", "-s3", f"-s3.port={self.ports['s3']}", f"-s3.config={self.config}",
              f"-s3.port.iceberg={self.ports['iceberg']}", f"-s3.port.lance={self.ports['lance']}"],
             stdout=log, stderr=log, start_new_session=True)

@@ -239,10 +239,34 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answers_from_it(s3, tmp_path):
+@pytest.fixture
+def postgres():
+    """A new database on the PostgreSQL server Scripts/test starts: with the catalog there and the assets
+    and thumbnails in the bucket, the workers share no disk at all."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+    server = os.environ.get("ASSETC_TEST_POSTGRES")
+    if not server:
+        pytest.fail("no PostgreSQL server: run Scripts/test, which starts one, or set ASSETC_TEST_POSTGRES")
+    name = "assetc_bucket_" + uuid.uuid4().hex
+    subprocess.run(["psql", "-X", "-q", server, "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True, timeout=60)
+    parts = urlsplit(server)
+    url = urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, ""))
+    yield url
+    subprocess.run(["psql", "-X", "-q", server, "-c", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True, timeout=60)
+
+
+def sql(url, statement):
+    result = subprocess.run(["psql", "-X", "-q", "-t", "-A", url, "-c", statement], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return [line.split("|") for line in result.stdout.strip().splitlines()]
+
+
+def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answers_from_it(s3, postgres, tmp_path):
     from PIL import Image
-    database = tmp_path / "team.sqlite"
-    indexed = assetc(s3, "index", "s3://assets/sample", "--db", database, "--defer-thumbnails", "--thumbnail-store", "s3://assets/.team-store")
+    database = postgres
+    indexed = assetc(s3, "index", "s3://assets/sample", "--db", database, "--defer-thumbnails", "--thumbnail-store", "s3://assets/.team-store",
+                     cwd=tmp_path)
     assert indexed.returncode == 0, indexed.stderr
     assert "3 thumbnail jobs recorded" in indexed.stdout
     workers = []
@@ -250,7 +274,8 @@ def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answer
         home = tmp_path / name
         (home / "tmp").mkdir(parents=True)
         workers.append(subprocess.Popen([assetc_binary(), "worker", "--db", str(database), "--thumbnail-store", "s3://assets/.team-store",
-                                         "--batch", "1", "--name", name], cwd=home, env=environment(s3, TMPDIR=str(home / "tmp")),
+                                         "--batch", "1", "--name", name], cwd=home,
+                                        env=environment(s3, TMPDIR=str(home / "tmp"), ASSETC_STAGING_DIR=str(home / "tmp")),
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     outcomes = [worker.communicate(timeout=300) for worker in workers]
     assert all(worker.returncode == 0 for worker in workers), outcomes
@@ -261,9 +286,9 @@ def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answer
     client = s3.client()
     stored = client.list_objects_v2(Bucket="assets", Prefix=".team-store/thumbnails/")["Contents"]
     assert len(stored) == 3
-    with sqlite3.connect(database) as db:
-        thumbnails = {row[0] for row in db.execute("SELECT thumbnail FROM asset WHERE kind = 'model'")}
-    assert thumbnails == {obj["Key"].removeprefix(".team-store/") for obj in stored}
+    thumbnails = dict(sql(database, "SELECT id, thumbnail FROM asset WHERE kind = 'model'"))
+    assert set(thumbnails.values()) == {obj["Key"].removeprefix(".team-store/") for obj in stored}
+    assert {row[0] for row in sql(database, "SELECT worker FROM thumbnailJob")} <= {"one", "two"}
     for obj in stored:
         head = client.head_object(Bucket="assets", Key=obj["Key"])
         assert head["ContentType"] == "image/png"
@@ -279,7 +304,7 @@ def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answer
         url = f"http://127.0.0.1:{port}/api/assets/sample/Art.scnassets/ship.dae/thumbnail.png"
         with urllib.request.urlopen(url, timeout=60) as response:
             served = response.read()
-        ship_key = next(o["Key"] for o in stored if o["Key"].endswith(records(database)["sample/Art.scnassets/ship.dae"]["thumbnail"].split("/")[-1]))
+        ship_key = ".team-store/" + thumbnails["sample/Art.scnassets/ship.dae"]
         assert served == client.get_object(Bucket="assets", Key=ship_key)["Body"].read()
         assert all(".team-store" in r for r in s3.proxy.object_reads()), "a stored thumbnail was rendered again"
     finally:
@@ -345,6 +370,14 @@ def test_large_objects_go_up_in_parts(s3, tmp_path):
     back = tmp_path / "back.bin"
     assert assetc(s3, "storage", "cp", "s3://assets/big/big.bin", back).returncode == 0
     assert back.read_bytes() == big.read_bytes()
+
+
+def test_an_object_over_the_read_limit_is_a_located_error_before_it_is_read(s3):
+    s3.client().put_object(Bucket="assets", Key="limits/large.usda", Body=b"#usda 1.0\n" + b"#" * 4096 + b"\n")
+    result = assetc(s3, "info", "s3://assets/limits/large.usda", "--max-file-size", "1K")
+    assert result.returncode == 1, result.stderr
+    assert "assetc: error: s3://assets/limits/large.usda: limit exceeded: the object is 4107 bytes (at most 1024)" in result.stderr
+    assert assetc(s3, "info", "s3://assets/limits/large.usda", "--max-file-size", "5K").returncode == 0
 
 
 def test_wrong_credentials_exit_3_with_s3s_code_and_no_secret(s3, tmp_path):
