@@ -30,7 +30,7 @@ struct StorageListCommand: ParsableCommand {
 
     func run() throws {
         let objects = try ExitStatus.orExit {
-            let store = try ObjectStores.open(location)
+            let store = try Stores.open(location)
             return (store, try store.list())
         }
         for object in objects.1 {

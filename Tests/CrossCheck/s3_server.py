@@ -115,6 +115,8 @@ class CountingProxy:
     def __init__(self, upstream_port):
         self.requests = []
         self.deleted = set()
+        # The next this-many requests are answered 503 SlowDown, as a busy S3 does.
+        self.slow_down = 0
         self.lock = threading.Lock()
         proxy = self
 
@@ -130,6 +132,17 @@ class CountingProxy:
                 path, _, query = self.path.partition("?")
                 with proxy.lock:
                     proxy.requests.append((self.command, urllib.parse.unquote(path), query))
+                with proxy.lock:
+                    busy = proxy.slow_down > 0
+                    proxy.slow_down -= 1 if busy else 0
+                if busy:
+                    payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>'
+                    self.send_response(503)
+                    self.send_header("Content-Type", "application/xml")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
                 if self.command == "GET" and path in proxy.deleted:
                     payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>'
                     self.send_response(404)

@@ -380,6 +380,23 @@ def test_an_object_over_the_read_limit_is_a_located_error_before_it_is_read(s3):
     assert assetc(s3, "info", "s3://assets/limits/large.usda", "--max-file-size", "5K").returncode == 0
 
 
+def test_listings_follow_continuation_tokens_and_slow_down_is_retried(s3, tmp_path):
+    folder = tmp_path / "many"
+    for i in range(1005):
+        (folder / f"set{i % 3}").mkdir(parents=True, exist_ok=True)
+        (folder / f"set{i % 3}" / f"part{i:04d}.png").write_bytes(b"\x89PNG" + i.to_bytes(4, "big"))
+    assert assetc(s3, "storage", "cp", folder, "s3://assets/many").returncode == 0
+    s3.proxy.reset()
+    s3.proxy.slow_down = 3
+    listed = assetc(s3, "storage", "ls", "s3://assets/many", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stderr.count("SlowDown; trying again") == 3
+    keys = [json.loads(line)["key"] for line in listed.stdout.splitlines()]
+    assert len(keys) == len(set(keys)) == 1005 and keys == sorted(keys)
+    pages = [query for method, _, query in s3.proxy.requests if "list-type=2" in query]
+    assert len(pages) == 3 + 2 and sum("continuation-token=" in q for q in pages) >= 1  # 3 refused, then 2 pages of 1,000 and 5
+
+
 def test_wrong_credentials_exit_3_with_s3s_code_and_no_secret(s3, tmp_path):
     result = assetc(s3, "index", "s3://assets/library", "--db", tmp_path / "c.sqlite", AWS_SECRET_ACCESS_KEY="wrong-secret-value")
     assert result.returncode == 3, result.stderr
