@@ -335,6 +335,25 @@ def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answer
         server.wait(timeout=30)
 
 
+def test_serve_indexes_a_bucket_itself_and_keeps_its_pictures_in_one(s3, tmp_path):
+    port = free_port()
+    database = tmp_path / "served.sqlite"
+    server = subprocess.Popen([assetc_binary(), "serve", "s3://assets/library", "--db", str(database), "--thumbnail-store", "s3://assets/.served",
+                               "--port", str(port), "--log-level", "error"], cwd=tmp_path, env=environment(s3),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        health = json.loads(wait_for(f"http://127.0.0.1:{port}/health", seconds=120))
+        assert health["assets"] == "8"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/assets/library/scenes/room.usda/thumbnail.png?size=128", timeout=60) as response:
+            assert response.headers["Content-Type"] == "image/png" and response.read()[:4] == b"\x89PNG"
+        stored = [o["Key"] for o in s3.client().list_objects_v2(Bucket="assets", Prefix=".served/thumbnails/")["Contents"]]
+        assert len(stored) >= 7 and any("-128-" in key for key in stored)  # the index's, then the one asked for
+        assert not (tmp_path / "thumbnails").exists()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def test_convert_validate_and_thumbnail_read_and_write_buckets(s3, tmp_path):
     converted = assetc(s3, "convert", "s3://assets/library/scenes/room.usda", "s3://assets/out/room.usdz", "--asset-root", "s3://assets/library", "--force")
     assert converted.returncode == 0, converted.stderr
