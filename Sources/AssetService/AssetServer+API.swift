@@ -257,6 +257,9 @@ extension AssetServer {
                 try self.conversion(of: record, to: target, fileName: name)
             }
         }
+        if !thumbnails.store.isLocal {
+            return try await streamedConversion(record, to: target, fileName: name, headers: headers)
+        }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
         let bytes: [UInt8] = try await Blocking.run { () throws(AssetError) -> [UInt8] in
             try self.conversion(of: record, to: target, fileName: name)

@@ -31,6 +31,44 @@ extension AssetServer {
         return bytes
     }
 
+    /// Bytes a stored conversion is sent in, each one ranged GET: the service holds one piece of
+    /// a large conversion at a time, not the whole file (nor keeps it in its memory cache; the
+    /// bucket is the cache).
+    static let streamedChunkBytes = 4 << 20
+
+    /// A conversion in a bucket store, sent from it in ranged reads; made and stored first when
+    /// the store lacks it (then sent from the bytes in hand).
+    func streamedConversion(_ record: CatalogSummary, to target: AssetFormat, fileName: String, headers: HTTPFields) async throws -> Response {
+        let store = thumbnails.store
+        let key = Self.conversionKey(record, fileName: fileName)
+        // A struct, not a tuple: Swift 6.3's SIL generation crashes on a typed-throws closure
+        // returning a labelled tuple through Blocking.run's reabstraction.
+        struct Found: Sendable { var size: Int; var made: [UInt8]? }
+        let found = try await Blocking.run { () throws(AssetError) -> Found in
+            if let stored = try store.head(key) { return Found(size: Int(stored.byteSize), made: nil) }
+            let made = try self.conversion(of: record, to: target, fileName: fileName)
+            return Found(size: made.count, made: made)
+        }
+        if let made = found.made { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: made))) }
+        let size = found.size
+        let name = store.name(of: key)
+        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: size) { writer in
+            var offset = 0
+            while offset < size {
+                let range = offset..<min(offset + Self.streamedChunkBytes, size)
+                let piece = try await Blocking.run { () throws(AssetError) -> [UInt8] in
+                    guard let piece = try store.read(key, range: range), piece.count == range.count else {
+                        throw AssetError(.io("the stored object changed while it was sent"), at: SourceLocation(file: name))
+                    }
+                    return piece
+                }
+                try await writer.write(ByteBuffer(bytes: piece))
+                offset = range.upperBound
+            }
+            try await writer.finish(nil)
+        })
+    }
+
     /// A 302 to a presigned URL of `key` in the thumbnail store, made first by `make` when the
     /// store lacks it (nil from `make`: a 404 with `notFound`).
     func redirectToStore(_ key: String, notFound: String, make: @escaping @Sendable () throws(AssetError) -> [UInt8]?) async throws -> Response {

@@ -115,6 +115,7 @@ class CountingProxy:
     def __init__(self, upstream_port):
         self.requests = []
         self.deleted = set()
+        self.ranged = []
         # The next this-many requests are answered 503 SlowDown, as a busy S3 does.
         self.slow_down = 0
         self.lock = threading.Lock()
@@ -132,6 +133,8 @@ class CountingProxy:
                 path, _, query = self.path.partition("?")
                 with proxy.lock:
                     proxy.requests.append((self.command, urllib.parse.unquote(path), query))
+                    if self.headers.get("Range"):
+                        proxy.ranged.append((urllib.parse.unquote(path), self.headers["Range"]))
                 with proxy.lock:
                     busy = proxy.slow_down > 0
                     proxy.slow_down -= 1 if busy else 0
@@ -163,7 +166,9 @@ class CountingProxy:
                 for name, value in response.getheaders():
                     if name.lower() not in ("transfer-encoding", "connection", "content-length"):
                         self.send_header(name, value)
-                self.send_header("Content-Length", str(len(payload)))
+                # A HEAD answer has no body but names the object's length.
+                length = response.getheader("Content-Length", "0") if self.command == "HEAD" else str(len(payload))
+                self.send_header("Content-Length", length)
                 self.end_headers()
                 if self.command != "HEAD":
                     self.wfile.write(payload)
@@ -181,6 +186,7 @@ class CountingProxy:
     def reset(self):
         with self.lock:
             self.requests = []
+            self.ranged = []
 
     def object_reads(self):
         """Paths of object GETs (listings, which have a `list-type` query, left out)."""

@@ -307,6 +307,16 @@ def test_two_workers_with_no_shared_disk_render_into_the_bucket_and_serve_answer
         ship_key = ".team-store/" + thumbnails["sample/Art.scnassets/ship.dae"]
         assert served == client.get_object(Bucket="assets", Key=ship_key)["Body"].read()
         assert all(".team-store" in r for r in s3.proxy.object_reads()), "a stored thumbnail was rendered again"
+        # A conversion is made once into the store, then sent from it by ranged reads.
+        convert_url = f"http://127.0.0.1:{port}/api/assets/sample/Art.scnassets/ship.dae/convert?to=glb"
+        with urllib.request.urlopen(convert_url, timeout=120) as response:
+            made = response.read()
+        glb_key = ".team-store/converted/" + sql(database, "SELECT contentHash FROM asset WHERE id = 'sample/Art.scnassets/ship.dae'")[0][0] + "/ship.glb"
+        assert client.get_object(Bucket="assets", Key=glb_key)["Body"].read() == made and made[:4] == b"glTF"
+        s3.proxy.reset()
+        with urllib.request.urlopen(convert_url, timeout=120) as response:
+            assert response.read() == made and int(response.headers["Content-Length"]) == len(made)
+        assert s3.proxy.ranged == [("/assets/" + glb_key, f"bytes=0-{len(made) - 1}")]
     finally:
         server.terminate()
         server.wait(timeout=30)
