@@ -16,9 +16,15 @@ extension AssetServer {
     /// The asset converted to `target`: from the store when it is there, else made (from its
     /// folder or its staged bucket object) and stored for every server sharing the store.
     func conversion(of record: CatalogSummary, to target: AssetFormat, fileName: String) throws(AssetError) -> [UInt8] {
+        let key = Self.conversionKey(record, fileName: fileName)
+        if let bytes = try thumbnails.store.read(key, maxBytes: Int(configuration.maxConvertBytes) * 4) { return bytes }
+        return try makeConversion(of: record, to: target, fileName: fileName)
+    }
+
+    /// Converts the asset and stores the result under its content-hash key.
+    func makeConversion(of record: CatalogSummary, to target: AssetFormat, fileName: String) throws(AssetError) -> [UInt8] {
         let store = thumbnails.store
         let key = Self.conversionKey(record, fileName: fileName)
-        if let bytes = try store.read(key, maxBytes: Int(configuration.maxConvertBytes) * 4) { return bytes }
         let asset = OpenedAsset(record, stores: configuration.stores)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("assetc-convert-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }  // a scratch folder: nothing to report if it is gone
@@ -46,7 +52,7 @@ extension AssetServer {
         struct Found: Sendable { var size: Int; var made: [UInt8]? }
         let found = try await Blocking.run { () throws(AssetError) -> Found in
             if let stored = try store.head(key) { return Found(size: Int(stored.byteSize), made: nil) }
-            let made = try self.conversion(of: record, to: target, fileName: fileName)
+            let made = try self.makeConversion(of: record, to: target, fileName: fileName)  // the HEAD said it is not there
             return Found(size: made.count, made: made)
         }
         if let made = found.made { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: made))) }

@@ -157,15 +157,9 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         // A file that is there already is one this staging wrote, or a folder of keys below it.
         if FileManager.default.fileExists(atPath: path) { return .present }
         guard let bytes = try store.read(key, maxBytes: maxBytes) else { return .missing }
-        let parent = (path as NSString).deletingLastPathComponent
-        do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
-            throw AssetError(.io("cannot stage the object (its folder: \(error.localizedDescription))"), at: SourceLocation(file: store.name(of: key)))
-        }
-        let temporary = parent + "/.stage.\(UInt64.random(in: 0...UInt64.max))"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), rename(temporary, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            throw AssetError(.io("cannot stage the object: \(why)"), at: SourceLocation(file: store.name(of: key)))
+        // The local store's atomic write: a reader never sees a half-staged file.
+        do throws(AssetError) { try LocalFileStore(root: folder).write(key, bytes: bytes, contentType: "") } catch {
+            throw AssetError(.io("cannot stage the object: \(error.message)"), at: SourceLocation(file: store.name(of: key)))
         }
         return .present
     }

@@ -128,9 +128,15 @@ final class BucketArguments {
         return written
     }
 
-    /// Deletes staged inputs and local copies of outputs.
+    /// Deletes staged inputs and local copies of outputs, first saying on standard error what
+    /// fetching references met (an object over the read limit, a store that stopped answering):
+    /// the reader only saw those references as missing.
     func close() {
-        for staging in stagings { staging.close() }
+        var stderr = StandardError()
+        for staging in stagings {
+            for note in staging.takeNotes() { print("assetc: warning: \(TerminalText.safe(note))", to: &stderr) }
+            staging.close()
+        }
         let mine = Set(stagings.map(\.folder) + outputs.map(\.folder))
         Self.active.withLock { list in list.removeAll { mine.contains($0.local) } }
         for output in outputs { try? FileManager.default.removeItem(atPath: output.folder) }  // temporary: nothing to report if gone

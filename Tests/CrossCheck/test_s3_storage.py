@@ -407,6 +407,9 @@ def test_an_object_over_the_read_limit_is_a_located_error_before_it_is_read(s3):
     assert result.returncode == 1, result.stderr
     assert "assetc: error: s3://assets/limits/large.usda: limit exceeded: the object is 4107 bytes (at most 1024)" in result.stderr
     assert assetc(s3, "info", "s3://assets/limits/large.usda", "--max-file-size", "5K").returncode == 0
+    # A reference over the limit: the reader sees it missing, and the warning says why.
+    referenced = assetc(s3, "info", "s3://assets/library/scenes/room.usda", "--asset-root", "s3://assets/library", "--max-file-size", "400")
+    assert "s3://assets/library/props/chair/chair.usda: limit exceeded: the object is 914 bytes (at most 400)" in referenced.stderr, referenced.stderr
 
 
 def test_listings_follow_continuation_tokens_and_slow_down_is_retried(s3, tmp_path):
