@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
-        .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetCore", "StorageS3", "AssetTestSupport"]),
+        .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetCore", "StorageS3", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
         .testTarget(name: "AssetCatalogTests", dependencies: [
             "AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport",

@@ -27,7 +27,7 @@ final class BatchSources: Sendable {
     private func stagingFor(_ root: String) throws(AssetError) -> StagedPrefix {
         if let known = stagings.withLock({ $0[root] }) { return known }
         let store = try stores.open(root)
-        let made = try StagedPrefix(store: store, maxBytes: ReadLimits().maxFileBytes)
+        let made = try StagedPrefix(store: store, maxBytes: ReadLimits().maxFileBytes, rangedPackages: true)
         let winner = stagings.withLock { map -> StagedPrefix in
             if let other = map[root] { return other }
             map[root] = made
@@ -41,15 +41,18 @@ final class BatchSources: Sendable {
         unreachable.withLock { $0 = $0 ?? error }
     }
 
-    /// Closes every staging; the first "store unreachable" met meanwhile, if any.
-    func close() -> AssetError? {
+    /// Closes every staging: the first "store unreachable" met meanwhile, if any, and what else
+    /// fetching references met (an object over the read limit), which readers saw as "not found".
+    func close() -> (unreachable: AssetError?, notes: [String]) {
         let all = stagings.withLock { map in defer { map.removeAll() }; return Array(map.values) }
         var first = unreachable.value
+        var notes: [String] = []
         for staging in all {
             first = first ?? staging.unreachable
+            notes += staging.takeNotes()
             staging.close()
         }
-        return first
+        return (first, notes)
     }
 }
 

@@ -30,6 +30,9 @@ public struct ThumbnailWorkerUseCase: Sendable {
     public var unavailableRetrySeconds: Double? = 300
     /// Told each time a call finds the database unreachable, with the pause before the next try.
     public var onUnavailable: @Sendable (AssetError, Duration) -> Void = { _, _ in }
+    /// What fetching a bucket asset's references met other than absence (an object over the read
+    /// limit): the picture was made without it, and the reader could say only "not found".
+    public var onStagingNote: @Sendable (String) -> Void = { _ in }
     package var registry: FormatRegistry = .standard
     /// The look every thumbnail is rendered with (lighting, environment, tone mapping, shadow);
     /// size and view come from each job. Workers sharing a catalog should share it, as the indexer's
@@ -82,7 +85,8 @@ public struct ThumbnailWorkerUseCase: Sendable {
                 let outcome: Outcome = render(jobs[k], summary: summaries[k], cache: cache, sources: sources).map { .failed($0) } ?? .rendered
                 outcomes.withLock { $0[k] = outcome }
             }
-            let unreachable = sources.close()
+            let (unreachable, notes) = sources.close()
+            notes.forEach(onStagingNote)
             // The store stopped answering: the jobs go back rather than fail for it.
             if let unreachable {
                 try await retrying(stoppable: false) { () async throws(AssetError) in try await catalog.releaseThumbnails(jobs, worker: name) }

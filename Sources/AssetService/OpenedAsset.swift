@@ -3,6 +3,7 @@ import AssetCore
 import AssetKit
 import AssetStorage
 import Foundation
+import Logging
 
 /// An asset's bytes where its record says they are, opened only when a picture or conversion must
 /// really be made (a cached one needs no source): a file under its indexed folder, or an object
@@ -11,6 +12,7 @@ final class OpenedAsset: Sendable {
     let record: CatalogSummary
     private let stores: StoreOpener
     private let opened = Locked<(path: String, options: ReadOptions, staging: StagedPrefix?)?>(nil)
+    private static let logger = Logger(label: "assetc.serve.staging")
 
     init(_ record: CatalogSummary, stores: StoreOpener) {
         self.record = record
@@ -30,7 +32,8 @@ final class OpenedAsset: Sendable {
             opened.withLock { $0 = (path, options, nil) }
             return (path, options)
         }
-        let staging = try StagedPrefix(store: try stores.open(record.root), maxBytes: ReadLimits().maxFileBytes)
+        let staging = try StagedPrefix(store: try stores.open(record.root), maxBytes: ReadLimits().maxFileBytes,
+                                        rangedPackages: true)
         do throws(AssetError) {
             let path = try staging.stage(relative)
             let options = ReadOptions(assetRoot: .folder(staging.folder), allowsPathsOutsideAsset: false)
@@ -43,9 +46,13 @@ final class OpenedAsset: Sendable {
     }
 
     /// Deletes what was staged; a failure met while references were fetched (the store stopped
-    /// answering) is thrown, so a picture missing a texture for that reason is not served.
+    /// answering) is thrown, so a picture missing a texture for that reason is not served. Any
+    /// other (a reference over the read limit) is logged: the reader saw only "not found".
     func close() throws(AssetError) {
         guard let staging = opened.withLock({ value in defer { value = nil }; return value?.staging }) else { return }
+        for note in staging.takeNotes() {
+            Self.logger.warning("a reference was not fetched", metadata: ["asset": "\(record.id)", "why": "\(note)"])
+        }
         let unreachable = staging.unreachable
         staging.close()
         if let unreachable { throw unreachable }

@@ -48,7 +48,7 @@ public struct LocalFileStore: ObjectStore {
         return try FileBytes.read(path: path, display: path, budget: ReadBudget(limits))
     }
 
-    public func read(_ key: String, range: Range<Int>) throws(AssetError) -> [UInt8]? {
+    public func read(_ key: String, range: Range<Int>, matching etag: String?) throws(AssetError) -> [UInt8]? {
         let path = try localPath(of: key)
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }

@@ -37,8 +37,10 @@ public protocol ObjectStore: Sendable {
     /// The whole object, nil when there is none. An object larger than `maxBytes` is a
     /// `limitExceeded` error located at the object, raised before its bytes are held.
     func read(_ key: String, maxBytes: Int) throws(AssetError) -> [UInt8]?
-    /// Bytes `range` of the object (fewer at its end); nil when there is none.
-    func read(_ key: String, range: Range<Int>) throws(AssetError) -> [UInt8]?
+    /// Bytes `range` of the object (fewer at its end); nil when there is none. Given `etag`, an
+    /// object that no longer has it is an error rather than bytes of another version: reading a
+    /// package by ranges must not mix two uploads of it. A store without tags ignores it.
+    func read(_ key: String, range: Range<Int>, matching etag: String?) throws(AssetError) -> [UInt8]?
     /// Stores the object whole: readers see the old bytes or the new ones, never a mix.
     func write(_ key: String, bytes: [UInt8], contentType: String) throws(AssetError)
     /// Removes the object; removing one that is not there is not an error.
@@ -49,6 +51,11 @@ public protocol ObjectStore: Sendable {
 }
 
 extension ObjectStore {
+    /// Bytes `range` of whatever version of the object is there.
+    public func read(_ key: String, range: Range<Int>) throws(AssetError) -> [UInt8]? {
+        try read(key, range: range, matching: nil)
+    }
+
     /// `location` and `key` as one name for messages: `s3://bucket/prefix/key`.
     public func name(of key: String) -> String {
         location.hasSuffix("/") ? location + key : location + "/" + key

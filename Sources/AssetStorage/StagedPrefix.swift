@@ -13,8 +13,13 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     /// Absolute and symlink-free: readers compare real paths with it.
     public let folder: String
     private let maxBytes: Int
+    /// usdz packages larger than this are read by ranges (`rangedPackages`); a smaller one is
+    /// one GET, fewer requests than its tail, directory and members would take, and the USD
+    /// reader reads packages up to this size whole anyway.
+    public static let rangedPackageThreshold = 1 << 20
+    private let rangedPackages: Bool
 
-    private enum State { case fetching, present, missing }
+    private enum State { case fetching, present, missing, ranged(StoredRangedObject) }
     /// By the key's bytes: `String` equality is canonical, and `é` composed and decomposed are
     /// two objects.
     private let states = Mutex<[[UInt8]: State]>([:])
@@ -27,9 +32,17 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     /// Makes the folder under `parent` (else the temporary folder) and registers it. Given a
     /// `name` (the prefix's last component), the folder is called that, so what names outputs
     /// after their folder (thumbnail and convert runs over a prefix) names them as for a folder.
-    public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil, name: String? = nil) throws(AssetError) {
+    ///
+    /// With `rangedPackages`, a usdz over `rangedPackageThreshold` is not fetched: its local file
+    /// is a stand-in of the object's size (for the size checks readers make) that `USDZArchive`
+    /// reads through `StagedFolders.rangedObject` by ranged GETs, and that becomes the whole
+    /// object the moment anything opens it as a file (validation's layout check, a hash). Callers
+    /// that read every byte anyway (the index hashes each object) leave it off.
+    public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil, name: String? = nil,
+                rangedPackages: Bool = false) throws(AssetError) {
         self.store = store
         self.maxBytes = maxBytes
+        self.rangedPackages = rangedPackages
         let base = parent ?? Self.defaultParent
         var template = Array(((base as NSString).appendingPathComponent("assetc-stage-XXXXXX")).utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -96,7 +109,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     /// other failure is thrown, each located at the object's `s3://` name.
     public func stage(_ key: String) throws(AssetError) -> String {
         _ = try ObjectKey.checked(key, in: store.location)
-        if try fetch(key) == .missing { throw AssetError(.fileNotFound, at: SourceLocation(file: store.name(of: key))) }
+        if case .missing = try fetch(key) { throw AssetError(.fileNotFound, at: SourceLocation(file: store.name(of: key))) }
         return localPath(of: key)
     }
 
@@ -107,6 +120,47 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         do throws(AssetError) { _ = try fetch(relativePath) } catch {
             if case .unavailable = error.kind { unavailable.withLock { $0 = $0 ?? error } }
             notes.withLock { $0.append("\(error)") }
+        }
+    }
+
+    public func rangedObject(relativePath: String) -> (any RangedObject)? {
+        guard rangedPackages, ObjectKey.problem(relativePath) == nil else { return nil }
+        if case .ranged(let object)? = states.withLock({ $0[Array(relativePath.utf8)] }) { return object }
+        return nil
+    }
+
+    /// Fetches a ranged package whole over its stand-in. On failure the stand-in is removed, so
+    /// the reader that asked meets a missing file (and the note says why) rather than zeros.
+    public func materializeWhole(relativePath: String) {
+        guard rangedPackages, ObjectKey.problem(relativePath) == nil else { return }
+        let bytes = Array(relativePath.utf8)
+        while true {
+            let object: StoredRangedObject? = states.withLock { map in
+                guard case .ranged(let object)? = map[bytes] else { return nil }
+                map[bytes] = .fetching
+                return object
+            }
+            guard let object else {
+                // Another thread may be replacing the stand-in: wait for it to finish.
+                guard case .fetching? = states.withLock({ $0[bytes] }) else { return }
+                usleep(2_000)
+                continue
+            }
+            do throws(AssetError) {
+                guard let whole = try store.read(relativePath, maxBytes: maxBytes) else { throw AssetError(.fileNotFound, at: SourceLocation(file: object.name)) }
+                guard whole.count == object.byteCount else {
+                    throw AssetError(.io("the object changed while it was being read (\(object.byteCount) bytes, now \(whole.count)); read it again"),
+                                     at: SourceLocation(file: object.name))
+                }
+                try LocalFileStore(root: folder).write(relativePath, bytes: whole, contentType: "")
+                states.withLock { $0[bytes] = .present }
+            } catch {
+                unlink(localPath(of: relativePath))
+                states.withLock { $0[bytes] = .missing }
+                if case .unavailable = error.kind { unavailable.withLock { $0 = $0 ?? error } }
+                notes.withLock { $0.append("\(error)") }
+            }
+            return
         }
     }
 
@@ -129,14 +183,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     private func fetch(_ key: String) throws(AssetError) -> State {
         let bytes = Array(key.utf8)
         while true {
-            let claimed: State? = states.withLock { map in
-                switch map[bytes] {
-                case nil: map[bytes] = .fetching; return nil
-                case .fetching?: return .fetching
-                case let done?: return done
-                }
-            }
-            switch claimed {
+            switch claim(bytes) {
             case nil: break
             case .fetching?: usleep(2_000); continue  // another thread is fetching it
             case let done?: return done
@@ -152,15 +199,49 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         }
     }
 
+    /// The key's state, or nil after marking it `fetching` for the caller to fetch.
+    private func claim(_ bytes: [UInt8]) -> State? {
+        states.withLock { map in
+            guard let known = map[bytes] else { map[bytes] = .fetching; return nil }
+            return known
+        }
+    }
+
     private func download(_ key: String) throws(AssetError) -> State {
         let path = localPath(of: key)
         // A file that is there already is one this staging wrote, or a folder of keys below it.
         if FileManager.default.fileExists(atPath: path) { return .present }
+        if rangedPackages, key.lowercased().hasSuffix(".usdz") {
+            guard let object = try store.head(key) else { return .missing }
+            if object.byteSize > Int64(Self.rangedPackageThreshold) {
+                try makeStandIn(key, byteCount: Int(object.byteSize))
+                return .ranged(StoredRangedObject(store: store, key: key, byteCount: Int(object.byteSize), etag: object.etag))
+            }
+        }
         guard let bytes = try store.read(key, maxBytes: maxBytes) else { return .missing }
         // The local store's atomic write: a reader never sees a half-staged file.
         do throws(AssetError) { try LocalFileStore(root: folder).write(key, bytes: bytes, contentType: "") } catch {
             throw AssetError(.io("cannot stage the object: \(error.message)"), at: SourceLocation(file: store.name(of: key)))
         }
         return .present
+    }
+
+    /// A sparse file of the object's size: no bytes are written or held for it.
+    private func makeStandIn(_ key: String, byteCount: Int) throws(AssetError) {
+        let path = localPath(of: key)
+        let here = SourceLocation(file: store.name(of: key))
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw AssetError(.io("cannot stage the object: \(error.localizedDescription)"), at: here)
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AssetError(.io("cannot stage the object: \(String(cString: strerror(errno)))"), at: here) }
+        defer { Glibc.close(fd) }
+        guard ftruncate(fd, off_t(byteCount)) == 0 else {
+            let code = errno
+            unlink(path)
+            throw AssetError(.io("cannot stage the object: \(String(cString: strerror(code)))"), at: here)
+        }
     }
 }

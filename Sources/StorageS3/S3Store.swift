@@ -68,13 +68,17 @@ public struct S3Store: ObjectStore {
         return response.body
     }
 
-    public func read(_ key: String, range: Range<Int>) throws(AssetError) -> [UInt8]? {
+    public func read(_ key: String, range: Range<Int>, matching etag: String?) throws(AssetError) -> [UInt8]? {
         guard !range.isEmpty else { return try head(key).map { _ in [] } }
         let full = try fullKey(key)
-        let response = try send("GET", key: full, headers: [("range", "bytes=\(range.lowerBound)-\(range.upperBound - 1)")],
-                                maxBody: range.count, name: name(of: key))
+        var headers = [("range", "bytes=\(range.lowerBound)-\(range.upperBound - 1)")]
+        if let etag, !etag.isEmpty { headers.append(("if-match", "\"\(etag)\"")) }
+        let response = try send("GET", key: full, headers: headers, maxBody: range.count, name: name(of: key))
         switch response.status {
         case 404: return nil
+        case 412:
+            throw AssetError(.io("the object changed while it was being read (its ETag is no longer \"\(etag ?? "")\"); read it again"),
+                             at: SourceLocation(file: name(of: key)))
         case 416: return []  // the range starts past the end
         case 206: return response.body
         case 200: return Array(response.body.dropFirst(range.lowerBound).prefix(range.count))  // a server that ignores ranges

@@ -74,7 +74,7 @@ final class BucketArguments {
     }
 
     private func stage(_ store: any ObjectStore, maxBytes: Int, name: String) throws(AssetError) -> StagedPrefix {
-        let staging = try StagedPrefix(store: store, maxBytes: maxBytes, name: name)
+        let staging = try StagedPrefix(store: store, maxBytes: maxBytes, name: name, rangedPackages: true)
         stagings.append(staging)
         Self.active.withLock { $0.append((staging.folder, store.location)) }
         return staging

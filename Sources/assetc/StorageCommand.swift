@@ -10,13 +10,13 @@ import StorageS3
 struct StorageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storage",
-        abstract: "List a bucket prefix as assetc sees it, copy files in and out, or make a presigned link to one object.",
+        abstract: "List a bucket prefix as assetc sees it, copy files in and out, delete objects, or make a presigned link to one object.",
         discussion: """
             Credentials, region and endpoint come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, \
             AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL(_S3) and AWS_PROFILE with ~/.aws/credentials \
             and ~/.aws/config, as the AWS CLI reads them. See Docs/TeamSetup.md.
             """,
-        subcommands: [StorageListCommand.self, StorageCopyCommand.self, StoragePresignCommand.self, StorageSignCommand.self])
+        subcommands: [StorageListCommand.self, StorageCopyCommand.self, StorageRemoveCommand.self, StoragePresignCommand.self, StorageSignCommand.self])
 }
 
 struct StorageListCommand: ParsableCommand {

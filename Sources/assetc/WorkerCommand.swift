@@ -57,6 +57,10 @@ struct WorkerCommand: AsyncParsableCommand {
             print("assetc: worker: \(TerminalText.safe(error.description)); trying again in \(String(format: "%.1f", Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)) s",
                   to: &stderr)
         }
+        worker.onStagingNote = { note in
+            var stderr = StandardError()
+            print("assetc: worker: warning: \(TerminalText.safe(note))", to: &stderr)
+        }
         let storeRetry = Stores.retry(for: worker.unavailableRetrySeconds ?? .infinity)
         worker.stores = Stores.opener(retry: storeRetry)
         worker.thumbnailStore = try location.bucketThumbnailStore(retry: storeRetry)

@@ -115,7 +115,14 @@ class CountingProxy:
     def __init__(self, upstream_port):
         self.requests = []
         self.deleted = set()
+        # Seconds each object GET waits before it is forwarded: a slow link, so a run is still going
+        # when a test stops the server.
+        self.delay = 0
+        # Object paths answered 403 AccessDenied, as a bucket policy denying part of a prefix does.
+        self.forbidden = set()
         self.ranged = []
+        # (path, If-Match) of conditional requests.
+        self.conditions = []
         # The next this-many requests are answered 503 SlowDown, as a busy S3 does.
         self.slow_down = 0
         self.lock = threading.Lock()
@@ -135,6 +142,10 @@ class CountingProxy:
                     proxy.requests.append((self.command, urllib.parse.unquote(path), query))
                     if self.headers.get("Range"):
                         proxy.ranged.append((urllib.parse.unquote(path), self.headers["Range"]))
+                    if self.headers.get("If-Match"):
+                        proxy.conditions.append((urllib.parse.unquote(path), self.headers["If-Match"]))
+                if proxy.delay and self.command == "GET" and "list-type" not in query:
+                    time.sleep(proxy.delay)
                 with proxy.lock:
                     busy = proxy.slow_down > 0
                     proxy.slow_down -= 1 if busy else 0
@@ -145,6 +156,15 @@ class CountingProxy:
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
                     self.wfile.write(payload)
+                    return
+                if self.command in ("GET", "HEAD") and path in proxy.forbidden:
+                    payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>'
+                    self.send_response(403)
+                    self.send_header("Content-Type", "application/xml")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    if self.command == "GET":
+                        self.wfile.write(payload)
                     return
                 if self.command == "GET" and path in proxy.deleted:
                     payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>'
@@ -187,6 +207,7 @@ class CountingProxy:
         with self.lock:
             self.requests = []
             self.ranged = []
+            self.conditions = []
 
     def object_reads(self):
         """Paths of object GETs (listings, which have a `list-type` query, left out)."""

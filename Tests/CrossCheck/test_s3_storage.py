@@ -401,6 +401,23 @@ def test_large_objects_go_up_in_parts(s3, tmp_path):
     assert back.read_bytes() == big.read_bytes()
 
 
+def test_storage_rm_deletes_an_object_or_a_prefix(s3, tmp_path):
+    client = s3.client()
+    for key in ("trash/a.usda", "trash/sub/b.usda", "trash/c d.usda", "keep/x.usda"):
+        client.put_object(Bucket="assets", Key=key, Body=b"#usda 1.0\n")
+    s3.proxy.reset()
+    one = assetc(s3, "storage", "rm", "s3://assets/trash/c d.usda")
+    assert one.returncode == 0 and "deleted 1 object" in one.stdout, one.stderr
+    assert ("DELETE", "/assets/trash/c d.usda", "") in s3.proxy.requests
+    assert assetc(s3, "storage", "rm", "s3://assets/trash/c d.usda").returncode == 0, "deleting what is gone is not an error"
+    rest = assetc(s3, "storage", "rm", "s3://assets/trash", "--recursive")
+    assert rest.returncode == 0 and "deleted 2 objects" in rest.stdout, rest.stderr
+    assert client.list_objects_v2(Bucket="assets", Prefix="trash/")["KeyCount"] == 0
+    assert client.head_object(Bucket="assets", Key="keep/x.usda")["ContentLength"] == 10
+    local = assetc(s3, "storage", "rm", tmp_path)
+    assert local.returncode != 0 and "does not delete local files" in local.stderr
+
+
 def test_an_object_over_the_read_limit_is_a_located_error_before_it_is_read(s3):
     s3.client().put_object(Bucket="assets", Key="limits/large.usda", Body=b"#usda 1.0\n" + b"#" * 4096 + b"\n")
     result = assetc(s3, "info", "s3://assets/limits/large.usda", "--max-file-size", "1K")
@@ -410,6 +427,36 @@ def test_an_object_over_the_read_limit_is_a_located_error_before_it_is_read(s3):
     # A reference over the limit: the reader sees it missing, and the warning says why.
     referenced = assetc(s3, "info", "s3://assets/library/scenes/room.usda", "--asset-root", "s3://assets/library", "--max-file-size", "400")
     assert "s3://assets/library/props/chair/chair.usda: limit exceeded: the object is 914 bytes (at most 400)" in referenced.stderr, referenced.stderr
+
+
+def test_a_reference_the_store_refuses_is_named_by_info_worker_and_serve(s3, tmp_path):
+    """A texture a bucket policy denies: the model is still read and pictured, and every command says which
+    object was refused and why, not only the reader's "not found"."""
+    database = tmp_path / "denied.sqlite"
+    indexed = assetc(s3, "index", "s3://assets/sample/Art.scnassets", "--db", database, "--defer-thumbnails")
+    assert indexed.returncode == 0, indexed.stderr
+    texture = "s3://assets/sample/Art.scnassets/textures/planks.png"
+    s3.proxy.forbidden = {"/assets/sample/Art.scnassets/textures/planks.png"}
+    try:
+        info = assetc(s3, "info", "s3://assets/sample/Art.scnassets/ship.dae")
+        assert info.returncode == 0, info.stderr
+        assert f"{texture}: " in info.stderr and "AccessDenied" in info.stderr, info.stderr
+        worker = assetc(s3, "worker", "--db", database)
+        assert worker.returncode == 0 and "rendered 1 thumbnails" in worker.stdout, worker.stdout + worker.stderr
+        assert f"assetc: worker: warning: {texture}: " in worker.stderr and "AccessDenied" in worker.stderr, worker.stderr
+        port = free_port()
+        server = subprocess.Popen([assetc_binary(), "serve", "--db", str(database), "--port", str(port), "--log-level", "warning"],
+                                  env=environment(s3), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_for(f"http://127.0.0.1:{port}/health")
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/assets/Art.scnassets/ship.dae/thumbnail.png?size=96", timeout=120) as answer:
+                assert answer.status == 200 and answer.read()[:4] == b"\x89PNG"
+        finally:
+            server.terminate()
+            _, log = server.communicate(timeout=30)
+        assert "a reference was not fetched" in log and texture in log and "AccessDenied" in log, log
+    finally:
+        s3.proxy.forbidden = set()
 
 
 def test_listings_follow_continuation_tokens_and_slow_down_is_retried(s3, tmp_path):
@@ -495,3 +542,48 @@ def test_the_store_going_away_and_coming_back(s3, tmp_path):
             s3.start()
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_store_stopping_in_the_middle_of_an_index(s3, tmp_path):
+    """The server is killed while an index is fetching its batches: with room to wait, the index rides it
+    out and finishes; without, it exits 75, keeps what it recorded, and the next run reads only the rest."""
+    client = s3.client()
+    layer = (FIXTURES / "usd" / "minimal_mesh.usda").read_text()
+    for k in range(120):
+        client.put_object(Bucket="assets", Key=f"many/quad{k:03}.usda", Body=layer.replace('"Quad"', f'"Quad{k}"').encode())
+    def index_while_killed(database, *extra, restart_after):
+        s3.proxy.reset()
+        s3.proxy.delay = 0.05
+        run = subprocess.Popen([assetc_binary(), "index", "s3://assets/many", "--db", str(database), *extra], env=environment(s3),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.time() + 60
+            while len(s3.proxy.object_reads()) < 20:
+                assert run.poll() is None and time.time() < deadline, "the index ended before the server could be stopped"
+                time.sleep(0.02)
+            s3.kill()
+            if restart_after is not None:
+                time.sleep(restart_after)
+                s3.start()
+            out, err = run.communicate(timeout=300)
+            return run.returncode, out, err
+        finally:
+            s3.proxy.delay = 0
+            if s3.process is None:
+                s3.start()
+    rides_out = tmp_path / "rides-out.sqlite"
+    code, out, err = index_while_killed(rides_out, "--retry-for", "120", restart_after=2)
+    assert code == 0 and "120 added" in out and "trying again" in err, out + err
+    assert len(records(rides_out)) == 120
+    gives_up = tmp_path / "gives-up.sqlite"
+    code, out, err = index_while_killed(gives_up, "--retry-for", "2", restart_after=None)
+    assert code == 75 and s3.proxy.endpoint in err, out + err
+    kept = records(gives_up) if gives_up.exists() else {}
+    assert len(kept) < 120
+    s3.proxy.reset()
+    resumed = assetc(s3, "index", "s3://assets/many", "--db", gives_up)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(records(gives_up)) == 120
+    assert len(s3.proxy.object_reads()) == 120 - len(kept), "what the stopped run recorded was read again"
+    hashes = {k: v["contentHash"] for k, v in records(gives_up).items()}
+    assert hashes == {k: v["contentHash"] for k, v in records(rides_out).items()}

@@ -11,6 +11,7 @@ import Darwin
 package enum RegularFile {
     /// A descriptor of `path` (symlinks followed) open for reading, which the caller closes.
     package static func openForReading(_ path: String, display: String) throws(AssetError) -> Int32 {
+        StagedFolders.prepareWhole(path)
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw AssetError.openFailed(path: display, errno: errno) }
         var status = stat()
@@ -30,6 +31,7 @@ package enum RegularFile {
 
     /// Throws unless `path` is a regular file: for libraries that open by path themselves (libzip).
     package static func check(_ path: String, display: String) throws(AssetError) {
+        StagedFolders.prepareWhole(path)
         var status = stat()
         guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: display, errno: errno) }
         if let problem = problem(status.st_mode) { throw AssetError(.io(problem), at: SourceLocation(file: display)) }

@@ -52,6 +52,10 @@ public struct SniffedFile: Sendable {
     /// them); "not found" only when it is absent, else an I/O error.
     public static func head(of url: URL) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
         let path = url.relativePath
+        // A package a staged folder reads by ranges is sniffed by one, not fetched whole for it.
+        if let object = StagedFolders.rangedObject(at: url.path) {
+            return (try object.read(0..<min(prefixLength, object.byteCount)), false)
+        }
         let fd = try RegularFile.openForReading(url.path, display: path)
         defer { close(fd) }
         var status = stat()

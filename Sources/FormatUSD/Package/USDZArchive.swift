@@ -19,9 +19,15 @@ package final class USDZArchive {
     /// For packages inside packages: libzip reads from this copy of the inner package's bytes.
     private let buffer: UnsafeMutableRawBufferPointer?
     private let limits: ReadLimits
+    /// For a package read by ranges: what its reads met, and what they cost.
+    package private(set) var rangedSource: RangedZipSource?
 
-    /// Opens a package on disk.
+    /// Opens a package on disk, or one in a bucket that a staged folder reads by ranges.
     convenience init(path: String, location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false) throws(AssetError) {
+        if let object = StagedFolders.rangedObject(at: path) {
+            try self.init(ranged: object, location: location, limits: limits, allowsCompression: allowsCompression)
+            return
+        }
         var code: Int32 = 0
         // libzip opens the path itself, and would wait on a FIFO.
         try RegularFile.check(path, display: location.description)
@@ -33,6 +39,28 @@ package final class USDZArchive {
         let packageSize = stat(path, &info) == 0 ? Int(info.st_size) : Int.max
         try self.init(archive: archive, buffer: nil, packageSize: packageSize, location: location, limits: limits,
                       allowsCompression: allowsCompression)
+    }
+
+    /// Opens a package from its central directory by ranged reads, members read as they are
+    /// asked for. Without ZIP_CHECKCONS: it would read every member's local header up front, a
+    /// request each; a member's header is still read, and its CRC checked, when it is read.
+    package convenience init(ranged object: any RangedObject, location: AssetLocation, limits: ReadLimits,
+                             allowsCompression: Bool = false) throws(AssetError) {
+        let reader = RangedZipSource(object)
+        let source = try reader.makeSource()
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY, &error) else {
+            zip_source_free(source)
+            if let failure = reader.takeFailure() { throw failure }
+            let message = String(cString: zip_error_strerror(&error))
+            throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(message)"), at: SourceLocation(file: location.description))
+        }
+        try self.init(archive: archive, buffer: nil, packageSize: object.byteCount, location: location, limits: limits,
+                      allowsCompression: allowsCompression)
+        if let failure = reader.takeFailure() { throw failure }
+        rangedSource = reader
     }
 
     /// Opens a package held in memory (a package entry of another package).
@@ -130,6 +158,7 @@ package final class USDZArchive {
         let count = min(entry.size, max(limit, 0))
         let here = SourceLocation(file: "\(location)[\(entry.name)]")
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
+            if let failure = rangedSource?.takeFailure() { throw failure }
             throw AssetError(.malformed("cannot open entry: \(String(cString: zip_strerror(archive)))"), at: here)
         }
         defer { zip_fclose(file) }
@@ -140,6 +169,7 @@ package final class USDZArchive {
                 zip_fread(file, raw.baseAddress! + filled, UInt64(count - filled))
             }
             if n < 0 {
+                if let failure = rangedSource?.takeFailure() { throw failure }
                 throw AssetError(.malformed("entry is damaged: \(String(cString: zip_file_strerror(file)))"), at: here)
             }
             if n == 0 { break }

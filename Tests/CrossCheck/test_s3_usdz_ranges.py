@@ -1,0 +1,154 @@
+"""A usdz in a bucket is read from its central directory by ranged GETs: `info` and `thumbnail` fetch the
+members they need and never the whole object, and give what the same package on disk gives; whatever reads
+the package as a file (validation's layout checks) gets all of it in one GET. The package is made by
+usd-core's UsdUtils.CreateNewUsdzPackage, the tool users package with."""
+import json
+import re
+
+import numpy as np
+import pytest
+from PIL import Image
+from pxr import Sdf, UsdUtils
+
+from s3_server import CountingProxy, SeaweedFS
+from test_s3_storage import assetc
+
+LAYER = """#usda 1.0
+(
+    defaultPrim = "Quad"
+    metersPerUnit = 1
+    upAxis = "Y"
+)
+
+def Xform "Quad"
+{
+    def Mesh "Mesh" (
+        prepend apiSchemas = ["MaterialBindingAPI"]
+    )
+    {
+        int[] faceVertexCounts = [4]
+        int[] faceVertexIndices = [0, 1, 2, 3]
+        point3f[] points = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
+        texCoord2f[] primvars:st = [(0, 0), (1, 0), (1, 1), (0, 1)] (
+            interpolation = "vertex"
+        )
+        rel material:binding = </Quad/Looks/Noise>
+    }
+
+    def Scope "Looks"
+    {
+        def Material "Noise"
+        {
+            token outputs:surface.connect = </Quad/Looks/Noise/Surface.outputs:surface>
+
+            def Shader "Surface"
+            {
+                uniform token info:id = "UsdPreviewSurface"
+                color3f inputs:diffuseColor.connect = </Quad/Looks/Noise/Texture.outputs:rgb>
+                token outputs:surface
+            }
+
+            def Shader "Reader"
+            {
+                uniform token info:id = "UsdPrimvarReader_float2"
+                token inputs:varname = "st"
+                float2 outputs:result
+            }
+
+            def Shader "Texture"
+            {
+                uniform token info:id = "UsdUVTexture"
+                asset inputs:file = @textures/noise.png@
+                float2 inputs:st.connect = </Quad/Looks/Noise/Reader.outputs:result>
+                float3 outputs:rgb
+            }
+        }
+    }
+}
+"""
+
+KEY = "packages/quad.usdz"
+PATH = f"/assets/{KEY}"
+
+
+@pytest.fixture(scope="module")
+def s3(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("package")
+    (folder / "textures").mkdir()
+    # Noise does not compress: a 1024 px texture makes a package of about 3 MB, well past the 1 MiB
+    # under which a package is fetched whole.
+    noise = np.random.default_rng(7).integers(0, 256, (1024, 1024, 3), dtype=np.uint8)
+    Image.fromarray(noise).save(folder / "textures/noise.png")
+    (folder / "quad.usda").write_text(LAYER)
+    package = folder / "quad.usdz"
+    assert UsdUtils.CreateNewUsdzPackage(Sdf.AssetPath(str(folder / "quad.usda")), str(package))
+    server = SeaweedFS()
+    server.start()
+    server.proxy = CountingProxy(server.ports["s3"])
+    server.client().put_object(Bucket="assets", Key=KEY, Body=package.read_bytes())
+    server.package = package
+    yield server
+    server.proxy.close()
+    server.close()
+
+
+def fetched(s3):
+    """GETs of the package: (whole ones, bytes asked for by ranges)."""
+    reads = [p for p in s3.proxy.object_reads() if p == PATH]
+    ranges = [r for p, r in s3.proxy.ranged if p == PATH]
+    spans = [re.fullmatch(r"bytes=(\d+)-(\d+)", r).groups() for r in ranges]
+    return len(reads) - len(ranges), sum(int(b) - int(a) + 1 for a, b in spans)
+
+
+def without_file(info):
+    return {k: v for k, v in info.items() if k != "file"}
+
+
+def test_info_reads_the_members_it_needs_by_ranges(s3):
+    size = s3.package.stat().st_size
+    assert size > 2 << 20
+    local = assetc(s3, "info", "--json", s3.package)
+    assert local.returncode == 0, local.stderr
+    s3.proxy.reset()
+    remote = assetc(s3, "info", "--json", f"s3://assets/{KEY}")
+    assert remote.returncode == 0, remote.stderr
+    assert without_file(json.loads(remote.stdout)) == without_file(json.loads(local.stdout))
+    assert json.loads(remote.stdout)["textures"] == 1 and json.loads(remote.stdout)["warnings"] == []
+    whole, ranged = fetched(s3)
+    assert whole == 0, s3.proxy.requests
+    # The tail with the central directory, the root layer and the texture's header, not its 3 MB.
+    assert 0 < ranged < size // 4, (ranged, size)
+    # Every range is pinned to the ETag the HEAD saw, and the server refuses a range of another version.
+    etag = s3.client().head_object(Bucket="assets", Key=KEY)["ETag"]
+    assert s3.proxy.conditions and all(c == (PATH, etag) for c in s3.proxy.conditions), s3.proxy.conditions
+    with pytest.raises(Exception) as refused:
+        s3.client().get_object(Bucket="assets", Key=KEY, Range="bytes=0-99", IfMatch='"0123456789abcdef0123456789abcdef"')
+    assert "412" in str(refused.value) or "PreconditionFailed" in str(refused.value)
+
+
+def test_a_thumbnail_from_the_bucket_matches_the_one_from_disk(s3, tmp_path):
+    local = assetc(s3, "thumbnail", s3.package, "--out", tmp_path / "local", "--size", 128)
+    assert local.returncode == 0, local.stderr
+    s3.proxy.reset()
+    remote = assetc(s3, "thumbnail", f"s3://assets/{KEY}", "--out", tmp_path / "remote", "--size", 128)
+    assert remote.returncode == 0, remote.stderr
+    [a] = (tmp_path / "local").glob("*.png")
+    [b] = (tmp_path / "remote").glob("*.png")
+    pixels = np.asarray(Image.open(b))
+    assert np.array_equal(np.asarray(Image.open(a)), pixels)
+    assert pixels[..., :3].std() > 20, "the noise texture was drawn"
+    whole, ranged = fetched(s3)
+    assert whole == 0
+    assert ranged >= (s3.package.stat().st_size * 9) // 10, "the texture came by ranges"
+
+
+def test_validation_reads_the_package_whole_and_agrees_with_disk(s3):
+    local = assetc(s3, "validate", "--json", s3.package)
+    s3.proxy.reset()
+    remote = assetc(s3, "validate", "--json", f"s3://assets/{KEY}")
+    assert remote.returncode == local.returncode, remote.stderr
+    def findings(out):
+        return sorted((f["rule"], f["message"]) for file in json.loads(out)["files"] for f in file["findings"])
+    assert findings(remote.stdout) == findings(local.stdout)
+    whole, _ = fetched(s3)
+    assert whole == 1, s3.proxy.requests
