@@ -2,7 +2,10 @@
 the same library on disk, in one run (release build, SQLite catalog, no thumbnails), the unchanged
 re-index of each (and how many objects that re-index read, counted by a proxy), and `assetc worker`
 throughput on JOBS deferred thumbnail jobs rendered from the bucket into an s3:// store, with one and
-two workers in folders of their own.
+two workers in folders of their own. Then one large usdz (a layer and four 4096 px noise textures, made
+by usd-core): `info` and a 128 px `thumbnail` of it on disk and in the bucket, read by ranged GETs from
+its central directory, beside what fetching the object whole costs (`storage cp` to a file), with the
+bytes each bucket read fetched, counted by the proxy.
 
     python3 Benchmarks/bench_bucket.py ASSETC LIBRARY WORK [JOBS]
 """
@@ -72,9 +75,31 @@ def main():
                 rendered += int(out.split()[1])
             seconds = time.perf_counter() - start
             print(f"{workers} worker(s)  {seconds:6.2f} s  {rendered / seconds:6.1f} thumbnails/s  ({rendered} rendered)")
+        large_package_rows(run, proxy, server, work)
     finally:
         proxy.close()
         server.close()
+
+
+def large_package_rows(run, proxy, server, work):
+    from usdz_package import textured_quad_package
+
+    package = textured_quad_package(work / "package", textures=4, pixels=4096, compress_level=1)
+    size = package.stat().st_size
+    run("storage", "cp", package, "s3://bench/packages/large.usdz", "--force")
+    print(f"== one usdz of {size / 1e6:.1f} MB: on disk, and in the bucket read by ranges")
+    whole, _ = run("storage", "cp", "s3://bench/packages/large.usdz", work / "fetched.usdz", "--force")
+    print(f"fetching it whole (storage cp)  {whole:6.2f} s")
+    for args in (("info",), ("thumbnail", "--size", "128", "--out")):
+        def out(where):
+            return [work / f"thumbnails-{where}"] if args[0] == "thumbnail" else []
+        disk, _ = run(*args, *out("disk"), package)
+        proxy.reset()
+        bucket, _ = run(*args, *out("bucket"), "s3://bench/packages/large.usdz", endpoint=proxy.endpoint)
+        spans = [r.removeprefix("bytes=").split("-") for p, r in proxy.ranged if p.endswith("large.usdz")]
+        fetched = sum(int(b) - int(a) + 1 for a, b in spans)
+        print(f"{args[0]:10} disk {disk:6.2f} s  bucket {bucket:6.2f} s  {len(spans)} ranged GETs, {fetched / 1e6:.2f} MB of {size / 1e6:.1f} MB; "
+              f"{len(proxy.object_reads()) - len(spans)} whole GETs")
 
 
 if __name__ == "__main__":

@@ -115,6 +115,9 @@ class CountingProxy:
     def __init__(self, upstream_port):
         self.requests = []
         self.deleted = set()
+        # The next this-many requests are answered 200 with XML whose bytes do not decode in the
+        # encoding it declares, as a broken gateway might send.
+        self.garbled = 0
         # Seconds each object GET waits before it is forwarded: a slow link, so a run is still going
         # when a test stops the server.
         self.delay = 0
@@ -149,6 +152,17 @@ class CountingProxy:
                 with proxy.lock:
                     busy = proxy.slow_down > 0
                     proxy.slow_down -= 1 if busy else 0
+                with proxy.lock:
+                    garbled = proxy.garbled > 0
+                    proxy.garbled -= 1 if garbled else 0
+                if garbled:
+                    payload = b'<?xml version="1.0" encoding="Shift_JIS"?><ListBucketResult><Key>\x82\xff\x81</Key></ListBucketResult>'
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/xml")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
                 if busy:
                     payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>'
                     self.send_response(503)

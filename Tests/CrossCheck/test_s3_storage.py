@@ -474,6 +474,11 @@ def test_listings_follow_continuation_tokens_and_slow_down_is_retried(s3, tmp_pa
     assert len(keys) == len(set(keys)) == 1005 and keys == sorted(keys)
     pages = [query for method, _, query in s3.proxy.requests if "list-type=2" in query]
     assert len(pages) == 3 + 2 and sum("continuation-token=" in q for q in pages) >= 1  # 3 refused, then 2 pages of 1,000 and 5
+    # A listing whose bytes do not decode in the encoding it declares: one error line, no libxml2 noise.
+    s3.proxy.garbled = 1
+    garbled = assetc(s3, "storage", "ls", "s3://assets/many")
+    assert garbled.returncode != 0 and garbled.stderr.startswith("assetc: error: s3://assets/many"), garbled.stderr
+    assert "encoding error" not in garbled.stderr and len(garbled.stderr.splitlines()) == 1, garbled.stderr
 
 
 def test_wrong_credentials_exit_3_with_s3s_code_and_no_secret(s3, tmp_path):
@@ -550,11 +555,11 @@ def test_the_store_stopping_in_the_middle_of_an_index(s3, tmp_path):
     client = s3.client()
     layer = (FIXTURES / "usd" / "minimal_mesh.usda").read_text()
     for k in range(120):
-        client.put_object(Bucket="assets", Key=f"many/quad{k:03}.usda", Body=layer.replace('"Quad"', f'"Quad{k}"').encode())
+        client.put_object(Bucket="assets", Key=f"stopping/quad{k:03}.usda", Body=layer.replace('"Quad"', f'"Quad{k}"').encode())
     def index_while_killed(database, *extra, restart_after):
         s3.proxy.reset()
         s3.proxy.delay = 0.05
-        run = subprocess.Popen([assetc_binary(), "index", "s3://assets/many", "--db", str(database), *extra], env=environment(s3),
+        run = subprocess.Popen([assetc_binary(), "index", "s3://assets/stopping", "--db", str(database), *extra], env=environment(s3),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.time() + 60
@@ -581,7 +586,7 @@ def test_the_store_stopping_in_the_middle_of_an_index(s3, tmp_path):
     kept = records(gives_up) if gives_up.exists() else {}
     assert len(kept) < 120
     s3.proxy.reset()
-    resumed = assetc(s3, "index", "s3://assets/many", "--db", gives_up)
+    resumed = assetc(s3, "index", "s3://assets/stopping", "--db", gives_up)
     assert resumed.returncode == 0, resumed.stderr
     assert len(records(gives_up)) == 120
     assert len(s3.proxy.object_reads()) == 120 - len(kept), "what the stopped run recorded was read again"

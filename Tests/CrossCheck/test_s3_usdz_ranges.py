@@ -8,64 +8,11 @@ import re
 import numpy as np
 import pytest
 from PIL import Image
-from pxr import Sdf, UsdUtils
 
 from s3_server import CountingProxy, SeaweedFS
 from test_s3_storage import assetc
+from usdz_package import textured_quad_package
 
-LAYER = """#usda 1.0
-(
-    defaultPrim = "Quad"
-    metersPerUnit = 1
-    upAxis = "Y"
-)
-
-def Xform "Quad"
-{
-    def Mesh "Mesh" (
-        prepend apiSchemas = ["MaterialBindingAPI"]
-    )
-    {
-        int[] faceVertexCounts = [4]
-        int[] faceVertexIndices = [0, 1, 2, 3]
-        point3f[] points = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
-        texCoord2f[] primvars:st = [(0, 0), (1, 0), (1, 1), (0, 1)] (
-            interpolation = "vertex"
-        )
-        rel material:binding = </Quad/Looks/Noise>
-    }
-
-    def Scope "Looks"
-    {
-        def Material "Noise"
-        {
-            token outputs:surface.connect = </Quad/Looks/Noise/Surface.outputs:surface>
-
-            def Shader "Surface"
-            {
-                uniform token info:id = "UsdPreviewSurface"
-                color3f inputs:diffuseColor.connect = </Quad/Looks/Noise/Texture.outputs:rgb>
-                token outputs:surface
-            }
-
-            def Shader "Reader"
-            {
-                uniform token info:id = "UsdPrimvarReader_float2"
-                token inputs:varname = "st"
-                float2 outputs:result
-            }
-
-            def Shader "Texture"
-            {
-                uniform token info:id = "UsdUVTexture"
-                asset inputs:file = @textures/noise.png@
-                float2 inputs:st.connect = </Quad/Looks/Noise/Reader.outputs:result>
-                float3 outputs:rgb
-            }
-        }
-    }
-}
-"""
 
 KEY = "packages/quad.usdz"
 PATH = f"/assets/{KEY}"
@@ -73,15 +20,9 @@ PATH = f"/assets/{KEY}"
 
 @pytest.fixture(scope="module")
 def s3(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("package")
-    (folder / "textures").mkdir()
-    # Noise does not compress: a 1024 px texture makes a package of about 3 MB, well past the 1 MiB
-    # under which a package is fetched whole.
-    noise = np.random.default_rng(7).integers(0, 256, (1024, 1024, 3), dtype=np.uint8)
-    Image.fromarray(noise).save(folder / "textures/noise.png")
-    (folder / "quad.usda").write_text(LAYER)
-    package = folder / "quad.usdz"
-    assert UsdUtils.CreateNewUsdzPackage(Sdf.AssetPath(str(folder / "quad.usda")), str(package))
+    # One 1024 px noise texture: a package of about 3 MB, well past the 1 MiB under which a package is
+    # fetched whole.
+    package = textured_quad_package(tmp_path_factory.mktemp("package"))
     server = SeaweedFS()
     server.start()
     server.proxy = CountingProxy(server.ports["s3"])
