@@ -106,7 +106,9 @@ public final class S3Client: Sendable {
                                              method: HTTPMethod(rawValue: method))
         for (name, value) in signed.headers { request.headers.replaceOrAdd(name: name, value: value) }
         if !body.isEmpty || method == "PUT" || method == "POST" { request.body = .bytes(body) }
-        let delegate = LimitedBody(limit: maxBody)
+        // A HEAD answer has no body: its Content-Length is the object's size, which no read limit
+        // applies to (a 200 MB package's HEAD was refused as a 200 MB body).
+        let delegate = LimitedBody(limit: method == "HEAD" ? .max : maxBody)
         let deadline = NIODeadline.now() + .milliseconds(Int64(retry.requestTimeout * 1000))
         return try Self.pool.execute(request: request, delegate: delegate, deadline: deadline).futureResult.wait()
     }
