@@ -118,9 +118,13 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     public func materialize(relativePath: String) {
         guard ObjectKey.problem(relativePath) == nil else { return }
         do throws(AssetError) { _ = try fetch(relativePath) } catch {
-            if case .unavailable = error.kind { unavailable.withLock { $0 = $0 ?? error } }
-            notes.withLock { $0.append("\(error)") }
+            note(error)
         }
+    }
+
+    private func note(_ error: AssetError) {
+        if case .unavailable = error.kind { unavailable.withLock { $0 = $0 ?? error } }
+        notes.withLock { $0.append("\(error)") }
     }
 
     public func rangedObject(relativePath: String) -> (any RangedObject)? {
@@ -152,13 +156,12 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
                     throw AssetError(.io("the object changed while it was being read (\(object.byteCount) bytes, now \(whole.count)); read it again"),
                                      at: SourceLocation(file: object.name))
                 }
-                try LocalFileStore(root: folder).write(relativePath, bytes: whole, contentType: "")
+                try write(relativePath, bytes: whole)
                 states.withLock { $0[bytes] = .present }
             } catch {
                 unlink(localPath(of: relativePath))
                 states.withLock { $0[bytes] = .missing }
-                if case .unavailable = error.kind { unavailable.withLock { $0 = $0 ?? error } }
-                notes.withLock { $0.append("\(error)") }
+                note(error)
             }
             return
         }
@@ -219,11 +222,16 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
             }
         }
         guard let bytes = try store.read(key, maxBytes: maxBytes) else { return .missing }
-        // The local store's atomic write: a reader never sees a half-staged file.
+        try write(key, bytes: bytes)
+        return .present
+    }
+
+    /// The local store's atomic write: a reader never sees a half-staged file, and a stand-in is
+    /// replaced in one rename.
+    private func write(_ key: String, bytes: [UInt8]) throws(AssetError) {
         do throws(AssetError) { try LocalFileStore(root: folder).write(key, bytes: bytes, contentType: "") } catch {
             throw AssetError(.io("cannot stage the object: \(error.message)"), at: SourceLocation(file: store.name(of: key)))
         }
-        return .present
     }
 
     /// A sparse file of the object's size: no bytes are written or held for it.

@@ -17,7 +17,8 @@ struct S3XML {
         guard !bytes.isEmpty else { return nil }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOBLANKS.rawValue)
         // A damaged answer is refused by returning nil; what libxml2 would print about it is noise.
-        assetc_xml_silence_generic_errors()
+        let handler = assetc_xml_silence_generic_errors()
+        defer { assetc_xml_restore_generic_errors(handler) }
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, Int32(clamping: buffer.count), "s3.xml", nil, options) }

@@ -36,13 +36,16 @@ struct StorageRemoveCommand: ParsableCommand {
             let store = try Stores.open(address.description)
             var stderr = StandardError()
             var removed = 0
-            for object in try store.list() {
+            let objects = try store.list()
+            for object in objects {
                 if let problem = ObjectKey.problem(object.key) {
                     print("assetc: warning: \(TerminalText.safe(store.name(of: ObjectKey.printable(object.key)))): \(problem); left", to: &stderr)
                     continue
                 }
                 try store.remove(object.key)
                 removed += 1
+                // One request per object: a large prefix takes a while, so say how far it is.
+                if removed % 1000 == 0 { print("assetc: deleted \(removed) of \(objects.count) objects", to: &stderr) }
             }
             return removed
         }

@@ -150,44 +150,17 @@ class CountingProxy:
                 if proxy.delay and self.command == "GET" and "list-type" not in query:
                     time.sleep(proxy.delay)
                 with proxy.lock:
-                    busy = proxy.slow_down > 0
-                    proxy.slow_down -= 1 if busy else 0
-                with proxy.lock:
-                    garbled = proxy.garbled > 0
+                    garbled, busy = proxy.garbled > 0, proxy.slow_down > 0
                     proxy.garbled -= 1 if garbled else 0
+                    proxy.slow_down -= 1 if busy and not garbled else 0
                 if garbled:
-                    payload = b'<?xml version="1.0" encoding="Shift_JIS"?><ListBucketResult><Key>\x82\xff\x81</Key></ListBucketResult>'
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/xml")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
-                    return
+                    return self._answer(200, b'<?xml version="1.0" encoding="Shift_JIS"?><ListBucketResult><Key>\x82\xff\x81</Key></ListBucketResult>')
                 if busy:
-                    payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>'
-                    self.send_response(503)
-                    self.send_header("Content-Type", "application/xml")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
-                    return
+                    return self._answer(503, self._error("SlowDown", "Please reduce your request rate."))
                 if self.command in ("GET", "HEAD") and path in proxy.forbidden:
-                    payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>'
-                    self.send_response(403)
-                    self.send_header("Content-Type", "application/xml")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    if self.command == "GET":
-                        self.wfile.write(payload)
-                    return
+                    return self._answer(403, self._error("AccessDenied", "Access Denied"))
                 if self.command == "GET" and path in proxy.deleted:
-                    payload = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>'
-                    self.send_response(404)
-                    self.send_header("Content-Type", "application/xml")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
-                    return
+                    return self._answer(404, self._error("NoSuchKey", "The specified key does not exist."))
                 try:
                     connection = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=60)
                     connection.request(self.command, self.path, body=body, headers=dict(self.headers.items()))
@@ -203,6 +176,19 @@ class CountingProxy:
                 # A HEAD answer has no body but names the object's length.
                 length = response.getheader("Content-Length", "0") if self.command == "HEAD" else str(len(payload))
                 self.send_header("Content-Length", length)
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(payload)
+
+            @staticmethod
+            def _error(code, message):
+                return f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code><Message>{message}</Message></Error>'.encode()
+
+            def _answer(self, status, payload):
+                """An answer the proxy makes itself, as S3 would (a HEAD's without its body)."""
+                self.send_response(status)
+                self.send_header("Content-Type", "application/xml")
+                self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
                 if self.command != "HEAD":
                     self.wfile.write(payload)

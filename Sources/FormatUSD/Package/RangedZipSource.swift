@@ -134,6 +134,11 @@ package final class RangedZipSource {
     private func fetch(_ range: Range<Int>) throws(AssetError) -> [UInt8] {
         requests += 1
         fetchedBytes += range.count
-        return try object.read(range)
+        let bytes = try object.read(range)
+        // `copy` moves on by what arrived: a short answer would have it ask for the same bytes forever.
+        guard bytes.count == range.count else {
+            throw AssetError(.io("asked for \(range.count) bytes at \(range.lowerBound), got \(bytes.count)"), at: SourceLocation(file: object.name))
+        }
+        return bytes
     }
 }
