@@ -52,7 +52,8 @@ let package = Package(
         // swift-crypto compiled BoringSSL from source.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours.
+        // The scene model, math, diagnostics and the reader/writer protocols. Imports nothing of ours
+        // (Scripts/check-imports holds every arrow drawn in Docs/Architecture.md).
         .target(name: "AssetCore"),
 
         // USD: usda text and usdc crate layers (LZ4 sections), usdz packages (libzip), composition,
@@ -62,7 +63,7 @@ let package = Package(
         // Collada: libxml2 SAX into a Collada-shaped document, then scene building.
         .target(name: "FormatCollada", dependencies: ["AssetCore", "CLibXML2"]),
 
-        // glTF/GLB, OBJ, STL and PLY: writers (their readers are to come), each its own module.
+        // glTF/GLB, OBJ, STL and PLY: readers and writers, each its own module; FBX: a reader.
         // libdraco's API is C++: a small C++ target gives FormatGLTF a C interface to it.
         .target(name: "CDracoBridge", linkerSettings: [.linkedLibrary(":libdraco.a")]),
         .target(name: "FormatGLTF", dependencies: ["AssetCore", "CMeshOptimizer", "CDracoBridge"]),
@@ -73,15 +74,19 @@ let package = Package(
 
         // Format registry and scene passes; the only module that knows every format module.
         .target(name: "AssetPipeline", dependencies: [
-            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY", "FormatFBX", "CMeshOptimizer",
+            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY", "FormatFBX", "AssetImage", "CMeshOptimizer",
         ]),
 
         // Validation: OpenUSD's ARKit rules over the layer, package and prim facts a USD read records, and the
         // Khronos glTF checks over the raw JSON and buffers (FormatGLTF resolves their URIs and decodes Draco and meshopt).
         .target(name: "AssetValidate", dependencies: ["AssetCore", "FormatUSD", "FormatGLTF"]),
 
-        // The CPU renderer: imports AssetCore only (and the image codecs).
-        .target(name: "AssetRender", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore", "CTIFF"]),
+        // Images: PNG, JPEG, WebP, TIFF, DDS and stb's legacy decoders and the encoders, the resampler,
+        // sRGB, and HDR environments (Radiance, OpenEXR). The renderer and the converter share it.
+        .target(name: "AssetImage", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore", "CTIFF"]),
+
+        // The CPU renderer: imports AssetCore and AssetImage only.
+        .target(name: "AssetRender", dependencies: ["AssetCore", "AssetImage"]),
 
         // Where bytes live, as the use cases see it: the `ObjectStore` protocol, object keys that
         // cannot leave their prefix, the local file system's store, and bucket objects staged for
@@ -114,12 +119,13 @@ let package = Package(
         // Use cases shared by the CLI and the service: the only way either reaches the pipeline,
         // the renderer and validation. It depends on the catalog protocol, never on an engine, so
         // a package using AssetKit links neither GRDB nor SwiftNIO (Scripts/check-imports checks).
-        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetPipeline", "AssetRender", "AssetCatalog", "AssetValidate", "AssetStorage", "CLibCrypto"]),
+        .target(name: "AssetKit", dependencies: ["AssetCore", "AssetImage", "AssetPipeline", "AssetRender", "AssetCatalog", "AssetValidate", "AssetStorage", "CLibCrypto"]),
 
         // The HTTP catalog: JSON API and HTML gallery on Hummingbird. It reaches assetc's work
-        // through AssetKit (which re-exports AssetCore's value types) and the catalog protocol only.
+        // through AssetKit (which re-exports AssetCore's value types, AssetStorage's stores and the
+        // renderer's look) and the catalog protocol only.
         .target(name: "AssetService", dependencies: [
-            "AssetKit", "AssetCatalog", "AssetRender", "AssetStorage", "AssetCore",
+            "AssetKit", "AssetCatalog",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -163,7 +169,7 @@ let package = Package(
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetCore", "StorageS3", "FormatUSD", "AssetTestSupport"]),
-        .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetCore", "AssetKit", "AssetPipeline"]),
+        .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetImage", "AssetCore", "AssetKit", "AssetPipeline"]),
         .testTarget(name: "AssetCatalogTests", dependencies: [
             "AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport",
         ]),
@@ -176,7 +182,7 @@ let package = Package(
         // Against a live server on loopback through Foundation's URLSession: HummingbirdTesting
         // would bring AsyncHTTPClient and a second BoringSSL into every test build.
         .testTarget(name: "AssetServiceTests", dependencies: [
-            "AssetService", "AssetCatalog", "AssetKit", "AssetCore", "AssetRender", "AssetTestSupport", "CatalogTestSupport",
+            "AssetService", "AssetCatalog", "AssetKit", "AssetCore", "AssetRender", "AssetImage", "AssetTestSupport", "CatalogTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Runs the built `assetc` binary as a user would; depends on it so `swift test` builds it.
@@ -195,8 +201,8 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzGLTFValidator", ["AssetValidate", "AssetCore", "FuzzSupport"]),
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]),
-                                 ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetRender", "AssetCore"]),
-                                 ("FuzzEnvironment", ["AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetRender", "AssetCore"]),
+                                 ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetImage", "AssetCore"]),
+                                 ("FuzzEnvironment", ["AssetImage", "AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetImage", "AssetCore"]),
                                  ("FuzzMaterialXLayer", ["FormatUSD", "AssetCore"]), ("FuzzS3Response", ["StorageS3", "AssetCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import AssetRender
 
 /// libFuzzer entry point for what `--environment` and the prefilter cache read: any bytes must

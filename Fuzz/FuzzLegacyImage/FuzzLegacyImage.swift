@@ -1,5 +1,5 @@
 import AssetCore
-import AssetRender
+import AssetImage
 
 /// libFuzzer entry point for the stb_image decoding `validate --fix` runs on textures in older
 /// formats (BMP, TGA, GIF, PSD, PNM): any bytes must decode to an image of the size its header

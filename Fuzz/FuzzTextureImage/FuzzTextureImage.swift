@@ -1,5 +1,5 @@
 import AssetCore
-import AssetRender
+import AssetImage
 
 /// libFuzzer entry point for the texture decoders `convert` and the renderer run on what game and
 /// DCC exporters write (issue 52): DDS (BC1-BC5, uncompressed) and TIFF (libtiff) at a 1-megapixel

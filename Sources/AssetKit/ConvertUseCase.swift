@@ -15,7 +15,7 @@ public struct ConvertUseCase: Sendable {
     }
 
     package init(registry: FormatRegistry) {
-        converter = Converter(registry: registry, leadingPasses: [TranscodeTexturesPass()], textureCodec: RenderTextureCodec())
+        converter = Converter(registry: registry)
     }
 
     public struct Report: Sendable {

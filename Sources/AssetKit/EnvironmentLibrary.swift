@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import AssetPipeline
 import AssetRender
 import Foundation
@@ -63,5 +64,15 @@ public final class EnvironmentLibrary: @unchecked Sendable {
 
     public static func cachePath(folder: String, hash: String) -> String {
         (folder as NSString).appendingPathComponent("environments/\(hash).prefiltered")
+    }
+}
+
+extension EnvironmentLibrary {
+    /// The environment `look` lights with, as Radiance `.hdr` bytes for a web view's `RGBELoader`:
+    /// the prefiltered mirror level (the source reduced to at most 256 texels wide, plenty for a
+    /// view's reflections) with the rotation baked in, since three.js r111 cannot turn an environment map.
+    public static func viewerRadiance(for look: RenderOptions) -> [UInt8] {
+        let environment = look.environment ?? StudioEnvironment.prefiltered
+        return RadianceEncoder.encode(RadianceEncoder.turned(environment.specularLevels[0], degrees: look.environmentRotation))
     }
 }

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import AssetPipeline
 import AssetRender
 import Foundation

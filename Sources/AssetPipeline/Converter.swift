@@ -33,17 +33,9 @@ public struct SizeTry: Sendable, Equatable, Encodable {
 /// options and the writer's requirements call for, then writing atomically.
 public struct Converter: Sendable {
     public var registry: FormatRegistry
-    /// Passes the caller adds before the writer's own (AssetKit's texture transcoding, which needs
-    /// the image codecs this module does not import).
-    public var leadingPasses: [any ScenePass]
-    /// The image codecs the texture pass uses; without them `--max-texture` and
-    /// `--texture-format` are refused.
-    public var textureCodec: (any TextureCodec)?
 
-    public init(registry: FormatRegistry = .standard, leadingPasses: [any ScenePass] = [], textureCodec: (any TextureCodec)? = nil) {
+    public init(registry: FormatRegistry = .standard) {
         self.registry = registry
-        self.leadingPasses = leadingPasses
-        self.textureCodec = textureCodec
     }
 
     public func writer(for outputPath: String, format: AssetFormat?) throws(AssetError) -> any SceneWriter {
@@ -64,9 +56,6 @@ public struct Converter: Sendable {
 
     public func convert(input: String, output: String, options: ConvertOptions) throws(AssetError) -> ConvertReport {
         let writer = try writer(for: output, format: options.format)
-        if textureCodec == nil && (options.maxTextureSize != nil || options.textureEncoding != .keep) {
-            throw AssetError(.unsupportedFormat("this converter has no image codecs to resize or re-encode textures", supported: []))
-        }
         if options.meshCompression != .none && writer.format != .glb && writer.format != .gltf {
             throw AssetError(.unsupportedFormat("--compress is for glTF output; \(writer.format.name) has no mesh compression",
                                                 supported: [AssetFormat.glb.name, AssetFormat.gltf.name]), at: SourceLocation(file: output))
@@ -139,9 +128,9 @@ public struct Converter: Sendable {
     }
 
     func passes(for requirements: WriterRequirements, format: AssetFormat, options: ConvertOptions) -> [any ScenePass] {
-        var passes: [any ScenePass] = leadingPasses.map { ($0 as? any TargetedScenePass)?.targeting(format) ?? $0 }
-        if let textureCodec, options.maxTextureSize != nil || options.textureEncoding != .keep {
-            passes.append(ShrinkTexturesPass(codec: textureCodec, maxSize: options.maxTextureSize, encoding: options.textureEncoding,
+        var passes: [any ScenePass] = [TranscodeTexturesPass(keepsWebP: format == .gltf || format == .glb)]
+        if options.maxTextureSize != nil || options.textureEncoding != .keep {
+            passes.append(ShrinkTexturesPass(maxSize: options.maxTextureSize, encoding: options.textureEncoding,
                                              quality: options.jpegQuality))
         }
         // Posing comes first: the passes after it move and scale geometry, which a skin's bind

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 
 /// `--max-size`: when an output is too large, the next try tightens whichever budget holds more of
 /// its bytes, textures or geometry. Textures halve their longer side (down to 128 px); triangles
@@ -11,10 +12,10 @@ extension Converter {
     func tightened(_ options: ConvertOptions, scene: Scene, bytes: Int, limit: Int) -> ConvertOptions? {
         let loaded = scene.textures.compactMap { TextureBytes.load($0) }  // once each: a texture may be a file to read
         let textureBytes = loaded.reduce(0) { $0 + $1.count }
-        let largestSide = loaded.compactMap { textureCodec?.size(of: $0) }.map { max($0.width, $0.height) }.max() ?? 0
+        let largestSide = loaded.compactMap { ImageDecoder.size(of: $0) }.map { max($0.width, $0.height) }.max() ?? 0
         let triangles = scene.placedMeshes().reduce(0) { $0 + scene.meshes[$1.instance.mesh].triangleCount }
         var tighter = options
-        let texturesCanShrink = textureCodec != nil && largestSide > Self.smallestTextureSide
+        let texturesCanShrink = largestSide > Self.smallestTextureSide
         let geometryCanShrink = triangles > Self.fewestTriangles
         if texturesCanShrink && (textureBytes * 2 >= bytes || !geometryCanShrink) {
             // Before any texel is lost to resizing, photographic colour textures try JPEG.

@@ -1,5 +1,4 @@
 import AssetCatalog
-import AssetStorage
 import AssetKit
 import Foundation
 import Hummingbird

@@ -1,6 +1,5 @@
 import AssetCatalog
 import AssetKit
-import AssetRender
 import Foundation
 import Hummingbird
 

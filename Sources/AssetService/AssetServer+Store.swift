@@ -1,7 +1,5 @@
 import AssetCatalog
-import AssetCore
 import AssetKit
-import AssetStorage
 import Foundation
 import Hummingbird
 

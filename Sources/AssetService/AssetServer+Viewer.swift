@@ -1,5 +1,4 @@
 import AssetKit
-import AssetRender
 import Foundation
 import Hummingbird
 
@@ -43,8 +42,7 @@ extension AssetServer {
     func environmentFile(_ request: Request) async throws -> Response {
         let look = configuration.render
         return try await cachedImage(key: "environment-\(look.lookDigest)", contentType: "image/vnd.radiance", request: request) {
-            let environment = look.environment ?? StudioEnvironment.prefiltered
-            return RadianceEncoder.encode(RadianceEncoder.turned(environment.specularLevels[0], degrees: look.environmentRotation))
+            EnvironmentLibrary.viewerRadiance(for: look)
         }
     }
 

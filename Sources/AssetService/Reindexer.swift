@@ -1,6 +1,5 @@
 import AssetCatalog
 import AssetKit
-import AssetStorage
 import Logging
 
 /// Runs one reindex at a time in the background; readers keep being served meanwhile (the

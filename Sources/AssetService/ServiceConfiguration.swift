@@ -1,5 +1,5 @@
-import AssetRender
-import AssetStorage
+import AssetKit
+
 /// How `assetc serve` runs.
 public struct ServiceConfiguration: Sendable {
     /// The least severe log line printed; request logs are written at `info`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssetCore
+import AssetKit
 
 extension BudgetPreset: ExpressibleByArgument {}
 extension TextureEncoding: ExpressibleByArgument {}

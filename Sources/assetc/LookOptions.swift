@@ -17,10 +17,11 @@ struct LookOptions: ParsableArguments {
                                valueName: "file"))
     var environment: String?
 
-    @Option(help: ArgumentHelp("Turn the environment about the up axis, counter-clockwise seen from above.", valueName: "degrees"))
+    // Unconditional: `--environment-rotation -90` and `--exposure -1` take their negative value.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Turn the environment about the up axis, counter-clockwise seen from above.", valueName: "degrees"))
     var environmentRotation = 0.0
 
-    @Option(help: ArgumentHelp("Exposure in stops: light is scaled by 2^EV before tone mapping.", valueName: "EV"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Exposure in stops: light is scaled by 2^EV before tone mapping.", valueName: "EV"))
     var exposure = 0.0
 
     @Option(help: ArgumentHelp("neutral: Khronos PBR Neutral; aces: ACES filmic as three.js applies it; none: clamp (Blender's Standard view). Default: neutral, none with --lighting headlight.",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetCatalog
 import AssetCore
 import AssetKit
 import AssetRender
@@ -32,10 +33,11 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Background colour as #RRGGBB; transparent when left out.")
     var background: String?
 
-    @Option(help: "Explicit camera position x,y,z (with --camera-target).")
+    // Unconditional: a first value below zero (`-4.5,0.6,0`) is the value, not an option.
+    @Option(parsing: .unconditional, help: "Explicit camera position x,y,z (with --camera-target).")
     var cameraPosition: String?
 
-    @Option(help: "Point the explicit camera looks at, x,y,z.")
+    @Option(parsing: .unconditional, help: "Point the explicit camera looks at, x,y,z.")
     var cameraTarget: String?
 
     @Option(help: "Vertical field of view in degrees for the explicit camera.")

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import Testing
 @testable import AssetRender
 

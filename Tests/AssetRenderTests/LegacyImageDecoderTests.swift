@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import AssetRender
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import AssetKit
 import AssetPipeline
 import Foundation

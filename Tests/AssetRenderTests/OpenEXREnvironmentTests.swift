@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import Foundation
 import Testing
 @testable import AssetRender

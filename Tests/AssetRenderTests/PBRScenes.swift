@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import AssetImage
 import Glibc
 #endif
 import AssetCore

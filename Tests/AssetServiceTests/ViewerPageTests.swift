@@ -1,3 +1,4 @@
+import AssetImage
 import AssetCatalog
 import AssetKit
 import AssetTestSupport

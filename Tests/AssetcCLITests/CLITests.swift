@@ -42,6 +42,15 @@ enum AssetcBinary {
         let help = try AssetcBinary.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("info"))
+        // The front door names every format, what is done with them and every exit status Docs/CLI.md lists.
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for format in ["USD (.usdz, .usda, .usdc)", "Collada", "glTF", "OBJ", "STL", "PLY", "FBX"] {
+            #expect(words.contains("Reads") && words.contains(format), "\(format) in: \(words)")
+        }
+        for command in ["convert", "validate", "thumbnail", "index", "serve", "storage"] { #expect(words.contains(command)) }
+        for status in ["0 success", "1 an asset", "2 unsupported", "3 missing", "64 bad command line", "65 an --environment", "75 a database"] {
+            #expect(words.contains(status), "exit status '\(status)' in: \(words)")
+        }
     }
 
     @Test func missingFileExitsThreeNamingIt() throws {

@@ -40,6 +40,25 @@ import Testing
         #expect(try AssetcBinary.run(["thumbnail", "x", "--out", "y", "--camera-position", "1,2,3"]).status == 64)
     }
 
+    @Test func vectorAndNumberOptionsTakeANegativeFirstValueAsWritten() throws {
+        let temporary = TemporaryFolder("assetc-negative")
+        let head = repository.appendingPathComponent("Assets/SceneKitAssetCatalog.scnassets/LoomisHead.usdz").path
+        let spaced = temporary.url.appendingPathComponent("spaced"), joined = temporary.url.appendingPathComponent("joined")
+        let run = try AssetcBinary.run(["thumbnail", head, "--out", spaced.path, "--size", "32", "--camera-position", "-4.5,0.6,0",
+                                        "--camera-target", "-0.1,0.3,0", "--exposure", "-1", "--environment-rotation", "-90"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let same = try AssetcBinary.run(["thumbnail", head, "--out", joined.path, "--size", "32", "--camera-position=-4.5,0.6,0",
+                                         "--camera-target=-0.1,0.3,0", "--exposure=-1", "--environment-rotation=-90"])
+        #expect(same.status == 0, "\(same.stderr)")
+        // Both spellings give the same picture: the values were read, not dropped for defaults.
+        #expect(try Data(contentsOf: spaced.appendingPathComponent("LoomisHead.usdz.png"))
+                == Data(contentsOf: joined.appendingPathComponent("LoomisHead.usdz.png")))
+        let plain = temporary.url.appendingPathComponent("plain")
+        #expect(try AssetcBinary.run(["thumbnail", head, "--out", plain.path, "--size", "32"]).status == 0)
+        #expect(try Data(contentsOf: spaced.appendingPathComponent("LoomisHead.usdz.png"))
+                != Data(contentsOf: plain.appendingPathComponent("LoomisHead.usdz.png")), "the camera and look changed the picture")
+    }
+
     @Test func framebuffersOverTheSampleBudgetAreRefusedBeforeRendering() throws {
         for (size, supersample) in [("8192", "2"), ("4096", "8")] {
             let run = try AssetcBinary.run(["thumbnail", "Assets", "--out", "y", "--size", size, "--supersample", supersample])

@@ -1,6 +1,8 @@
 /// The named views a thumbnail is rendered from, SceneKit-style: `front` looks at the model's front
 /// (from +Z in Y-up terms). One type for the renderer, the CLI's `--view`, catalog thumbnail jobs
-/// and the service's `?view=`: a value outside these is an error wherever it arrives.
+/// and the service's `?view=`: a value outside these is an error wherever it arrives. It is here,
+/// not in AssetRender, because the catalog's thumbnail jobs store it and AssetCatalog imports
+/// AssetCore only.
 public enum RenderView: String, Sendable, CaseIterable, Codable {
     case iso, front, back, left, right, top, bottom
 

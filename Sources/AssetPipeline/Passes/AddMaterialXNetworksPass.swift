@@ -1,4 +1,5 @@
 import AssetCore
+import FormatUSD
 
 /// `--materialx`: every material without a MaterialX network gets an `ND_gltf_pbr` one built from its
 /// inputs (`ShadingNetwork.glTFPBR`), which the usda and usdc writers put beside its UsdPreviewSurface.

@@ -7,8 +7,3 @@ public protocol ScenePass: Sendable {
     func run(_ scene: inout Scene, diagnostics: inout [Diagnostic])
 }
 
-/// A pass whose work depends on the format written (which texture encodings that format carries):
-/// the converter asks it for the pass to run for the writer's format.
-public protocol TargetedScenePass: ScenePass {
-    func targeting(_ format: AssetFormat) -> any ScenePass
-}

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 import Foundation
 
 /// Brings textures under a size (`--max-texture PX`) and into a storage format
@@ -22,14 +23,12 @@ public struct ShrinkTexturesPass: ScenePass {
     }
 
     public var name: String { "shrink textures" }
-    let codec: any TextureCodec
     let maxSize: Int?
     let encoding: TextureEncoding
     let quality: Int
     private let reports = Locked<[TextureReport]>([])
 
-    public init(codec: any TextureCodec, maxSize: Int?, encoding: TextureEncoding, quality: Int) {
-        self.codec = codec
+    public init(maxSize: Int?, encoding: TextureEncoding, quality: Int) {
         self.maxSize = maxSize
         self.encoding = encoding
         self.quality = quality
@@ -66,7 +65,7 @@ public struct ShrinkTexturesPass: ScenePass {
     private func shrink(_ texture: Texture, content: TextureContent) throws(AssetError) -> (Texture, TextureReport)? {
         guard let bytes = TextureBytes.load(texture) else { return nil }  // unresolved: the writers warn about it
         let source = ImageFormat(bytes)
-        let size = codec.size(of: bytes)
+        let size = ImageDecoder.size(of: bytes)
         let oversized = maxSize.map { limit in size.map { max($0.width, $0.height) > limit } ?? true } ?? false
         let wanted: ImageFormat? = switch encoding {
         case .keep: source == .other ? .png : nil
@@ -76,25 +75,25 @@ public struct ShrinkTexturesPass: ScenePass {
         case .auto: content == .color && source != .jpeg ? .jpeg : (source == .other ? .png : nil)
         }
         guard oversized || (wanted != nil && wanted != source) else { return nil }
-        var image = try codec.decode(bytes)
+        var image = try ImageDecoder.decode(bytes)
         let before = (image.width, image.height)
         if let maxSize {
             let fitted = Self.fitted(width: image.width, height: image.height, maxSide: maxSize)
             if fitted != (image.width, image.height) {
-                image = codec.resized(image, width: fitted.width, height: fitted.height, content: content,
-                                      wrapsX: texture.wrapS == .repeat || texture.wrapS == .mirror,
-                                      wrapsY: texture.wrapT == .repeat || texture.wrapT == .mirror)
+                image = ImageResampler.resized(image, width: fitted.width, height: fitted.height, content: content.resampling,
+                                               wrapsX: texture.wrapS == .repeat || texture.wrapS == .mirror,
+                                               wrapsY: texture.wrapT == .repeat || texture.wrapT == .mirror)
             }
         }
         var format = wanted ?? source
         if format == .jpeg && !Self.isOpaque(image) { format = .png }
         if format == .other { format = .png }
         if !oversized && format == source { return nil }  // asked for JPEG, but it needs its alpha
-        var encoded = format == .jpeg ? try codec.jpeg(image, quality: quality, fullChroma: content != .color) : try codec.png(image)
+        var encoded = format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, fullChroma: content != .color) : try PNGCodec.encode(image)
         if encoding == .auto && format == .jpeg {
             // Photographic content: JPEG at most half the PNG. Flat art (logos, UI, pixel art) rings under
             // JPEG for little gain, so it stays lossless; an unresized PNG source is then kept as it is.
-            let png = source == .png && !oversized ? bytes : try codec.png(image)
+            let png = source == .png && !oversized ? bytes : try PNGCodec.encode(image)
             if encoded.count * 2 > png.count {
                 if source == .png && !oversized { return nil }
                 (format, encoded) = (.png, png)

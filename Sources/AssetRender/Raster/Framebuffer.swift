@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 
 /// Colour and depth per sample: `samplesPerPixel` samples in a square grid inside each pixel.
 /// Colour is linear RGB with coverage alpha, premultiplied, so resolving is a plain average.

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 
 /// One textured material input made ready to sample on one mesh: the decoded image, which of the
 /// mesh's texcoord sets it reads, and UsdUVTexture's transform, scale and bias.

@@ -127,22 +127,9 @@ struct SurfaceShader: FragmentShader {
         var rgb: SIMD3<Float>
         switch setup.lighting {
         case .environment: rgb = ImageBasedLighting.shade(sample, normal: normal, v: v, setup: setup)
-        case .headlight: rgb = Self.headlight(sample, normal: normal, v: v)
+        case .headlight: rgb = Headlight.shade(sample, normal: normal, v: v)
         }
         rgb = setup.toneMapping.map((rgb + sample.emissive) * setup.exposure)
         return SIMD4(rgb * alpha, alpha)
-    }
-
-    static let ambient: Float = 0.3
-
-    /// SceneKit's default lighting: Lambert from a light at the eye over 30% ambient, and a
-    /// Blinn-Phong highlight whose half vector is the view vector.
-    static func headlight(_ s: SurfaceSample, normal: SIMD3<Float>, v: SIMD3<Float>) -> SIMD3<Float> {
-        let nDotV = abs((normal * v).sum())
-        let diffuse = ambient + (1 - ambient) * nDotV
-        let r = max(s.roughness, 0.05)
-        let shininess = min(max(2 / (r * r) - 2, 2), 256)
-        let specular = 0.25 * (1 - r) * (1 - r) * powf(nDotV, shininess)
-        return s.baseColor * diffuse + SIMD3(repeating: specular)
     }
 }

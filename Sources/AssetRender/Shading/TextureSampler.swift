@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 
 /// Bilinear texture lookups with the scene's wrap modes. Texture coordinates have their origin at
 /// the bottom left (USD, Collada), image rows run top to bottom.

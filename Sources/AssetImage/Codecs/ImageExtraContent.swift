@@ -31,7 +31,7 @@ extension ImageDecoder {
     }
 
     /// Pages in the IFD chain (classic and BigTIFF), stopping at a loop, a cut or 65,536 pages.
-    static func tiffPages(_ b: [UInt8]) -> Int? {
+    package static func tiffPages(_ b: [UInt8]) -> Int? {
         guard b.count >= 8 else { return nil }
         let little = b[0] == 0x49
         func number(_ at: Int, _ size: Int) -> Int? {
@@ -57,7 +57,7 @@ extension ImageDecoder {
     }
 
     /// Image descriptors in a GIF's block stream, stopping at the trailer or a cut.
-    static func gifFrames(_ b: [UInt8]) -> Int? {
+    package static func gifFrames(_ b: [UInt8]) -> Int? {
         guard b.count >= 13 else { return nil }
         var at = 13
         if b[10] & 0x80 != 0 { at += 3 << (Int(b[10] & 0x07) + 1) }

@@ -1,16 +1,5 @@
 import AssetCore
-
-/// What the texture pass needs from an image library. AssetPipeline imports no codec; AssetKit
-/// gives the converter one made of AssetRender's (libpng, TurboJPEG, libwebp, stb_image_resize).
-public protocol TextureCodec: Sendable {
-    /// The width and height from the image's header, without decoding it; nil for a format it
-    /// cannot size that way.
-    func size(of bytes: [UInt8]) -> (width: Int, height: Int)?
-    func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage
-    func resized(_ image: RGBAImage, width: Int, height: Int, content: TextureContent, wrapsX: Bool, wrapsY: Bool) -> RGBAImage
-    func png(_ image: RGBAImage) throws(AssetError) -> [UInt8]
-    func jpeg(_ image: RGBAImage, quality: Int, fullChroma: Bool) throws(AssetError) -> [UInt8]
-}
+import AssetImage
 
 /// What a texture holds, as the materials sampling it say: it decides the colour space it is
 /// filtered in.
@@ -21,6 +10,15 @@ public enum TextureContent: String, Sendable, Encodable {
     case data
     /// A tangent-space normal map.
     case normal
+
+    /// How the resampler filters this content: in linear light, as numbers, or as unit vectors.
+    var resampling: ImageResampler.Content {
+        switch self {
+        case .color: .color
+        case .data: .data
+        case .normal: .normal
+        }
+    }
 
     /// Each texture's content as the scene's materials use it. A texture used two ways is taken as
     /// colour before normals before data: filtering colour in linear space would darken it visibly,

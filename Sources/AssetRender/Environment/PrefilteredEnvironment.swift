@@ -1,3 +1,5 @@
+import AssetImage
+
 /// An environment made ready to light with: diffuse light as nine spherical-harmonic
 /// coefficients of irradiance (already convolved with the cosine lobe and divided by π, so a
 /// Lambert surface's radiance is albedo times `diffuse(n)`), and specular light as a chain of

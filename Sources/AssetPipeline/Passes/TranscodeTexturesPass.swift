@@ -1,6 +1,5 @@
 import AssetCore
-import AssetPipeline
-import AssetRender
+import AssetImage
 import Foundation
 
 /// Textures in formats the writers' readers do not take become embedded PNGs before writing: AR
@@ -10,15 +9,11 @@ import Foundation
 /// (`--texture-format jpeg` re-encodes them after). One warning names every texture converted, and
 /// what of it one picture cannot hold (a GIF's later frames, a TIFF's later pages, a DDS cube's other faces). A
 /// texture that does not decode is unbound from its materials, which keep their constants, with
-/// a warning naming the file. Decoding and encoding are AssetRender's codecs.
-struct TranscodeTexturesPass: TargetedScenePass {
+/// a warning naming the file. Decoding and encoding are AssetImage's codecs.
+struct TranscodeTexturesPass: ScenePass {
     let name = "transcode textures to PNG"
     /// glTF carries WebP under EXT_texture_webp: such textures stay WebP there, with a PNG fallback.
     var keepsWebP = false
-
-    func targeting(_ format: AssetFormat) -> any ScenePass {
-        TranscodeTexturesPass(keepsWebP: format == .gltf || format == .glb)
-    }
 
     func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         var converted: [String] = []

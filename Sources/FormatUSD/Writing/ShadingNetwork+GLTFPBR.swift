@@ -1,3 +1,5 @@
+import AssetCore
+
 extension ShadingNetwork {
     /// The material as a MaterialX `ND_gltf_pbr_surfaceshader` network, as guc writes glTF materials
     /// into USD: constants on the surface node, each texture an `ND_gltf_image_*` node (its factor the

@@ -1,3 +1,4 @@
+import AssetImage
 import Dispatch
 #if canImport(Glibc)
 import Glibc

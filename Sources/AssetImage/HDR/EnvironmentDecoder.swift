@@ -58,7 +58,7 @@ public enum EnvironmentDecoder {
     }
 
     /// Sets every value that is not a finite number at or above zero to 0; returns how many were.
-    static func clampInvalid(_ texels: UnsafeMutableBufferPointer<Float>) -> Int {
+    package static func clampInvalid(_ texels: UnsafeMutableBufferPointer<Float>) -> Int {
         var bad = 0
         for i in texels.indices where !(texels[i].isFinite && texels[i] >= 0) {
             texels[i] = 0
@@ -67,7 +67,7 @@ public enum EnvironmentDecoder {
         return bad
     }
 
-    static func clampInvalid(_ texels: inout [Float]) -> Int {
+    package static func clampInvalid(_ texels: inout [Float]) -> Int {
         texels.withUnsafeMutableBufferPointer { clampInvalid($0) }
     }
 

@@ -1,4 +1,5 @@
 import AssetCore
+import AssetImage
 
 /// The prefiltered data as bytes for a disk cache: a magic and version, the key, the harmonics,
 /// each level's size and texels (little-endian floats), and a 64-bit FNV-1a checksum over all of

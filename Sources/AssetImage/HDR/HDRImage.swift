@@ -27,13 +27,13 @@ public struct HDRImage: Sendable, Equatable {
         return HDRImage(width: width, height: height, texels: texels)
     }
 
-    @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD3<Float> {
+    @inlinable @inline(__always) package func texel(_ x: Int, _ y: Int) -> SIMD3<Float> {
         let i = (y * width + x) * 3
         return SIMD3(texels[i], texels[i + 1], texels[i + 2])
     }
 
     /// The direction through the centre of texel (x, y).
-    static func direction(x: Double, y: Double, width: Int, height: Int) -> SIMD3<Float> {
+    package static func direction(x: Double, y: Double, width: Int, height: Int) -> SIMD3<Float> {
         let phi = (x / Double(width) - 0.5) * 2 * .pi
         let theta = y / Double(height) * .pi
         let s = sin(theta)
@@ -44,7 +44,7 @@ public struct HDRImage: Sendable, Equatable {
     /// the prefilter maps 64 samples a texel and the shader one a pixel through it, and libm's
     /// atan2f and acosf were a tenth of a default thumbnail's time. A minimax odd polynomial on
     /// [0, 1], then the octant folded back.
-    @inline(__always) static func fastAtan2(_ y: Float, _ x: Float) -> Float {
+    @inlinable @inline(__always) package static func fastAtan2(_ y: Float, _ x: Float) -> Float {
         let ax = abs(x), ay = abs(y)
         let big = max(ax, ay)
         guard big > 0 else { return 0 }
@@ -57,7 +57,7 @@ public struct HDRImage: Sendable, Equatable {
     }
 
     /// Where a unit direction lands, in texel units (x across, y down; texel centres at +0.5).
-    @inline(__always) static func coordinates(of d: SIMD3<Float>, width: Int, height: Int) -> (x: Float, y: Float) {
+    @inlinable @inline(__always) package static func coordinates(of d: SIMD3<Float>, width: Int, height: Int) -> (x: Float, y: Float) {
         let u = fastAtan2(d.z, d.x) * (0.5 / Float.pi) + 0.5
         let y = min(max(d.y, -1), 1)
         let v = fastAtan2((1 - y * y).squareRoot(), y) * (1 / Float.pi)
@@ -65,19 +65,19 @@ public struct HDRImage: Sendable, Equatable {
     }
 
     /// Bilinear radiance in direction `d` (unit length), wrapping around and clamped at the poles.
-    @inline(__always) func sample(_ d: SIMD3<Float>) -> SIMD3<Float> {
+    @inlinable @inline(__always) package func sample(_ d: SIMD3<Float>) -> SIMD3<Float> {
         let (cx, cy) = Self.coordinates(of: d, width: width, height: height)
         return sample(x: cx - 0.5, y: cy - 0.5)
     }
 
-    @inline(__always) func sample(x: Float, y: Float) -> SIMD3<Float> {
+    @inlinable @inline(__always) package func sample(x: Float, y: Float) -> SIMD3<Float> {
         texels.withUnsafeBufferPointer { Self.bilinear($0.baseAddress!, width: width, height: height, x: x, y: y) }
     }
 
     /// Bilinear RGB from `width` x `height` texels at `t`, x wrapping around and y clamped, at
     /// texel-index coordinates (centres on whole numbers). On raw memory, so hot loops that hold a
     /// whole pyramid in one buffer pay no reference counting per lookup.
-    @inline(__always) static func bilinear(_ t: UnsafePointer<Float>, width: Int, height: Int, x: Float, y: Float) -> SIMD3<Float> {
+    @inlinable @inline(__always) package static func bilinear(_ t: UnsafePointer<Float>, width: Int, height: Int, x: Float, y: Float) -> SIMD3<Float> {
         let x0f = x.rounded(.down), y0f = y.rounded(.down)
         let fx = x - x0f, fy = y - y0f
         var x0 = Int(x0f) % width
@@ -95,18 +95,18 @@ public struct HDRImage: Sendable, Equatable {
     }
 
     /// Bilinear radiance toward unit direction `d` from raw texels, as `sample(_:)`.
-    @inline(__always) static func bilinear(_ t: UnsafePointer<Float>, width: Int, height: Int, direction d: SIMD3<Float>) -> SIMD3<Float> {
+    @inlinable @inline(__always) package static func bilinear(_ t: UnsafePointer<Float>, width: Int, height: Int, direction d: SIMD3<Float>) -> SIMD3<Float> {
         let (cx, cy) = coordinates(of: d, width: width, height: height)
         return bilinear(t, width: width, height: height, x: cx - 0.5, y: cy - 0.5)
     }
 
     /// Half the size, each texel the mean of the 2x2 below it (an odd last row or column is
     /// averaged with itself). Solid angle is not weighted: the rows it merges are neighbours.
-    func halved() -> HDRImage {
+    package func halved() -> HDRImage {
         texels.withUnsafeBufferPointer { Self.halved($0, width: width, height: height) }
     }
 
-    static func halved(_ t: UnsafeBufferPointer<Float>, width: Int, height: Int) -> HDRImage {
+    package static func halved(_ t: UnsafeBufferPointer<Float>, width: Int, height: Int) -> HDRImage {
         let w = max(width / 2, 1), h = max(height / 2, 1)
         var out = [Float](repeating: 0, count: w * h * 3)
         for y in 0..<h {
@@ -123,7 +123,7 @@ public struct HDRImage: Sendable, Equatable {
     }
 
     /// This image halved until it is at most `maxWidth` wide.
-    func reduced(toWidth maxWidth: Int) -> HDRImage {
+    package func reduced(toWidth maxWidth: Int) -> HDRImage {
         var image = self
         while image.width > maxWidth { image = image.halved() }
         return image

@@ -5,12 +5,12 @@ import COpenEXRCore
 /// knows: ZIP, PIZ, PXR24, B44, DWA...). Scanline and tiled parts are read at full resolution into
 /// one interleaved float buffer: R, G and B (or luminance Y, repeated); alpha and other layers are
 /// not light and are left out. Deep images and chroma-subsampled channels are refused.
-enum OpenEXRDecoder {
-    static let magic: [UInt8] = [0x76, 0x2F, 0x31, 0x01]
+package enum OpenEXRDecoder {
+    package static let magic: [UInt8] = [0x76, 0x2F, 0x31, 0x01]
 
-    static func isEXR(_ bytes: [UInt8]) -> Bool { bytes.starts(with: magic) }
+    package static func isEXR(_ bytes: [UInt8]) -> Bool { bytes.starts(with: magic) }
 
-    struct Decoded {
+    package struct Decoded {
         var width: Int
         var height: Int
         /// `width * height * 3` floats, rows top to bottom.
@@ -27,7 +27,7 @@ enum OpenEXRDecoder {
         init(base: UnsafePointer<UInt8>, count: Int) { self.base = base; self.count = count }
     }
 
-    static func decode(_ bytes: [UInt8], source: String?, maxPixels: Int) throws(AssetError) -> Decoded {
+    package static func decode(_ bytes: [UInt8], source: String?, maxPixels: Int) throws(AssetError) -> Decoded {
         let here = SourceLocation(file: source)
         let outcome: Result<Decoded, AssetError> = bytes.withUnsafeBufferPointer { buffer in
             let stream = Stream(base: buffer.baseAddress!, count: buffer.count)

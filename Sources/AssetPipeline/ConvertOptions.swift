@@ -1,3 +1,5 @@
+import AssetCore
+
 /// What `assetc convert` can be asked to do.
 public struct ConvertOptions: Sendable {
     /// A writer's format name; nil takes it from the output's extension.
@@ -28,14 +30,6 @@ public struct ConvertOptions: Sendable {
     public var meshCompression = MeshCompression.none
 
     public init() {}
-
-    /// The options a preset sets; options given beside it override it (`--budget web --max-texture 1024`).
-    public mutating func apply(_ preset: BudgetPreset) {
-        maxTriangles = preset.triangles
-        maxTextureSize = preset.textureSize
-        maxOutputBytes = preset.fileBytes
-        if preset.prefersJPEG { textureEncoding = .jpeg }
-    }
 }
 
 /// How `--texture-format` stores textures: as they were (re-encoded in their own format only when
@@ -48,14 +42,4 @@ public enum TextureEncoding: String, CaseIterable, Sendable {
     /// sign of photographic content, where JPEG's loss is not seen), PNG or the source otherwise:
     /// what `--max-size` tries before making textures smaller.
     case auto
-}
-
-/// glTF mesh compression (`--compress`): EXT_meshopt_compression or KHR_draco_mesh_compression.
-public enum MeshCompression: Sendable, Equatable {
-    case none
-    /// meshoptimizer's vertex and index codecs; floats keep `positionBits` and `attributeBits`
-    /// bits of mantissa (its exponent filter), 23 for exact.
-    case meshopt(positionBits: Int, attributeBits: Int)
-    /// Draco's edgebreaker coder with its quantization bits per attribute kind.
-    case draco(positionBits: Int, normalBits: Int, texcoordBits: Int, genericBits: Int)
 }

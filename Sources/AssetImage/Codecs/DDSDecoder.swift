@@ -12,7 +12,7 @@ import AssetCore
 public enum DDSDecoder {
     public static func isDDS(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("DDS ".utf8)) }
 
-    enum Layout: Equatable {
+    package enum Layout: Equatable {
         case bc1, bc2, bc3, bc4, bc5
         case masked(bits: Int, masks: [UInt32])  // red, green, blue, alpha; alpha 0 = opaque
         case rgba8, bgra8, bgrx8
