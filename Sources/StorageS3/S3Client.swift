@@ -77,8 +77,10 @@ public final class S3Client: Sendable {
         while true {
             attempt += 1
             let failure: String
+            // Outside the retried part: credentials that cannot be had are not a busy server.
+            let credentials = try settings.provider.current()
             do {
-                let response = try once(method, scheme: scheme, host: host, path: path, query: query, headers: headers, body: body, maxBody: maxBody)
+                let response = try once(method, credentials: credentials, scheme: scheme, host: host, path: path, query: query, headers: headers, body: body, maxBody: maxBody)
                 if !(response.status >= 500 || S3ErrorDocument(response.body)?.code == "SlowDown") { return response }
                 failure = "HTTP \(response.status)" + (S3ErrorDocument(response.body).map { " \($0.code)" } ?? "")
             } catch let limit as BodyLimit {
@@ -97,9 +99,9 @@ public final class S3Client: Sendable {
         }
     }
 
-    private func once(_ method: String, scheme: String, host: String, path: String, query: [(String, String)],
+    private func once(_ method: String, credentials: S3Credentials, scheme: String, host: String, path: String, query: [(String, String)],
                       headers: [(String, String)], body: [UInt8], maxBody: Int) throws -> Response {
-        let signer = SigV4Signer(credentials: settings.credentials, region: settings.region)
+        let signer = SigV4Signer(credentials: credentials, region: settings.region)
         let signed = signer.sign(.init(method: method, host: host, path: path, query: query, headers: headers,
                                        payloadHash: SigV4Signer.hexSHA256(body)), at: Date())
         var request = try HTTPClient.Request(url: "\(scheme)://\(host)\(path)" + (signed.query.isEmpty ? "" : "?" + signed.query),

@@ -124,7 +124,7 @@ public struct S3Store: ObjectStore {
 
     public func presignedURL(for key: String, expiresIn seconds: Int) throws(AssetError) -> String? {
         let (scheme, host, path) = client.target(bucket: address.bucket, key: try fullKey(key), pathStyle: address.pathStyle)
-        let signer = SigV4Signer(credentials: client.settings.credentials, region: client.settings.region)
+        let signer = SigV4Signer(credentials: try client.settings.provider.current(), region: client.settings.region)
         return signer.presign(.init(method: "GET", host: host, path: path, payloadHash: SigV4Signer.unsignedPayload),
                               scheme: scheme, at: Date(), expiresIn: seconds).url
     }

@@ -121,11 +121,15 @@ class CountingProxy:
         # Seconds each object GET waits before it is forwarded: a slow link, so a run is still going
         # when a test stops the server.
         self.delay = 0
+        # Seconds each listing waits: a run whose reads come after its credentials expire.
+        self.listing_delay = 0
         # Object paths answered 403 AccessDenied, as a bucket policy denying part of a prefix does.
         self.forbidden = set()
         self.ranged = []
         # (path, If-Match) of conditional requests.
         self.conditions = []
+        # The X-Amz-Security-Token of each request (None without one): which session signed it.
+        self.tokens = []
         # The next this-many requests are answered 503 SlowDown, as a busy S3 does.
         self.slow_down = 0
         self.lock = threading.Lock()
@@ -143,12 +147,15 @@ class CountingProxy:
                 path, _, query = self.path.partition("?")
                 with proxy.lock:
                     proxy.requests.append((self.command, urllib.parse.unquote(path), query))
+                    proxy.tokens.append(self.headers.get("X-Amz-Security-Token"))
                     if self.headers.get("Range"):
                         proxy.ranged.append((urllib.parse.unquote(path), self.headers["Range"]))
                     if self.headers.get("If-Match"):
                         proxy.conditions.append((urllib.parse.unquote(path), self.headers["If-Match"]))
                 if proxy.delay and self.command == "GET" and "list-type" not in query:
                     time.sleep(proxy.delay)
+                if proxy.listing_delay and "list-type" in query:
+                    time.sleep(proxy.listing_delay)
                 with proxy.lock:
                     garbled, busy = proxy.garbled > 0, proxy.slow_down > 0
                     proxy.garbled -= 1 if garbled else 0
@@ -208,6 +215,7 @@ class CountingProxy:
             self.requests = []
             self.ranged = []
             self.conditions = []
+            self.tokens = []
 
     def object_reads(self):
         """Paths of object GETs (listings, which have a `list-type` query, left out)."""
