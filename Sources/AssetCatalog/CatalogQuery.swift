@@ -89,14 +89,14 @@ public enum CatalogQuery {
     public static func compile(_ expression: String, sort: String? = nil, limit: Int? = nil, offset: Int = 0,
                                dialect: Dialect = .sqlite) throws(AssetError) -> Compiled {
         guard expression.utf8.count <= maxLength else {
-            throw error("the expression is \(expression.utf8.count) bytes; at most \(maxLength) are accepted", 1)
+            throw malformed("the expression is \(expression.utf8.count) bytes; at most \(maxLength) are accepted", 1)
         }
         var parser = Parser(tokens: try Lexer.tokens(expression))
         var arguments = Arguments(dialect: dialect)
         var sql = "SELECT asset.* FROM asset"
         if !parser.atEnd {
             let condition = try parser.parseOr(&arguments)
-            if let extra = parser.peek { throw error("unexpected \(extra.describe) after the expression", extra.column) }
+            if let extra = parser.peek { throw malformed("unexpected \(extra.describe) after the expression", extra.column) }
             sql += " WHERE " + condition
         }
         let orderBy = try order(sort)
@@ -123,7 +123,7 @@ public enum CatalogQuery {
         return "\(field.sql) \(descending ? "DESC" : "ASC") NULLS LAST, asset.id"
     }
 
-    static func error(_ message: String, _ column: Int) -> AssetError {
+    static func malformed(_ message: String, _ column: Int) -> AssetError {
         AssetError(.malformed(message), at: SourceLocation(file: "query", line: 1, column: column))
     }
 
@@ -151,7 +151,7 @@ public enum CatalogQuery {
                 if "=<>!~".contains(c) {
                     var op = String(c)
                     if i + 1 < chars.count, chars[i + 1] == "=", c != "=" && c != "~" { op.append("="); i += 1 }
-                    guard op != "!" else { throw error("'!' must be followed by '='", column) }
+                    guard op != "!" else { throw malformed("'!' must be followed by '='", column) }
                     tokens.append(Token(kind: .op, text: op, column: column))
                     i += 1
                     continue
@@ -160,7 +160,7 @@ public enum CatalogQuery {
                     var text = ""
                     i += 1
                     while true {
-                        guard i < chars.count else { throw error("string is never closed", column) }
+                        guard i < chars.count else { throw malformed("string is never closed", column) }
                         if chars[i] == c {
                             // A doubled quote stands for itself, as in SQL.
                             if i + 1 < chars.count, chars[i + 1] == c { text.append(c); i += 2; continue }
@@ -175,7 +175,7 @@ public enum CatalogQuery {
                 }
                 var text = ""
                 while i < chars.count, !chars[i].isWhitespace, !"()=<>!~\"'".contains(chars[i]) { text.append(chars[i]); i += 1 }
-                guard !text.isEmpty else { throw error("unexpected '\(c)'", column) }
+                guard !text.isEmpty else { throw malformed("unexpected '\(c)'", column) }
                 tokens.append(Token(kind: Double(text) != nil ? .number : .word, text: text, column: column))
             }
             return tokens
@@ -216,10 +216,10 @@ public enum CatalogQuery {
         }
 
         mutating func parseNot(_ args: inout Arguments) throws(AssetError) -> String {
-            guard let token = peek else { throw CatalogQuery.error("the expression ends where a comparison should be", (tokens.last?.column ?? 0) + 1) }
+            guard let token = peek else { throw CatalogQuery.malformed("the expression ends where a comparison should be", (tokens.last?.column ?? 0) + 1) }
             if isKeyword("not") || token.kind == .open {
                 guard nesting < CatalogQuery.maxNesting else {
-                    throw CatalogQuery.error("parentheses and 'not' nest at most \(CatalogQuery.maxNesting) levels deep", token.column)
+                    throw CatalogQuery.malformed("parentheses and 'not' nest at most \(CatalogQuery.maxNesting) levels deep", token.column)
                 }
                 nesting += 1
             }
@@ -229,7 +229,7 @@ public enum CatalogQuery {
                 position += 1
                 let inner = try parseOr(&args)
                 guard let close = peek, close.kind == .close else {
-                    throw CatalogQuery.error("'(' is never closed", token.column)
+                    throw CatalogQuery.malformed("'(' is never closed", token.column)
                 }
                 _ = close
                 position += 1
@@ -242,20 +242,20 @@ public enum CatalogQuery {
             let fieldToken = peek!
             comparisons += 1
             guard comparisons <= CatalogQuery.maxComparisons else {
-                throw CatalogQuery.error("an expression holds at most \(CatalogQuery.maxComparisons) comparisons", fieldToken.column)
+                throw CatalogQuery.malformed("an expression holds at most \(CatalogQuery.maxComparisons) comparisons", fieldToken.column)
             }
-            guard fieldToken.kind == .word else { throw CatalogQuery.error("expected a field name, found \(fieldToken.describe)", fieldToken.column) }
+            guard fieldToken.kind == .word else { throw CatalogQuery.malformed("expected a field name, found \(fieldToken.describe)", fieldToken.column) }
             position += 1
             let key = fieldToken.text.lowercased()
             guard key == "name" || key == "rule" || CatalogQuery.fields[key] != nil else {
-                throw CatalogQuery.error("unknown field '\(fieldToken.text)'; fields: \(CatalogQuery.fieldNames.joined(separator: ", "))", fieldToken.column)
+                throw CatalogQuery.malformed("unknown field '\(fieldToken.text)'; fields: \(CatalogQuery.fieldNames.joined(separator: ", "))", fieldToken.column)
             }
             guard let opToken = peek, opToken.kind == .op else {
-                throw CatalogQuery.error("expected an operator (= != < <= > >= ~) after '\(fieldToken.text)'", peek?.column ?? fieldToken.column + fieldToken.text.count)
+                throw CatalogQuery.malformed("expected an operator (= != < <= > >= ~) after '\(fieldToken.text)'", peek?.column ?? fieldToken.column + fieldToken.text.count)
             }
             position += 1
             guard let valueToken = peek, [.word, .number, .string].contains(valueToken.kind) else {
-                throw CatalogQuery.error("expected a value after '\(opToken.text)'", peek?.column ?? opToken.column + 1)
+                throw CatalogQuery.malformed("expected a value after '\(opToken.text)'", peek?.column ?? opToken.column + 1)
             }
             position += 1
             let isNull = valueToken.kind == .word && valueToken.text.lowercased() == "null"
@@ -266,15 +266,15 @@ public enum CatalogQuery {
                 switch opToken.text {
                 case "=": return "\(field.sql) IS NULL"
                 case "!=": return "\(field.sql) IS NOT NULL"
-                default: throw CatalogQuery.error("null takes = or !=", opToken.column)
+                default: throw CatalogQuery.malformed("null takes = or !=", opToken.column)
                 }
             }
             switch field.type {
             case .number:
                 guard valueToken.kind == .number, let number = Double(valueToken.text) else {
-                    throw CatalogQuery.error("'\(fieldToken.text)' takes a number, not \(valueToken.describe)", valueToken.column)
+                    throw CatalogQuery.malformed("'\(fieldToken.text)' takes a number, not \(valueToken.describe)", valueToken.column)
                 }
-                guard opToken.text != "~" else { throw CatalogQuery.error("'~' compares text; '\(fieldToken.text)' is a number", opToken.column) }
+                guard opToken.text != "~" else { throw CatalogQuery.malformed("'~' compares text; '\(fieldToken.text)' is a number", opToken.column) }
                 return "\(field.sql) \(opToken.text) \(args.bind(.real(number)))"
             case .text:
                 switch opToken.text {
@@ -314,7 +314,7 @@ public enum CatalogQuery {
                 let test = "EXISTS (SELECT 1 FROM assetName n WHERE n.assetId = asset.id AND (\(equal) OR \(suffix)))"
                 return op.text == "=" ? test : "NOT " + test
             default:
-                throw CatalogQuery.error("'name' takes =, != or ~", op.column)
+                throw CatalogQuery.malformed("'name' takes =, != or ~", op.column)
             }
         }
 
@@ -327,7 +327,7 @@ public enum CatalogQuery {
                 let test = "EXISTS (SELECT 1 FROM assetRule r WHERE r.assetId = asset.id AND \(Self.equalIgnoringCase("r.rule", "=", value.text, &args)))"
                 return op.text == "=" ? test : "NOT " + test
             default:
-                throw CatalogQuery.error("'rule' takes =, != or ~", op.column)
+                throw CatalogQuery.malformed("'rule' takes =, != or ~", op.column)
             }
         }
 

@@ -48,17 +48,16 @@ extension IndexUseCase {
             let batch = Array(changed[start..<min(start + batchSize, changed.count)])
             // One staging per batch: what a batch shares (textures, sublayers) is fetched once,
             // and the local disk holds one batch's objects at a time.
-            let staging = try StagedPrefix(store: store, maxBytes: readOptions.limits.maxFileBytes)
-            let options = bucketReadOptions(staging)
+            let sources = AssetSources(stores: StoreOpener { _ in store }, maxBytes: readOptions.limits.maxFileBytes, rangedPackages: false)
+            let staging = try sources.prefix(root)
+            let options = staging.readOptions(readOptions)
             let fetched = staging.stage(batch.map(\.file.relativePath), concurrency: Self.requestsInFlight)
             let outcomes = Locked([Result<CatalogEntry, AssetError>?](repeating: nil, count: batch.count))
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in
                 let outcome = stagedEntry(batch[k], fetched: fetched[k], staging: staging, root: root, rootName: address.name, cache: cache, options: options)
                 outcomes.withLock { $0[k] = outcome }
             }
-            let unreachable = staging.unreachable
-            let notes = staging.takeNotes()
-            staging.close()
+            let (unreachable, notes) = sources.close()
             if let unreachable { throw unreachable }
             var built: [CatalogEntry] = []
             for (candidate, outcome) in zip(batch, outcomes.value) {
@@ -85,14 +84,6 @@ extension IndexUseCase {
     /// behind each other (8 and 16 measured alike on SeaweedFS; 2, one per core, was slower).
     static let requestsInFlight = 8
 
-    /// The reader's options for a staged bucket: the staging folder (the prefix) is the root,
-    /// whatever the command said, and nothing outside it is read.
-    func bucketReadOptions(_ staging: StagedPrefix) -> ReadOptions {
-        var options = readOptions
-        options.assetRoot = .folder(staging.folder)
-        options.allowsPathsOutsideAsset = false
-        return options
-    }
 
     /// One object staged and read into its entry, messages naming `s3://` rather than the
     /// staging folder. A missing object and an unreachable store are failures; anything else

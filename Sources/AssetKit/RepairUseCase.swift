@@ -34,7 +34,7 @@ public struct RepairUseCase: Sendable {
         if AssetRoot.real(file) == AssetRoot.real(output) {
             throw AssetError(.io("--fix never writes over its input; name another output"), at: SourceLocation(file: output))
         }
-        let match = try registry.reader(for: URL(fileURLWithPath: file))
+        let match = try registry.reader(for: URL(fileURLWithPath: file), staged: options.staged)
         guard match.format.isUSD else {
             throw AssetError(.unsupportedFormat("--fix repairs USD files (usda, usdc, usdz); this is \(match.format.name), convert it to usdz first",
                                                 supported: AssetFormat.allCases.filter(\.isUSD).map(\.name)),

@@ -66,8 +66,8 @@ public struct ThumbnailUseCase: Sendable {
     /// and encodes the PNG; also returns the renderer's warnings.
     public func png(for scene: Scene, source: String? = nil) throws(AssetError) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         var options = render
-        let limits = readOptions.limits
-        options.textureBytes = { TextureBytes.load($0, limits: limits) }
+        let (limits, staged) = (readOptions.limits, readOptions.staged)
+        options.textureBytes = { TextureBytes.load($0, limits: limits, staged: staged) }
         options.limits = limits
         options.source = source
         let rendered = try Renderer.render(scene, options: options)
@@ -84,7 +84,7 @@ public struct ThumbnailUseCase: Sendable {
         if options.camera == nil, !union.isEmpty {
             options.camera = RenderCamera.framing(union, view: options.view, upAxis: scene.metadata.upAxis)
         }
-        options.textureBytes = { TextureBytes.load($0, limits: readOptions.limits) }
+        options.textureBytes = { [readOptions] in TextureBytes.load($0, limits: readOptions.limits, staged: readOptions.staged) }
         options.limits = readOptions.limits
         options.source = source
         var images: [RGBAImage] = []

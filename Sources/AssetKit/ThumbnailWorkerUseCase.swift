@@ -79,7 +79,7 @@ public struct ThumbnailWorkerUseCase: Sendable {
             let summaries = try await retrying(stoppable: false) { () async throws(AssetError) in try await self.summaries(of: jobs, catalog: catalog) }
             let outcomes = Locked([Outcome](repeating: .notStarted, count: jobs.count))
             let cache = thumbnailStore.map { ThumbnailCache(store: $0, catalogFolder: catalog.folder) } ?? ThumbnailCache(catalogFolder: catalog.folder)
-            let sources = BatchSources(stores: stores)
+            let sources = AssetSources(stores: stores)
             DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
                 guard !shouldStop() else { return }
                 let outcome: Outcome = render(jobs[k], summary: summaries[k], cache: cache, sources: sources).map { .failed($0) } ?? .rendered
@@ -142,14 +142,13 @@ public struct ThumbnailWorkerUseCase: Sendable {
 
     /// Renders one job; nil on success, else why not. References resolve under the asset's own
     /// indexed folder (or bucket prefix) only, as the service reads it.
-    private func render(_ job: ThumbnailJob, summary: CatalogSummary?, cache: ThumbnailCache, sources: BatchSources) -> String? {
+    private func render(_ job: ThumbnailJob, summary: CatalogSummary?, cache: ThumbnailCache, sources: AssetSources) -> String? {
         guard let summary else { return "the asset is no longer in the catalog" }
         guard summary.contentHash == job.contentHash else { return "the asset changed after the job was recorded" }
         let view = job.view
         let relative = summary.id.split(separator: "/").dropFirst().joined(separator: "/")
         do throws(AssetError) {
-            let (path, root, staging) = try sources.locate(root: summary.root, relative: relative)
-            let readOptions = ReadOptions(assetRoot: .folder(root), allowsPathsOutsideAsset: false)
+            let (path, readOptions) = try sources.locate(root: summary.root, relative: relative)
             var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
             renderer.registry = registry
             do throws(AssetError) {
@@ -157,7 +156,7 @@ public struct ThumbnailWorkerUseCase: Sendable {
                     () throws(AssetError) in try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
                 }
             } catch {
-                throw error.displayed(by: staging)
+                throw readOptions.staged.display(error)
             }
             return nil
         } catch {

@@ -79,7 +79,7 @@ public struct ValidateUseCase: Sendable {
     private func validate(_ file: String, with validator: AssetValidator) -> Outcome {
         do throws(AssetError) {
             // Said to be no folder, the URL does not stat the file to find out (the sniff does).
-            let match = try registry.reader(for: URL(fileURLWithPath: file, isDirectory: false))
+            let match = try registry.reader(for: URL(fileURLWithPath: file, isDirectory: false), staged: options.staged)
             let contents = match.file.isWhole ? match.file.prefix : nil
             if match.format == .gltf || match.format == .glb {
                 let findings = try GLTFValidator(options: options).validate(path: file, contents: contents)

@@ -60,14 +60,14 @@ public struct Converter: Sendable {
             throw AssetError(.unsupportedFormat("--compress is for glTF output; \(writer.format.name) has no mesh compression",
                                                 supported: [AssetFormat.glb.name, AssetFormat.gltf.name]), at: SourceLocation(file: output))
         }
-        let match = try registry.reader(for: URL(fileURLWithPath: input))
+        let match = try registry.reader(for: URL(fileURLWithPath: input), staged: options.readOptions.staged)
         let read = try registry.read(match, options: options.readOptions)
         // Writers and the flatten pass copy each placed mesh, so their work is the scene's after instancing.
         try ReadBudget(options.readOptions.limits).spendInstancedTriangles(of: read.scene, for: "converting the scene",
                                                                          at: SourceLocation(file: input))
-        let limits = options.readOptions.limits
+        let (limits, staged) = (options.readOptions.limits, options.readOptions.staged)
         let context = WriteContext(outputName: (output as NSString).lastPathComponent,
-                                   textureBytes: { TextureBytes.load($0, limits: limits) },
+                                   textureBytes: { TextureBytes.load($0, limits: limits, staged: staged) },
                                    prefersTextLayers: options.textRootLayer, meshCompression: options.meshCompression)
         var attempt = options
         var tries: [SizeTry] = []
@@ -128,10 +128,12 @@ public struct Converter: Sendable {
     }
 
     func passes(for requirements: WriterRequirements, format: AssetFormat, options: ConvertOptions) -> [any ScenePass] {
-        var passes: [any ScenePass] = [TranscodeTexturesPass(keepsWebP: format == .gltf || format == .glb)]
+        let staged = options.readOptions.staged
+        var passes: [any ScenePass] = [TranscodeTexturesPass(keepsWebP: format == .gltf || format == .glb, staged: staged)]
         if options.maxTextureSize != nil || options.textureEncoding != .keep {
-            passes.append(ShrinkTexturesPass(maxSize: options.maxTextureSize, encoding: options.textureEncoding,
-                                             quality: options.jpegQuality))
+            var shrink = ShrinkTexturesPass(maxSize: options.maxTextureSize, encoding: options.textureEncoding, quality: options.jpegQuality)
+            shrink.staged = staged
+            passes.append(shrink)
         }
         // Posing comes first: the passes after it move and scale geometry, which a skin's bind
         // matrices would not follow.

@@ -33,8 +33,14 @@ public struct FormatRegistry: Sendable {
         public var format: AssetFormat { file.format }
     }
 
-    public func reader(for url: URL) throws(AssetError) -> Match {
-        let (prefix, isWhole) = try SniffedFile.head(of: url)
+    /// The reader for a file, judged from its first bytes (read by ranges when `staged` reads the
+    /// file so); errors name staged files by the locations they stand for.
+    public func reader(for url: URL, staged: StagedFiles = .none) throws(AssetError) -> Match {
+        do throws(AssetError) { return try sniffedReader(for: url, staged: staged) } catch { throw staged.display(error) }
+    }
+
+    private func sniffedReader(for url: URL, staged: StagedFiles) throws(AssetError) -> Match {
+        let (prefix, isWhole) = try SniffedFile.head(of: url, staged: staged)
         let ext = url.pathExtension.lowercased()
         for reader in readers {
             if let format = reader.sniff(prefix: prefix, pathExtension: ext) {
@@ -76,12 +82,23 @@ public struct FormatRegistry: Sendable {
 
     /// Reads a scene; with `options.isStrict` the first warning fails the read.
     public func read(_ url: URL, options: ReadOptions = ReadOptions()) throws(AssetError) -> ReadResult {
-        try read(try reader(for: url), options: options)
+        try read(try reader(for: url, staged: options.staged), options: options)
     }
 
     /// Reads a file `reader(for:)` already matched, so a caller that needs the format first
     /// (the converter's report) sniffs once.
+    /// What it says names staged files (a bucket prefix's) by the `s3://` locations they stand for.
     public func read(_ match: Match, options: ReadOptions = ReadOptions()) throws(AssetError) -> ReadResult {
+        do throws(AssetError) {
+            var result = try readAsStaged(match, options: options)
+            if !options.staged.isEmpty { result.diagnostics = result.diagnostics.map(options.staged.display) }
+            return result
+        } catch {
+            throw options.staged.display(error)
+        }
+    }
+
+    private func readAsStaged(_ match: Match, options: ReadOptions) throws(AssetError) -> ReadResult {
         let url = match.file.url
         var result = try match.reader.read(match.file, options: options)
         result.scene.countedPurposes = options.purposes

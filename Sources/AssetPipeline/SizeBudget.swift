@@ -10,7 +10,7 @@ extension Converter {
     static let fewestTriangles = 500
 
     func tightened(_ options: ConvertOptions, scene: Scene, bytes: Int, limit: Int) -> ConvertOptions? {
-        let loaded = scene.textures.compactMap { TextureBytes.load($0) }  // once each: a texture may be a file to read
+        let loaded = scene.textures.compactMap { TextureBytes.load($0, staged: options.readOptions.staged) }  // once each: a texture may be a file to read
         let textureBytes = loaded.reduce(0) { $0 + $1.count }
         let largestSide = loaded.compactMap { ImageDecoder.size(of: $0) }.map { max($0.width, $0.height) }.max() ?? 0
         let triangles = scene.placedMeshes().reduce(0) { $0 + scene.meshes[$1.instance.mesh].triangleCount }

@@ -9,7 +9,7 @@ import Logging
 final class OpenedAsset: Sendable {
     let record: CatalogSummary
     private let stores: StoreOpener
-    private let opened = Locked<(path: String, options: ReadOptions, staging: StagedPrefix?)?>(nil)
+    private let opened = Locked<(path: String, options: ReadOptions, sources: AssetSources?)?>(nil)
     private static let logger = Logger(label: "assetc.serve.staging")
 
     init(_ record: CatalogSummary, stores: StoreOpener) {
@@ -30,15 +30,13 @@ final class OpenedAsset: Sendable {
             opened.withLock { $0 = (path, options, nil) }
             return (path, options)
         }
-        let staging = try StagedPrefix(store: try stores.open(record.root), maxBytes: ReadLimits().maxFileBytes,
-                                        rangedPackages: true)
+        let sources = AssetSources(stores: stores)
         do throws(AssetError) {
-            let path = try staging.stage(relative)
-            let options = ReadOptions(assetRoot: .folder(staging.folder), allowsPathsOutsideAsset: false)
-            opened.withLock { $0 = (path, options, staging) }
+            let (path, options) = try sources.locate(root: record.root, relative: relative)
+            opened.withLock { $0 = (path, options, sources) }
             return (path, options)
         } catch {
-            staging.close()
+            sources.close()
             throw error
         }
     }
@@ -47,12 +45,11 @@ final class OpenedAsset: Sendable {
     /// answering) is thrown, so a picture missing a texture for that reason is not served. Any
     /// other (a reference over the read limit) is logged: the reader saw only "not found".
     func close() throws(AssetError) {
-        guard let staging = opened.withLock({ value in defer { value = nil }; return value?.staging }) else { return }
-        for note in staging.takeNotes() {
+        guard let sources = opened.withLock({ value in defer { value = nil }; return value?.sources }) else { return }
+        let (unreachable, notes) = sources.close()
+        for note in notes {
             Self.logger.warning("a reference was not fetched", metadata: ["asset": "\(record.id)", "why": "\(note)"])
         }
-        let unreachable = staging.unreachable
-        staging.close()
         if let unreachable { throw unreachable }
     }
 

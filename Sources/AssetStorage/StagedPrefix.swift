@@ -29,13 +29,13 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     /// The private folder `folder` is made in; removed with it.
     private let holder: String
 
-    /// Makes the folder under `parent` (else the temporary folder) and registers it. Given a
+    /// Makes the folder under `parent` (else the temporary folder). Given a
     /// `name` (the prefix's last component), the folder is called that, so what names outputs
     /// after their folder (thumbnail and convert runs over a prefix) names them as for a folder.
     ///
     /// With `rangedPackages`, a usdz over `rangedPackageThreshold` is not fetched: its local file
     /// is a stand-in of the object's size (for the size checks readers make) that `USDZArchive`
-    /// reads through `StagedFolders.rangedObject` by ranged GETs, and that becomes the whole
+    /// reads through `StagedFiles.rangedObject` by ranged GETs, and that becomes the whole
     /// object the moment anything opens it as a file (validation's layout check, a hash). Callers
     /// that read every byte anyway (the index hashes each object) leave it off.
     public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil, name: String? = nil,
@@ -57,7 +57,23 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         } else {
             folder = holder
         }
-        StagedFolders.register(folder: folder, source: self)
+    }
+
+    /// What a read of this staging's files carries in its `ReadOptions.staged`: references it
+    /// resolves under the folder are fetched, and what it says names the store's locations.
+    public var files: StagedFiles { StagedFiles(folder: folder, source: self) }
+
+    /// The store's location (`s3://bucket/prefix`), which the folder stands for.
+    public var location: String { store.location }
+
+    /// `options` for reading this staging's files: the folder (the prefix) is the asset root, and
+    /// nothing outside it is read.
+    public func readOptions(_ options: ReadOptions) -> ReadOptions {
+        var staged = options
+        staged.assetRoot = .folder(folder)
+        staged.allowsPathsOutsideAsset = false
+        staged.staged = files
+        return staged
     }
 
     /// `ASSETC_STAGING_DIR` when set; else `/dev/shm` where it is a writable folder (memory: no
@@ -96,9 +112,8 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         return outcomes.withLock { $0.map { $0! } }
     }
 
-    /// Unregisters the folder and deletes what was staged.
+    /// Deletes what was staged.
     public func close() {
-        StagedFolders.unregister(folder: folder)
         try? FileManager.default.removeItem(atPath: holder)  // a temporary folder: nothing to report if it is already gone
     }
 
@@ -113,7 +128,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         return localPath(of: key)
     }
 
-    /// Asked by `AssetRoot.real` for a reference a reader resolved. Failures other than absence
+    /// Asked by `AssetRoot.real(_:staged:)` for a reference a reader resolved. Failures other than absence
     /// are kept for `takeNotes`; absence is the reader's to report.
     public func materialize(relativePath: String) {
         guard ObjectKey.problem(relativePath) == nil else { return }
@@ -180,7 +195,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     /// `text` with the staging folder written as the store's location, so messages name
     /// `s3://bucket/prefix/key` rather than a temporary path.
     public func display(_ text: String) -> String {
-        text.replacingOccurrences(of: folder, with: store.location)
+        files.display(text)
     }
 
     private func fetch(_ key: String) throws(AssetError) -> State {

@@ -41,32 +41,32 @@ public struct ValidationBudget: Sendable, Equatable {
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[1].isEmpty else {
-                throw Self.error("'\(item)' is not KEY=VALUE; keys: triangles, texture, size, duration")
+                throw Self.malformed("'\(item)' is not KEY=VALUE; keys: triangles, texture, size, duration")
             }
             let (key, value) = (parts[0].lowercased(), parts[1])
             let lifted = value.lowercased() == "none"
             switch key {
             case "triangles":
-                guard lifted || (Int(value).map { $0 >= 0 } ?? false) else { throw Self.error("triangles takes a whole number, not '\(value)'") }
+                guard lifted || (Int(value).map { $0 >= 0 } ?? false) else { throw Self.malformed("triangles takes a whole number, not '\(value)'") }
                 budget.triangles = lifted ? nil : Int(value)
             case "texture":
-                guard lifted || (Int(value).map { $0 > 0 } ?? false) else { throw Self.error("texture takes pixels (2048), not '\(value)'") }
+                guard lifted || (Int(value).map { $0 > 0 } ?? false) else { throw Self.malformed("texture takes pixels (2048), not '\(value)'") }
                 budget.textureSize = lifted ? nil : Int(value)
             case "size":
-                guard lifted || ByteCount.parse(value) != nil else { throw Self.error("size takes bytes (200MB, 1G, 5000000), not '\(value)'") }
+                guard lifted || ByteCount.parse(value) != nil else { throw Self.malformed("size takes bytes (200MB, 1G, 5000000), not '\(value)'") }
                 budget.fileBytes = lifted ? nil : ByteCount.parse(value)
             case "duration":
                 let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value)
-                guard lifted || (seconds.map { $0.isFinite && $0 >= 0 } ?? false) else { throw Self.error("duration takes seconds (10s), not '\(value)'") }
+                guard lifted || (seconds.map { $0.isFinite && $0 >= 0 } ?? false) else { throw Self.malformed("duration takes seconds (10s), not '\(value)'") }
                 budget.durationSeconds = lifted ? nil : seconds
             default:
-                throw Self.error("unknown budget '\(key)'; keys: triangles, texture, size, duration")
+                throw Self.malformed("unknown budget '\(key)'; keys: triangles, texture, size, duration")
             }
         }
         return budget
     }
 
-    private static func error(_ message: String) -> AssetError {
+    private static func malformed(_ message: String) -> AssetError {
         AssetError(.malformed("--budget: " + message))
     }
 }

@@ -54,13 +54,13 @@ struct FBXBinaryParser {
 
     private var recordHeader: Int { wide ? 25 : 13 }
 
-    private func fail(_ message: String, at offset: Int) -> AssetError {
+    private func malformed(_ message: String, at offset: Int) -> AssetError {
         AssetError(.malformed(message), at: SourceLocation(file: file, elementPath: "byte \(offset)"))
     }
 
     /// Records until a null record or `end`. The top level may also end where the footer starts.
     private mutating func list(until end: Int, depth: Int, topLevel: Bool = false) throws(AssetError) -> [FBXNode] {
-        guard depth <= budget.limits.maxNodeDepth else { throw fail("records nest deeper than \(budget.limits.maxNodeDepth)", at: cursor) }
+        guard depth <= budget.limits.maxNodeDepth else { throw malformed("records nest deeper than \(budget.limits.maxNodeDepth)", at: cursor) }
         var nodes: [FBXNode] = []
         while cursor + recordHeader <= end {
             let start = cursor
@@ -68,13 +68,13 @@ struct FBXBinaryParser {
             let nameLength = Int(try byte())
             if endOffset == 0 && propertyCount == 0 && propertyBytes == 0 && nameLength == 0 { return nodes }  // the null record
             guard endOffset > start, endOffset <= end else {
-                throw fail("a record's end offset \(endOffset) does not lie after its start and within its parent (\(end))", at: start)
+                throw malformed("a record's end offset \(endOffset) does not lie after its start and within its parent (\(end))", at: start)
             }
-            guard nameLength <= endOffset - cursor else { throw fail("a record's name runs past its end", at: start) }
+            guard nameLength <= endOffset - cursor else { throw malformed("a record's name runs past its end", at: start) }
             let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[cursor..<(cursor + nameLength)]), as: UTF8.self)
             cursor += nameLength
             guard propertyBytes <= endOffset - cursor, propertyCount <= propertyBytes else {
-                throw fail("record \(name) claims \(propertyCount) values in \(propertyBytes) bytes; \(endOffset - cursor) are left", at: start)
+                throw malformed("record \(name) claims \(propertyCount) values in \(propertyBytes) bytes; \(endOffset - cursor) are left", at: start)
             }
             records += 1
             try budget.spend(work: 1, for: "FBX records", at: SourceLocation(file: file, elementPath: "byte \(start)"))
@@ -82,24 +82,24 @@ struct FBXBinaryParser {
             var values: [FBXValue] = []
             values.reserveCapacity(propertyCount)
             for _ in 0..<propertyCount { values.append(try value(end: valuesEnd, record: name)) }
-            guard cursor == valuesEnd else { throw fail("record \(name)'s values take \(cursor - (valuesEnd - propertyBytes)) bytes, not the \(propertyBytes) it claims", at: start) }
+            guard cursor == valuesEnd else { throw malformed("record \(name)'s values take \(cursor - (valuesEnd - propertyBytes)) bytes, not the \(propertyBytes) it claims", at: start) }
             let children = cursor < endOffset ? try list(until: endOffset, depth: depth + 1) : []
             cursor = endOffset
             nodes.append(FBXNode(name: name, values: values, children: children, location: SourceLocation(file: file, elementPath: "byte \(start)")))
         }
-        guard topLevel else { throw fail("a record list has no end record", at: cursor) }
+        guard topLevel else { throw malformed("a record list has no end record", at: cursor) }
         return nodes
     }
 
     private mutating func byte() throws(AssetError) -> UInt8 {
-        guard cursor < bytes.count else { throw fail("the file ends inside a record", at: cursor) }
+        guard cursor < bytes.count else { throw malformed("the file ends inside a record", at: cursor) }
         defer { cursor += 1 }
         return bytes[cursor]
     }
 
     private mutating func load<T: FixedWidthInteger>(_: T.Type) throws(AssetError) -> T {
         let size = MemoryLayout<T>.size
-        guard size <= bytes.count - cursor else { throw fail("the file ends inside a record", at: cursor) }
+        guard size <= bytes.count - cursor else { throw malformed("the file ends inside a record", at: cursor) }
         defer { cursor += size }
         return T(littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: cursor, as: T.self))
     }
@@ -108,7 +108,7 @@ struct FBXBinaryParser {
     private mutating func word() throws(AssetError) -> Int {
         if wide {
             let v = try load(UInt64.self)
-            guard v <= UInt64(Int.max / 2) else { throw fail("a record length of \(v) bytes", at: cursor - 8) }
+            guard v <= UInt64(Int.max / 2) else { throw malformed("a record length of \(v) bytes", at: cursor - 8) }
             return Int(v)
         }
         return Int(try load(UInt32.self))
@@ -126,7 +126,7 @@ struct FBXBinaryParser {
         case UInt8(ascii: "D"): return .number(Double(bitPattern: try load(UInt64.self)))
         case UInt8(ascii: "S"), UInt8(ascii: "R"):
             let length = Int(try load(UInt32.self))
-            guard length <= end - cursor else { throw fail("a \(length)-byte value of \(record) runs past its record", at: start) }
+            guard length <= end - cursor else { throw malformed("a \(length)-byte value of \(record) runs past its record", at: start) }
             let raw = UnsafeBufferPointer(rebasing: bytes[cursor..<(cursor + length)])
             cursor += length
             if code == UInt8(ascii: "R") {
@@ -138,7 +138,7 @@ struct FBXBinaryParser {
         case UInt8(ascii: "f"), UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "b"), UInt8(ascii: "c"):
             return try array(code, end: end, start: start, record: record)
         default:
-            throw fail("value type '\(Character(Unicode.Scalar(code)))' (0x\(String(code, radix: 16))) of record \(record) is not one FBX has", at: start)
+            throw malformed("value type '\(Character(Unicode.Scalar(code)))' (0x\(String(code, radix: 16))) of record \(record) is not one FBX has", at: start)
         }
     }
 
@@ -166,15 +166,15 @@ struct FBXBinaryParser {
     private mutating func array(_ code: UInt8, end: Int, start: Int, record: String) throws(AssetError) -> FBXValue {
         let count = Int(try load(UInt32.self)), encoding = try load(UInt32.self), stored = Int(try load(UInt32.self))
         let here = SourceLocation(file: file, elementPath: "byte \(start)")
-        guard stored <= end - cursor else { throw fail("\(record)'s array of \(stored) bytes runs past its record", at: start) }
+        guard stored <= end - cursor else { throw malformed("\(record)'s array of \(stored) bytes runs past its record", at: start) }
         guard count <= budget.limits.maxArrayElements else {
             throw AssetError(.limitExceeded("\(record)'s array of \(count) elements is past the limit of \(budget.limits.maxArrayElements)"), at: here)
         }
         let bytesOut = count * Self.elementSize(code)
         if encoding == 0 {
-            guard stored == bytesOut else { throw fail("\(record)'s array claims \(count) elements but stores \(stored) bytes", at: start) }
+            guard stored == bytesOut else { throw malformed("\(record)'s array claims \(count) elements but stores \(stored) bytes", at: start) }
         } else if encoding != 1 {
-            throw fail("\(record)'s array has encoding \(encoding); FBX has 0 (raw) and 1 (deflate)", at: start)
+            throw malformed("\(record)'s array has encoding \(encoding); FBX has 0 (raw) and 1 (deflate)", at: start)
         }
         try budget.spend(bytes: bytesOut, for: "\(record)'s array of \(count) elements", at: here)
         let source = cursor..<(cursor + stored)
@@ -233,7 +233,7 @@ struct FBXBinaryParser {
                                   file: String) throws(AssetError) -> [T] {
         let count = array.count, bytesOut = count * MemoryLayout<T>.stride
         guard count > 0 else { return [] }
-        func fail(_ message: String) -> AssetError {
+        func malformed(_ message: String) -> AssetError {
             AssetError(.malformed(message), at: SourceLocation(file: file, elementPath: "byte \(array.start)"))
         }
         var failure: AssetError?
@@ -247,9 +247,9 @@ struct FBXBinaryParser {
                 let status = assetc_inflate_exact(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), bytesOut, source.baseAddress, source.count, &produced)
                 switch status {
                 case 0: break
-                case 1: failure = fail("\(array.record)'s deflated array inflates past the \(bytesOut) bytes its \(count) elements need")
-                case 2: failure = fail("\(array.record)'s deflated array inflates to \(produced) bytes, not the \(bytesOut) its \(count) elements need")
-                default: failure = fail("\(array.record)'s deflated array does not inflate (zlib status \(status))")
+                case 1: failure = malformed("\(array.record)'s deflated array inflates past the \(bytesOut) bytes its \(count) elements need")
+                case 2: failure = malformed("\(array.record)'s deflated array inflates to \(produced) bytes, not the \(bytesOut) its \(count) elements need")
+                default: failure = malformed("\(array.record)'s deflated array does not inflate (zlib status \(status))")
                 }
                 if failure != nil, let base = raw.baseAddress { memset(base, 0, raw.count) }  // never read: the array is thrown away
             }

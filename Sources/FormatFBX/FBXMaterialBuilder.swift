@@ -15,6 +15,8 @@ struct FBXMaterialBuilder {
     let folder: String
     let sandbox: String
     let allowsOutside: Bool
+    /// The read's staged folders: a reference into one is fetched as it is resolved.
+    let staged: StagedFiles
     var textures: [Texture] = []
     var diagnostics: [Diagnostic] = []
     private var textureIndex: [String: Int] = [:]
@@ -22,9 +24,10 @@ struct FBXMaterialBuilder {
     init(objects: FBXObjects, file: String, options: ReadOptions) {
         self.objects = objects
         self.file = file
-        folder = (AssetRoot.real(file) as NSString).deletingLastPathComponent
+        folder = (AssetRoot.real(file, staged: options.staged) as NSString).deletingLastPathComponent
         sandbox = options.assetRoot.folder(for: file)
         allowsOutside = options.allowsPathsOutsideAsset
+        staged = options.staged
     }
 
     /// `uvSets` maps the geometry's UV set names to its primvars, so a texture's UVSet finds its set.
@@ -155,7 +158,7 @@ struct FBXMaterialBuilder {
         }
         var refused: String?
         for candidate in candidates {
-            let real = AssetRoot.real(candidate)
+            let real = AssetRoot.real(candidate, staged: staged)
             guard FileManager.default.fileExists(atPath: real) else { continue }
             if !allowsOutside && !AssetRoot.contains(sandbox, real) {
                 refused = refused ?? candidate

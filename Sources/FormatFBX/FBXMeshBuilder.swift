@@ -21,11 +21,11 @@ struct FBXMeshBuilder {
     func build(_ geometry: FBXObject, name: String, diagnostics: inout [Diagnostic]) throws(AssetError) -> Built {
         let node = geometry.node
         let here = node.location
-        func fail(_ message: String) -> AssetError { AssetError(.malformed("geometry \(geometry.id) (\(geometry.name)): " + message), at: here) }
+        func malformed(_ message: String) -> AssetError { AssetError(.malformed("geometry \(geometry.id) (\(geometry.name)): " + message), at: here) }
         guard let rawPoints = node.value("Vertices")?.doubles, rawPoints.count % 3 == 0 else {
-            throw fail("its Vertices are missing or not a multiple of three numbers")
+            throw malformed("its Vertices are missing or not a multiple of three numbers")
         }
-        guard let rawIndices = node.value("PolygonVertexIndex")?.int32s else { throw fail("its PolygonVertexIndex is missing") }
+        guard let rawIndices = node.value("PolygonVertexIndex")?.int32s else { throw malformed("its PolygonVertexIndex is missing") }
         try budget.spend(work: rawIndices.count + rawPoints.count / 3, for: "FBX geometry \(geometry.id)", at: here)
         let pointCount = rawPoints.count / 3
         var points = [SIMD3<Float>](repeating: .zero, count: pointCount)
@@ -38,7 +38,7 @@ struct FBXMeshBuilder {
         try rawIndices.withUnsafeBufferPointer { (raw) throws(AssetError) in
             for (k, v) in raw.enumerated() {
                 let index = v < 0 ? ~v : v
-                guard index < pointCount else { throw fail("polygon vertex \(k) names point \(index) of \(pointCount)") }
+                guard index < pointCount else { throw malformed("polygon vertex \(k) names point \(index) of \(pointCount)") }
                 indices[k] = index
                 run += 1
                 if v < 0 { counts.append(run); run = 0 }
@@ -90,7 +90,7 @@ struct FBXMeshBuilder {
                 diagnostics.append(.warning("geometry \(geometry.name): LayerElement\(kind) left out: \(error.message)", at: layer.location))
             }
         }
-        if let problem = mesh.topologyProblem() { throw fail(problem) }
+        if let problem = mesh.topologyProblem() { throw malformed(problem) }
         for (index, problem) in mesh.primvarProblems().reversed() {
             diagnostics.append(.warning("geometry \(geometry.name): primvar \(mesh.primvars[index].name) left out: \(problem)", at: here))
             mesh.primvars.remove(at: index)

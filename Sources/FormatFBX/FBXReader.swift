@@ -17,7 +17,7 @@ public struct FBXReader: SceneReader {
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
         let display = file.url.relativePath
         let budget = ReadBudget(options.limits)
-        let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget)
+        let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget, staged: options.staged)
         let document = bytes.starts(with: Array("Kaydara FBX Binary".utf8))
             ? try FBXBinaryParser.parse(bytes, file: display, budget: budget)
             : try FBXTextParser.parse(bytes, file: display, budget: budget)

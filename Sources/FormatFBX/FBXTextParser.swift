@@ -40,7 +40,7 @@ struct FBXTextParser {
 
     private var here: SourceLocation { SourceLocation(file: file, line: line) }
 
-    private func fail(_ message: String, line: Int? = nil) -> AssetError {
+    private func malformed(_ message: String, line: Int? = nil) -> AssetError {
         AssetError(.malformed(message), at: SourceLocation(file: file, line: line ?? self.line))
     }
 
@@ -61,16 +61,16 @@ struct FBXTextParser {
 
     /// Records until the `}` closing `opened` (the line its `{` was on), or the end of the file at the top.
     private mutating func list(depth: Int, opened: Int?) throws(AssetError) -> [FBXNode] {
-        guard depth <= budget.limits.maxNodeDepth else { throw fail("records nest deeper than \(budget.limits.maxNodeDepth)") }
+        guard depth <= budget.limits.maxNodeDepth else { throw malformed("records nest deeper than \(budget.limits.maxNodeDepth)") }
         var nodes: [FBXNode] = []
         while true {
             skipBlank(newlines: true)
             if atEnd {
-                if let opened { throw fail("the '{' on line \(opened) is never closed", line: opened) }
+                if let opened { throw malformed("the '{' on line \(opened) is never closed", line: opened) }
                 return nodes
             }
             if current == UInt8(ascii: "}") {
-                guard opened != nil else { throw fail("a '}' closes nothing") }
+                guard opened != nil else { throw malformed("a '}' closes nothing") }
                 cursor += 1
                 return nodes
             }
@@ -88,7 +88,7 @@ struct FBXTextParser {
         let start = line
         let nameStart = cursor
         while !atEnd && current != UInt8(ascii: ":") && current != 0x0A && current != UInt8(ascii: "{") && current != UInt8(ascii: "}") { cursor += 1 }
-        guard !atEnd, current == UInt8(ascii: ":") else { throw fail("a record name is not followed by ':'") }
+        guard !atEnd, current == UInt8(ascii: ":") else { throw malformed("a record name is not followed by ':'") }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor]), as: UTF8.self).trimmingCharacters(in: .whitespaces)
         cursor += 1
         try budget.spend(work: 1, for: "FBX records", at: here)
@@ -157,10 +157,10 @@ struct FBXTextParser {
         cursor += 1
         let from = cursor
         while !atEnd && current != UInt8(ascii: "\"") {
-            if current == 0x0A { throw fail("the string begun on line \(start) is not closed on its line", line: start) }
+            if current == 0x0A { throw malformed("the string begun on line \(start) is not closed on its line", line: start) }
             cursor += 1
         }
-        guard !atEnd else { throw fail("the string begun on line \(start) is never closed", line: start) }
+        guard !atEnd else { throw malformed("the string begun on line \(start) is never closed", line: start) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<cursor]), as: UTF8.self)
         cursor += 1
         return text.contains("&quot;") ? text.replacingOccurrences(of: "&quot;", with: "\"") : text
@@ -181,7 +181,7 @@ struct FBXTextParser {
             return .integer(v)
         }
         var i = cursor
-        guard let v = DecimalNumberParser.parseDouble(bytes, &i), i == end else { throw fail("'\(text)' is not a number") }
+        guard let v = DecimalNumberParser.parseDouble(bytes, &i), i == end else { throw malformed("'\(text)' is not a number") }
         cursor = end
         return .number(v)
     }
@@ -191,15 +191,15 @@ struct FBXTextParser {
         let start = line
         cursor += 1
         var i = cursor
-        guard let n = DecimalNumberParser.parseInt32(bytes, &i), n >= 0 else { throw fail("'*' is not followed by an element count") }
+        guard let n = DecimalNumberParser.parseInt32(bytes, &i), n >= 0 else { throw malformed("'*' is not followed by an element count") }
         cursor = i
         let count = Int(n)
         guard count <= (bytes.count - cursor) / 2 + 1, count <= budget.limits.maxArrayElements else {
-            throw fail("an array claims \(count) elements; \(bytes.count - cursor) characters are left")
+            throw malformed("an array claims \(count) elements; \(bytes.count - cursor) characters are left")
         }
         try budget.spend(bytes: count * 8, for: "an FBX array of \(count) elements", at: here)
         skipBlank(newlines: true)
-        guard !atEnd, current == UInt8(ascii: "{") else { throw fail("an array's count is not followed by '{'") }
+        guard !atEnd, current == UInt8(ascii: "{") else { throw malformed("an array's count is not followed by '{'") }
         cursor += 1
         skipBlank(newlines: true)
         var values: [Double] = []
@@ -207,17 +207,17 @@ struct FBXTextParser {
         if !atEnd && current == UInt8(ascii: "a") {
             cursor += 1
             skipBlank(newlines: true)
-            guard !atEnd, current == UInt8(ascii: ":") else { throw fail("an array's 'a' is not followed by ':'") }
+            guard !atEnd, current == UInt8(ascii: ":") else { throw malformed("an array's 'a' is not followed by ':'") }
             cursor += 1
             while true {
                 skipBlank(newlines: true)
-                guard !atEnd else { throw fail("the array begun on line \(start) is never closed", line: start) }
+                guard !atEnd else { throw malformed("the array begun on line \(start) is never closed", line: start) }
                 if current == UInt8(ascii: "}") { break }
                 var k = cursor
                 guard let v = DecimalNumberParser.parseDouble(bytes, &k) else {
-                    throw fail("'\(Character(Unicode.Scalar(current)))' in an array of numbers")
+                    throw malformed("'\(Character(Unicode.Scalar(current)))' in an array of numbers")
                 }
-                guard values.count < count else { throw fail("the array begun on line \(start) holds more than its \(count) elements", line: start) }
+                guard values.count < count else { throw malformed("the array begun on line \(start) holds more than its \(count) elements", line: start) }
                 values.append(v)
                 cursor = k
                 skipBlank(newlines: true)
@@ -225,9 +225,9 @@ struct FBXTextParser {
             }
         }
         skipBlank(newlines: true)
-        guard !atEnd, current == UInt8(ascii: "}") else { throw fail("the array begun on line \(start) is never closed", line: start) }
+        guard !atEnd, current == UInt8(ascii: "}") else { throw malformed("the array begun on line \(start) is never closed", line: start) }
         cursor += 1
-        guard values.count == count else { throw fail("the array begun on line \(start) holds \(values.count) elements, not \(count)", line: start) }
+        guard values.count == count else { throw malformed("the array begun on line \(start) holds \(values.count) elements, not \(count)", line: start) }
         return .doubles(values)
     }
 }

@@ -24,15 +24,15 @@ struct OBJMaterials {
 
     mutating func load(_ libraries: [(name: String, line: Int)], names: [String]) {
         var defined: [String: (MTLParser.Parsed, mtlPath: String, mtlDisplay: String)] = [:]
-        let folder = (AssetRoot.real(objPath) as NSString).deletingLastPathComponent
+        let folder = (AssetRoot.real(objPath, staged: options.staged) as NSString).deletingLastPathComponent
         for (text, line) in libraries {
             let here = SourceLocation(file: display, line: line)
             // One file name that holds spaces, or several names separated by them.
-            let candidates = FileManager.default.fileExists(atPath: AssetRoot.real((folder as NSString).appendingPathComponent(text))) ? [text] : text.split(separator: " ").map(String.init)
+            let candidates = FileManager.default.fileExists(atPath: AssetRoot.real((folder as NSString).appendingPathComponent(text), staged: options.staged)) ? [text] : text.split(separator: " ").map(String.init)
             for name in candidates {
                 guard let path = resolve(name, relativeTo: folder, what: "material library", at: here) else { continue }
                 do throws(AssetError) {
-                    let bytes = try FileBytes.read(path: path, display: name, budget: ReadBudget(options.limits))
+                    let bytes = try FileBytes.read(path: path, display: name, budget: ReadBudget(options.limits), staged: options.staged)
                     let parsed = MTLParser(file: name).parse(String(decoding: bytes, as: UTF8.self))
                     diagnostics += parsed.diagnostics
                     for (material, value) in parsed.materials where defined[material] == nil { defined[material] = (value, path, name) }
@@ -71,7 +71,7 @@ struct OBJMaterials {
     /// A path under the asset root, or nil with a warning saying why not.
     private mutating func resolve(_ written: String, relativeTo folder: String, what: String, at here: SourceLocation) -> String? {
         let cleaned = written.replacingOccurrences(of: "\\", with: "/")  // exporters on Windows write backslashes
-        let path = AssetRoot.real(cleaned.hasPrefix("/") ? cleaned : (folder as NSString).appendingPathComponent(cleaned))
+        let path = AssetRoot.real(cleaned.hasPrefix("/") ? cleaned : (folder as NSString).appendingPathComponent(cleaned), staged: options.staged)
         let root = options.assetRoot.folder(for: objPath)
         if !options.allowsPathsOutsideAsset && !AssetRoot.contains(root, path) {
             diagnostics.append(.warning("\(what) refused: " + AssetRoot.refusal(written, root: root), at: here))

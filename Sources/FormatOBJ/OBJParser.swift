@@ -88,7 +88,7 @@ struct OBJParser {
             var failed = false
             var materialIndex: [String: Int32] = [:]
             var corners = 0
-            func fail(_ message: String) {
+            func malformed(_ message: String) {
                 failure = AssetError(.malformed(message), at: SourceLocation(file: file, line: line))
                 failed = true
             }
@@ -139,11 +139,11 @@ struct OBJParser {
                 func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
                 if c0 == UInt8(ascii: "v") && isSpace(c1) {
                     i += 2
-                    guard let x = float(), let y = float(), let z = float() else { fail("a 'v' needs x y z"); break }
+                    guard let x = float(), let y = float(), let z = float() else { malformed("a 'v' needs x y z"); break }
                     positions.append(SIMD3(x, y, z))
                     if !atLineEnd() {
                         // x y z w, or x y z r g b (a common extension for vertex colours).
-                        guard let a = float() else { fail("unexpected text after 'v x y z'"); break }
+                        guard let a = float() else { malformed("unexpected text after 'v x y z'"); break }
                         if let g = float(), let b = float() {
                             if colors.count < positions.count - 1 { colors += [SIMD3<Float>](repeating: .one, count: positions.count - 1 - colors.count) }
                             colors.append(SIMD3(a, g, b))
@@ -151,12 +151,12 @@ struct OBJParser {
                     }
                 } else if c0 == UInt8(ascii: "v") && c1 == UInt8(ascii: "t") && isSpace(c2) {
                     i += 3
-                    guard let u = float() else { fail("a 'vt' needs u [v [w]]"); break }
+                    guard let u = float() else { malformed("a 'vt' needs u [v [w]]"); break }
                     let v = atLineEnd() ? 0 : (float() ?? 0)
                     texcoords.append(SIMD2(u, v))
                 } else if c0 == UInt8(ascii: "v") && c1 == UInt8(ascii: "n") && isSpace(c2) {
                     i += 3
-                    guard let x = float(), let y = float(), let z = float() else { fail("a 'vn' needs x y z"); break }
+                    guard let x = float(), let y = float(), let z = float() else { malformed("a 'vn' needs x y z"); break }
                     normals.append(SIMD3(x, y, z))
                 } else if c0 == UInt8(ascii: "f") && isSpace(c1) {
                     i += 2

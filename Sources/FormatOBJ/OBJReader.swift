@@ -22,11 +22,11 @@ public struct OBJReader: SceneReader {
         let path = file.url.path
         let budget = ReadBudget(options.limits)
         let parser: OBJParser
-        if let mapped = try MappedFile.mapIfLarge(path: path, display: display, budget: budget) {
+        if let mapped = try MappedFile.mapIfLarge(path: path, display: display, budget: budget, staged: options.staged) {
             parser = try OBJSplitParse.parse(mapped.bytes, file: display, budget: budget, mapping: mapped)
             if mapped.changedWhileRead { throw MappedFile.changedError(at: display) }
         } else {
-            parser = try OBJSplitParse.parse(FileBytes.read(path: path, display: display, budget: budget), file: display, budget: budget)
+            parser = try OBJSplitParse.parse(FileBytes.read(path: path, display: display, budget: budget, staged: options.staged), file: display, budget: budget)
         }
         var diagnostics: [Diagnostic] = []
         for (statement, count) in parser.skippedStatements.sorted(by: { $0.key < $1.key }) {

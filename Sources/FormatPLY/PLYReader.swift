@@ -20,7 +20,7 @@ public struct PLYReader: SceneReader {
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
         let display = file.url.relativePath
         let budget = ReadBudget(options.limits)
-        let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget)
+        let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget, staged: options.staged)
         let header = try PLYHeader(bytes: bytes, file: display)
         var body = PLYBody(bytes: bytes, header: header, file: display, budget: budget)
         var diagnostics: [Diagnostic] = []

@@ -21,7 +21,7 @@ public struct STLReader: SceneReader {
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
         let display = file.url.relativePath
         let budget = ReadBudget(options.limits)
-        let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget)
+        let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget, staged: options.staged)
         var scene = Scene()
         scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .stl)
         scene.metadata.declaresUnits = false
@@ -111,15 +111,15 @@ struct STLASCIIParser {
                 while i < p.count, p[i] != 0x0A, p[i] != 0x0D { i += 1 }
                 return String(decoding: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self)
             }
-            func fail(_ message: String) { failure = AssetError(.malformed(message), at: SourceLocation(file: file, line: line)) }
+            func malformed(_ message: String) { failure = AssetError(.malformed(message), at: SourceLocation(file: file, line: line)) }
             func expect(_ keyword: String) -> Bool {
                 let found = word()
-                if found != keyword { fail("expected '\(keyword)', found '\(found.prefix(40))'") }
+                if found != keyword { malformed("expected '\(keyword)', found '\(found.prefix(40))'") }
                 return found == keyword
             }
             func number() -> Float? {
                 skipSpace()
-                guard let v = DecimalNumberParser.parseFloat(p, &i) else { fail("expected a number"); return nil }
+                guard let v = DecimalNumberParser.parseFloat(p, &i) else { malformed("expected a number"); return nil }
                 return v
             }
             while true {
@@ -131,7 +131,7 @@ struct STLASCIIParser {
                 while true {
                     let keyword = word()
                     if keyword == "endsolid" { _ = restOfLine(); break }
-                    guard keyword == "facet" else { fail(keyword.isEmpty ? "the file ends inside solid '\(name)'" : "expected 'facet' or 'endsolid', found '\(keyword.prefix(40))'"); return }
+                    guard keyword == "facet" else { malformed(keyword.isEmpty ? "the file ends inside solid '\(name)'" : "expected 'facet' or 'endsolid', found '\(keyword.prefix(40))'"); return }
                     guard expect("normal"), number() != nil, number() != nil, number() != nil, expect("outer"), expect("loop") else { return }
                     for _ in 0..<3 {
                         guard expect("vertex"), let x = number(), let y = number(), let z = number() else { return }

@@ -88,45 +88,36 @@ struct ConvertCommand: ParsableCommand {
         options.addsMaterialXNetworks = materialx
         options.readOptions = reading.readOptions
         budget.apply(to: &options)
-        let buckets = BucketArguments(assetRoot: reading.sandbox.assetRoot)
-        defer { buckets.close() }
+        let sources = try AssetSources.forCommand(assetRoot: reading.sandbox.assetRoot, maxBytes: options.readOptions.limits.maxFileBytes)
+        defer { sources.closeSaying() }
+        // Inputs staged from one bucket location resolve their references under it (the prefix is
+        // the asset root) unless --asset-root named a folder.
+        let keepingRoot = reading.sandbox.hasFolderRoot
         if let outputFolder {
             let (inputs, folder) = try ExitStatus.orExit {
-                (try paths.map { path throws(AssetError) in try buckets.input(path, maxBytes: options.readOptions.limits.maxFileBytes) },
-                 try buckets.output(outputFolder, isFolder: true, force: force))
+                (try paths.map { path throws(AssetError) in try sources.input(path) }, try sources.output(outputFolder, isFolder: true, force: force))
             }
-            Self.root(&options, buckets: buckets, reading: reading)
-            try runBatch(options, inputs: inputs, into: folder, buckets: buckets)
+            options.readOptions = sources.readOptions(options.readOptions, keepingRoot: keepingRoot)
+            try runBatch(options, inputs: inputs, into: folder, sources: sources)
             return
         }
-        let (input, output) = try ExitStatus.orExit {
-            (try buckets.input(paths[0], maxBytes: options.readOptions.limits.maxFileBytes), try buckets.output(paths[1], isFolder: false, force: force))
+        let report = try ExitStatus.orExit {
+            try ConvertUseCase().run(input: paths[0], output: paths[1], options: options, sources: sources, keepingRoot: keepingRoot)
         }
-        Self.root(&options, buckets: buckets, reading: reading)
-        let report = try ExitStatus.orExit { try ConvertUseCase().run(input: input, output: output, options: options) }
-        try ExitStatus.orExit { try buckets.upload() }
         if json {
-            print(BucketArguments.shown(CatalogOutput.json(ConvertJSON(input: paths[0], output: paths[1], report: report))))
+            print(sources.display(CatalogOutput.json(ConvertJSON(input: paths[0], output: paths[1], report: report))))
             return
         }
         var stderr = StandardError()
-        for diagnostic in report.diagnostics { print("assetc: warning: \(TerminalText.safe(BucketArguments.shown(diagnostic.description)))", to: &stderr) }
+        for diagnostic in report.diagnostics { print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr) }
         if !quiet {
-            for line in ConvertTextFormatter.lines(report) { print(BucketArguments.shown(line)) }
+            for line in ConvertTextFormatter.lines(report) { print(sources.display(line)) }
         }
-    }
-
-    /// Inputs staged from one bucket location resolve their references under it (the prefix is
-    /// the asset root) unless --asset-root said otherwise.
-    static func root(_ options: inout ConvertOptions, buckets: BucketArguments, reading: ReadingOptions) {
-        guard let root = buckets.onlyRoot, !reading.sandbox.hasFolderRoot else { return }
-        options.readOptions.assetRoot = .folder(root)
-        options.readOptions.allowsPathsOutsideAsset = false
     }
 
     /// Many inputs: one line per file on standard error (a progress bar on a terminal), warnings
     /// and failures as they come, one summary line on standard output.
-    private func runBatch(_ options: ConvertOptions, inputs: [String], into folder: String, buckets: BucketArguments) throws {
+    private func runBatch(_ options: ConvertOptions, inputs: [String], into folder: String, sources: AssetSources) throws {
         let useCase = BatchConvertUseCase(options: options)
         let jobs = try ExitStatus.orExit { try useCase.jobs(for: inputs, format: options.format!, outputFolder: folder) }
         if jobs.isEmpty {
@@ -139,13 +130,13 @@ struct ConvertCommand: ParsableCommand {
             var stderr = StandardError()
             if terminal { print("\r\u{1B}[K", terminator: "", to: &stderr) }
             if let error = outcome.error {
-                print("assetc: error: \(TerminalText.safe(BucketArguments.shown(error.description)))", to: &stderr)
+                print("assetc: error: \(TerminalText.safe(sources.display(error).description))", to: &stderr)
             } else {
                 for diagnostic in outcome.report?.diagnostics ?? [] where !quiet && !json {
-                    print("assetc: warning: \(TerminalText.safe(BucketArguments.shown(diagnostic.description)))", to: &stderr)
+                    print("assetc: warning: \(TerminalText.safe(sources.display(diagnostic.description)))", to: &stderr)
                 }
                 if !terminal && !quiet {
-                    print(BucketArguments.shown("convert \(done)/\(jobs.count): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((folder as NSString).appendingPathComponent(outcome.job.output)))"),
+                    print(sources.display("convert \(done)/\(jobs.count): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((folder as NSString).appendingPathComponent(outcome.job.output)))"),
                           to: &stderr)
                 }
             }
@@ -155,11 +146,11 @@ struct ConvertCommand: ParsableCommand {
         }
         let failures = outcomes.filter { $0.error != nil }
         // What converted goes to the bucket even when others failed, as it stays in a folder.
-        try ExitStatus.orExit { try buckets.upload() }
+        try ExitStatus.orExit { try sources.upload() }
         if json {
-            print(BucketArguments.shown(CatalogOutput.json(ConvertJSON(outcomes, folder: folder))))
+            print(sources.display(CatalogOutput.json(ConvertJSON(outcomes, folder: folder))))
         } else {
-            print(BucketArguments.shown("\(outcomes.count - failures.count) converted to \(folder), \(failures.count) failed"))
+            print(sources.display("\(outcomes.count - failures.count) converted to \(folder), \(failures.count) failed"))
         }
         if let first = failures.first?.error { throw ExitCode(ExitStatus.code(for: first)) }
     }

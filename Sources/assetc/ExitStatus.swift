@@ -19,7 +19,7 @@ enum ExitStatus {
     /// for its kind: the one way every command reports a failure.
     static func fail(_ error: AssetError) -> ExitCode {
         var stderr = StandardError()
-        print("assetc: error: \(TerminalText.safe(BucketArguments.shown(error.description)))", to: &stderr)
+        print("assetc: error: \(TerminalText.safe(error.description))", to: &stderr)
         return ExitCode(code(for: error))
     }
 

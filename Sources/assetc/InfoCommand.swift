@@ -21,19 +21,14 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
 
     func run() throws {
-        let buckets = BucketArguments(assetRoot: reading.sandbox.assetRoot)
-        defer { buckets.close() }
+        let sources = try AssetSources.forCommand(assetRoot: reading.sandbox.assetRoot, maxBytes: reading.readOptions.limits.maxFileBytes)
+        defer { sources.closeSaying() }
         var reports: [InfoUseCase.Report] = []
         var status: Int32 = 0
         for file in files {
             do throws(AssetError) {
-                var options = reading.readOptions
-                let path = try buckets.input(file, maxBytes: options.limits.maxFileBytes)
-                if path != file, !reading.sandbox.hasFolderRoot {
-                    // The object's folder in the bucket is its root, as a file's folder is.
-                    (options.assetRoot, options.allowsPathsOutsideAsset) = (.folder(buckets.rootFolder ?? (path as NSString).deletingLastPathComponent), false)
-                }
-                reports.append(try InfoUseCase(options: options).run(path: path))
+                reports.append(try InfoUseCase(options: reading.readOptions).run(location: file, sources: sources,
+                                                                                 keepingRoot: reading.sandbox.hasFolderRoot))
             } catch {
                 let exit = ExitStatus.fail(error)
                 if status == 0 { status = exit.rawValue }
@@ -45,11 +40,11 @@ struct InfoCommand: ParsableCommand {
             let data = files.count == 1
                 ? try reports.first.map { try encoder.encode($0.info) }
                 : try encoder.encode(reports.map(\.info))
-            if let data { print(BucketArguments.shown(String(decoding: data, as: UTF8.self))) }
+            if let data { print(sources.display(String(decoding: data, as: UTF8.self))) }
         } else {
             for (i, report) in reports.enumerated() {
                 if i > 0 { print("") }
-                print(BucketArguments.shown(InfoTextFormatter.format(report.info)))
+                print(sources.display(InfoTextFormatter.format(report.info)))
                 if tree { print(SceneTreeFormatter.format(report.result.scene)) }
             }
         }

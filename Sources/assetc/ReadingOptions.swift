@@ -80,7 +80,7 @@ struct SandboxOptions: ParsableArguments {
         if let maxMemory { limits.maxMemoryBytes = maxMemory.bytes }
         if let maxWork { limits.maxWork = maxWork }
         if let maxFileSize { limits.maxFileBytes = maxFileSize.bytes }
-        // A bucket root is given to the read as its staging folder (BucketArguments).
+        // A bucket root is given to the read as its staging folder (AssetSources).
         let folder = assetRoot.flatMap { StorageLocation.isBucket($0) ? nil : $0 }
         return ReadOptions(limits: limits, assetRoot: folder.map { .folder($0) } ?? .currentDirectoryOrAssetFolder,
                            allowsPathsOutsideAsset: allowOutsidePaths)

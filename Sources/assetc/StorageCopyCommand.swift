@@ -56,7 +56,7 @@ struct StorageCopyCommand: ParsableCommand {
             var limits = ReadLimits()
             limits.maxFileBytes = Int.max
             let bytes = try FileBytes.read(path: file.local, display: file.local, budget: ReadBudget(limits))
-            try store.write(file.key, bytes: bytes, contentType: BucketArguments.contentType(of: file.key))
+            try store.write(file.key, bytes: bytes, contentType: AssetSources.contentType(of: file.key))
         }
         return files.count
     }

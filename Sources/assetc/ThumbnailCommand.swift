@@ -87,37 +87,31 @@ struct ThumbnailCommand: ParsableCommand {
             render.camera = RenderCamera(position: p, target: t, verticalFieldOfView: fov)
         }
         try look.apply(to: &render)
-        let buckets = BucketArguments(assetRoot: reading.sandbox.assetRoot)
-        defer { buckets.close() }
-        var options = reading.readOptions
-        let (inputs, out) = try ExitStatus.orExit {
-            (try paths.map { path throws(AssetError) in try buckets.input(path, maxBytes: options.limits.maxFileBytes) },
-             try buckets.output(self.out, isFolder: true, force: true))
+        let sources = try AssetSources.forCommand(assetRoot: reading.sandbox.assetRoot, maxBytes: reading.readOptions.limits.maxFileBytes)
+        defer { sources.closeSaying() }
+        var base = ThumbnailUseCase(render: render, readOptions: reading.readOptions)
+        base.frames = frames
+        let (useCase, jobs, out) = try ExitStatus.orExit {
+            try base.staged(paths, output: self.out, sources: sources, keepingRoot: reading.sandbox.hasFolderRoot)
         }
-        if let root = buckets.onlyRoot, !reading.sandbox.hasFolderRoot {
-            (options.assetRoot, options.allowsPathsOutsideAsset) = (.folder(root), false)
-        }
-        var useCase = ThumbnailUseCase(render: render, readOptions: options)
-        useCase.frames = frames
-        let jobs = try ExitStatus.orExit { try useCase.jobs(for: inputs, skipping: out) }
         let terminal = isatty(STDERR_FILENO) != 0
         let total = jobs.count
         let outcomes = useCase.run(jobs, outputFolder: out) { outcome, done in
             var stderr = StandardError()
             if let error = outcome.error {
                 if terminal { print("\r\u{1B}[K", terminator: "", to: &stderr) }
-                print("assetc: error: \(TerminalText.safe(BucketArguments.shown(error.description)))", to: &stderr)
+                print("assetc: error: \(TerminalText.safe(sources.display(error).description))", to: &stderr)
             } else if terminal {
                 let width = 30, filled = width * done / max(total, 1)
                 print("\r\u{1B}[K[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(done)/\(total) \(TerminalText.safe(outcome.job.input))",
                       terminator: done == total ? "\n" : "", to: &stderr)
             } else {
-                print(BucketArguments.shown("thumbnail \(done)/\(total): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((out as NSString).appendingPathComponent(outcome.job.output)))"), to: &stderr)
+                print(sources.display("thumbnail \(done)/\(total): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((out as NSString).appendingPathComponent(outcome.job.output)))"), to: &stderr)
             }
         }
         if html { _ = try ExitStatus.orExit { try useCase.writeGallery(outcomes, outputFolder: out) } }
         let failures = outcomes.filter { $0.error != nil }
-        try ExitStatus.orExit { try buckets.upload() }
+        try ExitStatus.orExit { try sources.upload() }
         print("\(outcomes.count - failures.count) thumbnails written to \(self.out), \(failures.count) failed")
         if let first = failures.first?.error { throw ExitCode(ExitStatus.code(for: first)) }
         if jobs.isEmpty {

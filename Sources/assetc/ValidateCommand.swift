@@ -69,23 +69,18 @@ struct ValidateCommand: ParsableCommand {
             }
             return
         }
-        let buckets = BucketArguments(assetRoot: sandbox.assetRoot)
-        defer { buckets.close() }
-        var options = sandbox.readOptions
-        let inputs = try ExitStatus.orExit { try paths.map { path throws(AssetError) in try buckets.input(path, maxBytes: options.limits.maxFileBytes) } }
-        if let root = buckets.onlyRoot, !sandbox.hasFolderRoot {
-            (options.assetRoot, options.allowsPathsOutsideAsset) = (.folder(root), false)
-        }
+        let sources = try AssetSources.forCommand(assetRoot: sandbox.assetRoot, maxBytes: sandbox.readOptions.limits.maxFileBytes)
+        defer { sources.closeSaying() }
         if let fix {
-            let output = try ExitStatus.orExit { try buckets.output(fix, isFolder: false, force: force) }
-            try repair(inputs[0], into: output, options: options)
-            try ExitStatus.orExit { try buckets.upload() }
+            let (input, output) = try ExitStatus.orExit { (try sources.input(paths[0]), try sources.output(fix, isFolder: false, force: force)) }
+            try repair(input, into: output, options: sources.readOptions(sandbox.readOptions, keepingRoot: sandbox.hasFolderRoot), sources: sources)
+            try ExitStatus.orExit { try sources.upload() }
             return
         }
-        var useCase = ValidateUseCase(options: options)
-        useCase.budget = try ExitStatus.orExit { try parsedBudget() }
-        useCase.targetsUsdz = target == .usdz
-        let files = useCase.files(for: inputs)
+        var base = ValidateUseCase(options: sandbox.readOptions)
+        base.budget = try ExitStatus.orExit { try parsedBudget() }
+        base.targetsUsdz = target == .usdz
+        let (useCase, files) = try ExitStatus.orExit { try base.staged(paths, sources: sources, keepingRoot: sandbox.hasFolderRoot) }
         if files.isEmpty {
             throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD or glTF files")))
         }
@@ -94,16 +89,16 @@ struct ValidateCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try json ? encoder.encode(ValidationJSON(outcomes)) : encoder.encode(SARIFLog(outcomes))
-            print(BucketArguments.shown(String(decoding: data, as: UTF8.self)))
+            print(sources.display(String(decoding: data, as: UTF8.self)))
         } else {
-            for outcome in outcomes { if let text = ValidationTextFormatter.format(outcome) { print(BucketArguments.shown(text)) } }
+            for outcome in outcomes { if let text = ValidationTextFormatter.format(outcome) { print(sources.display(text)) } }
             if outcomes.count > 1 { print(ValidationTextFormatter.summary(outcomes)) }
         }
         var status: Int32 = 0
         for outcome in outcomes {
             switch outcome {
             case .failed(_, let error):
-                if !json && !sarif { _ = ExitStatus.fail(error) }
+                if !json && !sarif { _ = ExitStatus.fail(sources.display(error)) }
                 if status == 0 { status = ExitStatus.code(for: error) }
             case .report(let report):
                 if status == 0 && (report.errorCount > 0 || (strict && report.warningCount > 0)) { status = 1 }
@@ -117,21 +112,21 @@ struct ValidateCommand: ParsableCommand {
         return try ValidationBudget.parse(budget)
     }
 
-    private func repair(_ file: String, into output: String, options: ReadOptions) throws {
+    private func repair(_ file: String, into output: String, options: ReadOptions, sources: AssetSources) throws {
         let outcome: RepairUseCase.Outcome
         do throws(AssetError) {
             var useCase = RepairUseCase(options: options)
             useCase.budget = try parsedBudget()
             outcome = try useCase.run(file: file, output: output, force: force)
         } catch {
-            throw ExitStatus.fail(error)
+            throw ExitStatus.fail(sources.display(error))
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(BucketArguments.shown(String(decoding: try encoder.encode(RepairJSON(outcome)), as: UTF8.self)))
+            print(sources.display(String(decoding: try encoder.encode(RepairJSON(outcome)), as: UTF8.self)))
         } else {
-            print(BucketArguments.shown(RepairTextFormatter.format(outcome)))
+            print(sources.display(RepairTextFormatter.format(outcome)))
         }
         if outcome.after.errorCount > 0 || (strict && outcome.after.warningCount > 0) { throw ExitCode(1) }
     }

@@ -59,7 +59,7 @@ struct StagedPackageTests {
         #expect(stat(path, &status) == 0 && Int(status.st_size) == package.count, "the stand-in has the object's size")
         #expect(status.st_blocks == 0, "and none of its bytes")
 
-        let options = ReadOptions(assetRoot: .folder(staging.folder), allowsPathsOutsideAsset: false)
+        let options = staging.readOptions(ReadOptions())
         let scene = try USDReader().read(from: URL(fileURLWithPath: path), options: options).scene
         var triangles = 0
         scene.forEachNode { node, _ in for instance in node.meshInstances { triangles += scene.meshes[instance.mesh].triangleCount } }
@@ -68,10 +68,10 @@ struct StagedPackageTests {
         #expect(store.ranged > 0 && store.rangedBytes < package.count / 4, "\(store.rangedBytes) of \(package.count) bytes fetched")
 
         // Whatever opens the file for its bytes gets all of them: one whole GET, then a plain file.
-        let bytes = try FileBytes.read(path: path, display: path, budget: ReadBudget(ReadLimits()))
+        let bytes = try FileBytes.read(path: path, display: path, budget: ReadBudget(ReadLimits()), staged: staging.files)
         #expect(bytes == package)
         #expect(store.whole == 1)
-        #expect(StagedFolders.rangedObject(at: path) == nil)
+        #expect(staging.files.rangedObject(at: path) == nil)
     }
 
     @Test func aWholeFetchThatFailsLeavesNoZeros() throws {
@@ -79,7 +79,7 @@ struct StagedPackageTests {
         let staging = try StagedPrefix(store: store, maxBytes: package.count - 1, rangedPackages: true)
         defer { staging.close() }
         let path = try staging.stage("props/quad.usdz")
-        #expect(throws: AssetError.self) { try FileBytes.read(path: path, display: path, budget: ReadBudget(ReadLimits())) }
+        #expect(throws: AssetError.self) { try FileBytes.read(path: path, display: path, budget: ReadBudget(ReadLimits()), staged: staging.files) }
         #expect(!FileManager.default.fileExists(atPath: path), "the stand-in is gone, not left as zeros")
         let notes = staging.takeNotes()
         #expect(notes.count == 1 && notes[0].contains("limit exceeded"), "\(notes)")

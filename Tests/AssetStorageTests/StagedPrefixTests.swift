@@ -4,7 +4,7 @@ import AssetTestSupport
 import Foundation
 import Testing
 
-/// Staging through `AssetRoot.real`, with a folder store standing in for a bucket.
+/// Staging through `AssetRoot.real(_:staged:)`, with a folder store standing in for a bucket.
 struct StagedPrefixTests {
     let folder = TemporaryFolder("assetc-staged")
 
@@ -26,15 +26,15 @@ struct StagedPrefixTests {
         let room = try staging.stage("scenes/room.usda")
         #expect(FileManager.default.fileExists(atPath: room))
         // What a reader does with `../textures/wood.png` from the room: join, then resolve.
-        let texture = AssetRoot.real((room as NSString).deletingLastPathComponent + "/../textures/wood.png")
+        let texture = AssetRoot.real((room as NSString).deletingLastPathComponent + "/../textures/wood.png", staged: staging.files)
         #expect(texture == staging.folder + "/textures/wood.png")
         #expect(FileManager.default.contents(atPath: texture) == Data([0x89, 0x50]))
         // Climbing past the prefix fetches nothing, and the reader's root check refuses it.
-        let escaped = AssetRoot.real(staging.folder + "/../secret.txt")
+        let escaped = AssetRoot.real(staging.folder + "/../secret.txt", staged: staging.files)
         #expect(!FileManager.default.fileExists(atPath: escaped))
         #expect(!AssetRoot.contains(staging.folder, escaped))
         // A missing object stays missing: the reader reports it.
-        #expect(!FileManager.default.fileExists(atPath: AssetRoot.real(staging.folder + "/textures/none.png")))
+        #expect(!FileManager.default.fileExists(atPath: AssetRoot.real(staging.folder + "/textures/none.png", staged: staging.files)))
         #expect(throws: AssetError.self) { try staging.stage("textures/none.png") }
     }
 
@@ -51,7 +51,7 @@ struct StagedPrefixTests {
         let staging = try StagedPrefix(store: try store(), maxBytes: 1)
         defer { staging.close() }
         #expect(throws: AssetError.self) { try staging.stage("scenes/room.usda") }
-        _ = AssetRoot.real(staging.folder + "/textures/wood.png")
+        _ = AssetRoot.real(staging.folder + "/textures/wood.png", staged: staging.files)
         #expect(staging.takeNotes().count == 1)
         #expect(!FileManager.default.fileExists(atPath: staging.folder + "/textures/wood.png"))
     }
@@ -61,7 +61,7 @@ struct StagedPrefixTests {
         let room = try staging.stage("scenes/room.usda")
         staging.close()
         #expect(!FileManager.default.fileExists(atPath: room))
-        _ = AssetRoot.real(room)
+        _ = AssetRoot.real(room, staged: staging.files)
         #expect(!FileManager.default.fileExists(atPath: room))
     }
 

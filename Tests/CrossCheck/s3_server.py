@@ -53,15 +53,20 @@ def _free_port_pair():
 
 
 class SeaweedFS:
-    def __init__(self):
+    def __init__(self, anonymous=False):
+        """`anonymous` also lets unsigned requests read, write and list, for a store a library
+        user brings without a signer (the AssetKit library test's)."""
         ensure_tools()
         self.folder = tempfile.mkdtemp(prefix="assetc-seaweed.")
         # Every listener weed starts gets a free port: its defaults (8181, 9101, ...) may be taken.
         self.ports = {name: _free_port_pair() for name in ("master", "volume", "filer", "s3", "iceberg", "lance")}
         self.config = os.path.join(self.folder, "s3.json")
         with open(self.config, "w") as f:
-            json.dump({"identities": [{"name": "assetc", "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
-                                       "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}, f)
+            identities = [{"name": "assetc", "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
+                           "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]
+            if anonymous:
+                identities.append({"name": "anonymous", "actions": ["Read", "Write", "List"]})
+            json.dump({"identities": identities}, f)
         os.makedirs(os.path.join(self.folder, "data"))
         self.process = None
         self.endpoint = f"http://127.0.0.1:{self.ports['s3']}"

@@ -47,15 +47,20 @@ public enum AssetRoot: Sendable, Equatable {
 
     /// Absolute, `.`/`..` collapsed and symlinks followed. realpath(3) answers for paths that
     /// exist, at a tenth of Foundation's URL cost (every read and every resolved reference asks);
-    /// a path that does not exist yet goes through URL, which resolves what it can. A path in a
-    /// staged folder is fetched first (`StagedFolders`).
+    /// a path that does not exist yet goes through URL, which resolves what it can.
     public static func real(_ path: String) -> String {
-        StagedFolders.prepare(path)
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
             return String(cString: resolved)
         }
         return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// `real(path)` for a reader: a path in one of the read's staged folders is fetched first, so a
+    /// reference into a bucket prefix is there to resolve (or missing, as the reader will say).
+    public static func real(_ path: String, staged: StagedFiles) -> String {
+        staged.prepare(path)
+        return real(path)
     }
 
     /// The current directory with symlinks resolved, once per directory the process is in: every

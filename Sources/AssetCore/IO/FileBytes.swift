@@ -10,8 +10,8 @@ package enum FileBytes {
     /// parsing could start).
     static let parallelThreshold = 16 << 20
 
-    package static func read(path: String, expectedSize: Int) throws(AssetError) -> [UInt8] {
-        let fd = try RegularFile.openForReading(path, display: path)
+    package static func read(path: String, expectedSize: Int, staged: StagedFiles = .none) throws(AssetError) -> [UInt8] {
+        let fd = try RegularFile.openForReading(path, display: path, staged: staged)
         defer { close(fd) }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: expectedSize) { buffer, count in
@@ -58,8 +58,9 @@ package enum FileBytes {
 
 extension FileBytes {
     /// A whole asset file: its size checked against `maxFileBytes` and charged to the budget
-    /// before anything is allocated; a missing file is `fileNotFound`, located at `display`.
-    package static func read(path: String, display: String, budget: ReadBudget) throws(AssetError) -> [UInt8] {
+    /// before anything is allocated; a missing file is `fileNotFound`, located at `display`. A
+    /// reader passes its read's `staged` folders, so a package staged as a stand-in is read whole.
+    package static func read(path: String, display: String, budget: ReadBudget, staged: StagedFiles = .none) throws(AssetError) -> [UInt8] {
         var status = stat()
         guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: display, errno: errno) }
         if let problem = RegularFile.problem(status.st_mode) { throw AssetError(.io(problem), at: SourceLocation(file: display)) }
@@ -68,6 +69,6 @@ extension FileBytes {
             throw AssetError(.limitExceeded("file is \(size) bytes (at most \(budget.limits.maxFileBytes))"), at: SourceLocation(file: display))
         }
         try budget.spend(bytes: size, for: "the file's \(size) bytes", at: SourceLocation(file: display))
-        return try read(path: path, expectedSize: size)
+        return try read(path: path, expectedSize: size, staged: staged)
     }
 }

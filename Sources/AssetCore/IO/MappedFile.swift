@@ -19,10 +19,10 @@ package final class MappedFile: @unchecked Sendable {
 
     /// Maps `size` bytes of the file at `path`; nil when it cannot be mapped or guarded (the caller
     /// reads it instead).
-    package init?(path: String, size: Int) {
+    package init?(path: String, size: Int, staged: StagedFiles = .none) {
         guard size > 0 else { return nil }
         let fd: Int32
-        do { fd = try RegularFile.openForReading(path, display: path) } catch { return nil }  // the caller's own read reports why
+        do { fd = try RegularFile.openForReading(path, display: path, staged: staged) } catch { return nil }  // the caller's own read reports why
         defer { close(fd) }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
         let start = UInt(bitPattern: base)
@@ -62,7 +62,7 @@ package final class MappedFile: @unchecked Sendable {
     /// A whole asset file of at least `threshold` bytes, mapped, its size checked against
     /// `maxFileBytes` and charged to the budget as `FileBytes.read` does; nil for a smaller file or
     /// one that cannot be mapped (the caller reads it).
-    package static func mapIfLarge(path: String, display: String, budget: ReadBudget) throws(AssetError) -> MappedFile? {
+    package static func mapIfLarge(path: String, display: String, budget: ReadBudget, staged: StagedFiles = .none) throws(AssetError) -> MappedFile? {
         var status = stat()
         guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: display, errno: errno) }
         let size = Int(status.st_size)
@@ -70,7 +70,7 @@ package final class MappedFile: @unchecked Sendable {
         guard size <= budget.limits.maxFileBytes else {
             throw AssetError(.limitExceeded("file is \(size) bytes (at most \(budget.limits.maxFileBytes))"), at: SourceLocation(file: display))
         }
-        guard let mapped = MappedFile(path: path, size: size) else { return nil }
+        guard let mapped = MappedFile(path: path, size: size, staged: staged) else { return nil }
         try budget.spend(bytes: size, for: "the file's \(size) bytes", at: SourceLocation(file: display))
         return mapped
     }

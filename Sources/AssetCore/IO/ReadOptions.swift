@@ -15,6 +15,9 @@ public struct ReadOptions: Sendable, Equatable {
     /// Seconds into the first animation clip to pose the scene at (`--time`) for bounds, images and
     /// conversions; nil leaves geometry as authored (skinned meshes at their bind pose).
     public var poseTime: Double?
+    /// Folders of this read whose files are fetched as readers resolve them (a bucket prefix's
+    /// staging); `.none` reads the local disk only.
+    public var staged: StagedFiles = .none
 
     public init(limits: ReadLimits = ReadLimits(), assetRoot: AssetRoot = .assetFolder,
                 allowsPathsOutsideAsset: Bool = false, isStrict: Bool = false) {

@@ -10,8 +10,9 @@ import Darwin
 /// file ignores), its kind checked on the open descriptor, and anything else refused by name.
 package enum RegularFile {
     /// A descriptor of `path` (symlinks followed) open for reading, which the caller closes.
-    package static func openForReading(_ path: String, display: String) throws(AssetError) -> Int32 {
-        StagedFolders.prepareWhole(path)
+    /// A stand-in in `staged` (a package read by ranges) is made whole first: nothing reads zeros.
+    package static func openForReading(_ path: String, display: String, staged: StagedFiles = .none) throws(AssetError) -> Int32 {
+        staged.prepareWhole(path)
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw AssetError.openFailed(path: display, errno: errno) }
         var status = stat()
@@ -30,8 +31,8 @@ package enum RegularFile {
     }
 
     /// Throws unless `path` is a regular file: for libraries that open by path themselves (libzip).
-    package static func check(_ path: String, display: String) throws(AssetError) {
-        StagedFolders.prepareWhole(path)
+    package static func check(_ path: String, display: String, staged: StagedFiles = .none) throws(AssetError) {
+        staged.prepareWhole(path)
         var status = stat()
         guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: display, errno: errno) }
         if let problem = problem(status.st_mode) { throw AssetError(.io(problem), at: SourceLocation(file: display)) }

@@ -17,7 +17,7 @@ extension SceneReader {
     /// Sniffs the file with this reader alone, then reads it: content first, then the extension,
     /// then this reader's first format, so a damaged file still gets this reader's own error.
     public func read(from url: URL, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let prefix = try SniffedFile.prefix(of: url)
+        let prefix = try SniffedFile.prefix(of: url, staged: options.staged)
         let ext = url.pathExtension.lowercased()
         let format = sniff(prefix: prefix, pathExtension: ext)
             ?? formats.first { $0.fileExtensions.contains(ext) } ?? formats[0]
@@ -44,19 +44,19 @@ public struct SniffedFile: Sendable {
     }
 
     /// The first bytes of a file; "not found" only when it is absent, else an I/O error.
-    public static func prefix(of url: URL) throws(AssetError) -> [UInt8] {
-        try head(of: url).prefix
+    public static func prefix(of url: URL, staged: StagedFiles = .none) throws(AssetError) -> [UInt8] {
+        try head(of: url, staged: staged).prefix
     }
 
     /// The first bytes of a file, and whether they are all of it (a regular file that ended within
     /// them); "not found" only when it is absent, else an I/O error.
-    public static func head(of url: URL) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
+    public static func head(of url: URL, staged: StagedFiles = .none) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
         let path = url.relativePath
         // A package a staged folder reads by ranges is sniffed by one, not fetched whole for it.
-        if let object = StagedFolders.rangedObject(at: url.path) {
+        if let object = staged.rangedObject(at: url.path) {
             return (try object.read(0..<min(prefixLength, object.byteCount)), false)
         }
-        let fd = try RegularFile.openForReading(url.path, display: path)
+        let fd = try RegularFile.openForReading(url.path, display: path, staged: staged)
         defer { close(fd) }
         var status = stat()
         _ = fstat(fd, &status)

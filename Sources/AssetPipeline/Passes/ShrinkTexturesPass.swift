@@ -26,6 +26,8 @@ public struct ShrinkTexturesPass: ScenePass {
     let maxSize: Int?
     let encoding: TextureEncoding
     let quality: Int
+    /// The read's staged folders, for textures inside a package read by ranges.
+    var staged = StagedFiles.none
     private let reports = Locked<[TextureReport]>([])
 
     public init(maxSize: Int?, encoding: TextureEncoding, quality: Int) {
@@ -63,7 +65,7 @@ public struct ShrinkTexturesPass: ScenePass {
 
     /// The texture as it should be stored, or nil when it already is.
     private func shrink(_ texture: Texture, content: TextureContent) throws(AssetError) -> (Texture, TextureReport)? {
-        guard let bytes = TextureBytes.load(texture) else { return nil }  // unresolved: the writers warn about it
+        guard let bytes = TextureBytes.load(texture, staged: staged) else { return nil }  // unresolved: the writers warn about it
         let source = ImageFormat(bytes)
         let size = ImageDecoder.size(of: bytes)
         let oversized = maxSize.map { limit in size.map { max($0.width, $0.height) > limit } ?? true } ?? false

@@ -14,12 +14,14 @@ struct TranscodeTexturesPass: ScenePass {
     let name = "transcode textures to PNG"
     /// glTF carries WebP under EXT_texture_webp: such textures stay WebP there, with a PNG fallback.
     var keepsWebP = false
+    /// The read's staged folders, for textures inside a package read by ranges.
+    var staged = StagedFiles.none
 
     func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         var converted: [String] = []
         var undecodable: Set<Int> = []
         for (index, texture) in scene.textures.enumerated() {
-            guard let bytes = TextureBytes.load(texture) else { continue }
+            guard let bytes = TextureBytes.load(texture, staged: staged) else { continue }
             let format = ImageDecoder.formatName(of: bytes)
             if format == "PNG" || format == "JPEG" { continue }
             do throws(AssetError) {

@@ -30,15 +30,15 @@ extension PrefilteredEnvironment {
     }
 
     public init(serialized bytes: [UInt8]) throws(AssetError) {
-        func bad(_ why: String) -> AssetError { AssetError(.malformed("not a usable prefiltered environment: \(why)")) }
-        guard bytes.count >= Self.magic.count + 8, Array(bytes.prefix(Self.magic.count)) == Self.magic else { throw bad("wrong magic or version") }
+        func malformed(_ why: String) -> AssetError { AssetError(.malformed("not a usable prefiltered environment: \(why)")) }
+        guard bytes.count >= Self.magic.count + 8, Array(bytes.prefix(Self.magic.count)) == Self.magic else { throw malformed("wrong magic or version") }
         let body = bytes.count - 8
         var stored: UInt64 = 0
         for k in 0..<8 { stored |= UInt64(bytes[body + k]) << (8 * UInt64(k)) }
-        guard stored == Self.checksum(bytes[0..<body]) else { throw bad("checksum mismatch") }
+        guard stored == Self.checksum(bytes[0..<body]) else { throw malformed("checksum mismatch") }
         var at = Self.magic.count
         func u32() throws(AssetError) -> Int {
-            guard at + 4 <= body else { throw bad("truncated") }
+            guard at + 4 <= body else { throw malformed("truncated") }
             var v: UInt32 = 0
             for k in 0..<4 { v |= UInt32(bytes[at + k]) << (8 * UInt32(k)) }
             at += 4
@@ -46,29 +46,29 @@ extension PrefilteredEnvironment {
         }
         func f32() throws(AssetError) -> Float {
             let v = Float(bitPattern: UInt32(try u32()))
-            guard v.isFinite, v >= -1e30 else { throw bad("a value is not finite") }
+            guard v.isFinite, v >= -1e30 else { throw malformed("a value is not finite") }
             return v
         }
         let keyLength = try u32()
-        guard keyLength <= 1024, at + keyLength <= body else { throw bad("key length") }
+        guard keyLength <= 1024, at + keyLength <= body else { throw malformed("key length") }
         let key = String(decoding: bytes[at..<(at + keyLength)], as: UTF8.self)
         at += keyLength
         var irradiance: [SIMD3<Float>] = []
         for _ in 0..<9 { irradiance.append(SIMD3(try f32(), try f32(), try f32())) }
         let count = try u32()
-        guard (1...16).contains(count) else { throw bad("\(count) levels") }
+        guard (1...16).contains(count) else { throw malformed("\(count) levels") }
         var levels: [HDRImage] = []
         for _ in 0..<count {
             let w = try u32(), h = try u32()
-            guard w > 0, h > 0, w * h <= Self.maxLevelTexels, at + w * h * 12 <= body else { throw bad("level size \(w) x \(h)") }
+            guard w > 0, h > 0, w * h <= Self.maxLevelTexels, at + w * h * 12 <= body else { throw malformed("level size \(w) x \(h)") }
             var texels = [Float](repeating: 0, count: w * h * 3)
             for i in texels.indices {
                 texels[i] = try f32()
-                guard texels[i] >= 0 else { throw bad("a negative radiance") }
+                guard texels[i] >= 0 else { throw malformed("a negative radiance") }
             }
             levels.append(HDRImage(width: w, height: h, texels: texels))
         }
-        guard at == body else { throw bad("trailing bytes") }
+        guard at == body else { throw malformed("trailing bytes") }
         self.init(irradiance: irradiance, specularLevels: levels, key: key)
     }
 

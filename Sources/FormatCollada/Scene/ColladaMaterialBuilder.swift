@@ -11,6 +11,8 @@ struct ColladaMaterialBuilder {
     let documentFolder: String
     let sandbox: String
     let allowsOutside: Bool
+    /// The read's staged folders: a reference into one is fetched as it is resolved.
+    let staged: StagedFiles
     var textures: [Texture] = []
     var diagnostics: [Diagnostic] = []
     private var textureIndex: [String: Int] = [:]
@@ -21,6 +23,7 @@ struct ColladaMaterialBuilder {
         documentFolder = (absolute as NSString).deletingLastPathComponent
         sandbox = options.assetRoot.folder(for: documentPath)
         allowsOutside = options.allowsPathsOutsideAsset
+        staged = options.staged
     }
 
     mutating func build(_ material: ColladaMaterial, texcoordSets: [String: String]) -> Material {
@@ -82,7 +85,7 @@ struct ColladaMaterialBuilder {
         if path.hasPrefix("file://") { path = String(path.dropFirst("file://".count)) }
         path = path.removingPercentEncoding ?? path
         let joined = path.hasPrefix("/") ? path : (documentFolder as NSString).appendingPathComponent(path)
-        let resolved = AssetRoot.real(joined)
+        let resolved = AssetRoot.real(joined, staged: staged)
         var resolvedPath: String?
         if !allowsOutside && !AssetRoot.contains(sandbox, resolved) {
             diagnostics.append(.warning("texture refused: " + AssetRoot.refusal(image.path, root: sandbox), at: here))

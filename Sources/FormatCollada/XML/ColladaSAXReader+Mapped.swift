@@ -58,7 +58,7 @@ extension ColladaSAXReader {
         guard error == nil, let parser else { return }
         let status = xmlParseChunk(parser, nil, 0, 1)
         if status != 0 && error == nil {
-            fail("XML error \(status)", line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)))
+            malformed("XML error \(status)", line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)))
         }
     }
 
@@ -71,7 +71,7 @@ extension ColladaSAXReader {
                 xmlParseChunk(parser, $0, Int32(size), 0)
             }
             if status != 0 && error == nil {
-                fail("XML error \(status)", line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)))
+                malformed("XML error \(status)", line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)))
             }
             at += size
         }

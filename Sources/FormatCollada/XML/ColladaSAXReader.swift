@@ -109,7 +109,7 @@ final class ColladaSAXReader {
             let finished = count == 0
             let status = chunk.withUnsafeBufferPointer { xmlParseChunk(parser, $0.baseAddress, Int32(count), finished ? 1 : 0) }
             if status != 0 && error == nil {
-                fail("XML error \(status)", line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)))
+                malformed("XML error \(status)", line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)))
             }
             if finished { break }
         }
@@ -117,7 +117,7 @@ final class ColladaSAXReader {
         if let error { throw error }
     }
 
-    func fail(_ message: String, line: Int?, column: Int? = nil) {
+    func malformed(_ message: String, line: Int?, column: Int? = nil) {
         guard error == nil else { return }
         error = AssetError(.malformed(message), at: SourceLocation(file: file, line: line, column: column))
         if let parser { xmlStopParser(parser) }
@@ -304,7 +304,7 @@ final class ColladaSAXReader {
         handler.entityDecl = { context, name, _, _, _, _ in
             let reader = ColladaSAXReader.reader(context)
             let entity = name.map { String(cString: $0) } ?? "?"
-            reader.fail("entity declaration '\(entity)' refused: Collada documents need no entities (XXE and entity-expansion attacks use them)",
+            reader.malformed("entity declaration '\(entity)' refused: Collada documents need no entities (XXE and entity-expansion attacks use them)",
                         line: reader.currentLine)
         }
         handler.serror = { context, error in
@@ -312,7 +312,7 @@ final class ColladaSAXReader {
             let reader = ColladaSAXReader.reader(context)
             let message = error.pointee.message.map { String(cString: $0) }?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "XML error \(error.pointee.code)"
-            reader.fail(message, line: Int(error.pointee.line), column: error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil)
+            reader.malformed(message, line: Int(error.pointee.line), column: error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil)
         }
         return handler
     }

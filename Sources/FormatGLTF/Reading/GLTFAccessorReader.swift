@@ -38,16 +38,16 @@ struct GLTFAccessorReader {
 
     func location(_ index: Int) -> SourceLocation { SourceLocation(file: file, elementPath: "accessors[\(index)]") }
 
-    func fail(_ index: Int, _ message: String) -> AssetError { AssetError(.malformed(message), at: location(index)) }
+    func malformed(_ index: Int, _ message: String) -> AssetError { AssetError(.malformed(message), at: location(index)) }
 
     /// The accessor's values as floats, `components` per element, with the components it has.
     func floats(_ index: Int, allowedComponents: Set<Int>, what: String) throws(AssetError) -> (values: [Float], components: Int) {
         let accessor = try self.accessor(index)
         guard let components = Self.componentCount(accessor.type), allowedComponents.contains(components) else {
-            throw fail(index, "\(what) accessor has type \(accessor.type)")
+            throw malformed(index, "\(what) accessor has type \(accessor.type)")
         }
         guard let size = Self.componentSize(accessor.componentType), accessor.componentType != 5125 || accessor.normalized != true else {
-            throw fail(index, "componentType \(accessor.componentType) is not one glTF defines")
+            throw malformed(index, "componentType \(accessor.componentType) is not one glTF defines")
         }
         let total = try elementTotal(index, accessor, components: components)
         try budget.spend(work: total, for: "\(what) (accessors[\(index)])", at: location(index))
@@ -133,7 +133,7 @@ struct GLTFAccessorReader {
     func indices(_ index: Int) throws(AssetError) -> [UInt32] {
         let accessor = try self.accessor(index)
         guard accessor.type == "SCALAR", [5121, 5123, 5125].contains(accessor.componentType) else {
-            throw fail(index, "indices must be SCALAR unsigned byte, short or int; this is \(accessor.type) of componentType \(accessor.componentType)")
+            throw malformed(index, "indices must be SCALAR unsigned byte, short or int; this is \(accessor.type) of componentType \(accessor.componentType)")
         }
         let total = try elementTotal(index, accessor, components: 1)
         try budget.spend(work: total, for: "indices (accessors[\(index)])", at: location(index))
@@ -185,46 +185,46 @@ struct GLTFAccessorReader {
     /// after checking that `count` elements fit inside the view and the view inside its buffer.
     private func view(_ viewIndex: Int, of index: Int, _ accessor: GLTFAsset.Accessor, elementSize: Int, count: Int? = nil,
                       extraOffset: Int? = nil, packed: Bool = false) throws(AssetError) -> (ArraySlice<UInt8>, Int, Int) {
-        guard let views = asset.bufferViews, views.indices.contains(viewIndex) else { throw fail(index, "bufferView \(viewIndex) does not exist") }
+        guard let views = asset.bufferViews, views.indices.contains(viewIndex) else { throw malformed(index, "bufferView \(viewIndex) does not exist") }
         let view = views[viewIndex]
         let buffer: ArraySlice<UInt8>
         let viewOffset: Int
         if let decoded = decodedViews[viewIndex] {
             (buffer, viewOffset) = (decoded, 0)
         } else {
-            guard buffers.indices.contains(view.buffer) else { throw fail(index, "bufferViews[\(viewIndex)] names buffer \(view.buffer), which does not exist") }
-            guard let loaded = buffers[view.buffer] else { throw fail(index, "buffer \(view.buffer) could not be loaded") }
+            guard buffers.indices.contains(view.buffer) else { throw malformed(index, "bufferViews[\(viewIndex)] names buffer \(view.buffer), which does not exist") }
+            guard let loaded = buffers[view.buffer] else { throw malformed(index, "buffer \(view.buffer) could not be loaded") }
             (buffer, viewOffset) = (loaded, view.byteOffset ?? 0)
         }
         guard viewOffset >= 0, view.byteLength >= 0, viewOffset <= buffer.count, view.byteLength <= buffer.count - viewOffset else {
-            throw fail(index, "bufferViews[\(viewIndex)] (offset \(viewOffset), length \(view.byteLength)) runs past its buffer of \(buffer.count) bytes")
+            throw malformed(index, "bufferViews[\(viewIndex)] (offset \(viewOffset), length \(view.byteLength)) runs past its buffer of \(buffer.count) bytes")
         }
         let stride = packed ? elementSize : (view.byteStride ?? elementSize)
-        guard stride >= elementSize else { throw fail(index, "byteStride \(stride) is less than the \(elementSize)-byte element") }
+        guard stride >= elementSize else { throw malformed(index, "byteStride \(stride) is less than the \(elementSize)-byte element") }
         let n = count ?? accessor.count
         let offset = extraOffset ?? (accessor.byteOffset ?? 0)
-        guard offset >= 0, offset <= view.byteLength else { throw fail(index, "byteOffset \(offset) is past the end of bufferViews[\(viewIndex)]") }
+        guard offset >= 0, offset <= view.byteLength else { throw malformed(index, "byteOffset \(offset) is past the end of bufferViews[\(viewIndex)]") }
         if n > 0 {
             // (n - 1) * stride + elementSize must fit in what is left of the view; divide, do not multiply.
             let room = view.byteLength - offset - elementSize
             guard room >= 0, (n - 1) <= room / stride else {
-                throw fail(index, "\(n) elements of \(elementSize) bytes every \(stride) do not fit in bufferViews[\(viewIndex)] (\(view.byteLength) bytes from offset \(offset))")
+                throw malformed(index, "\(n) elements of \(elementSize) bytes every \(stride) do not fit in bufferViews[\(viewIndex)] (\(view.byteLength) bytes from offset \(offset))")
             }
         }
         return (buffer, viewOffset + offset, stride)  // offsets relative to the buffer's first byte
     }
 
     private func sparseIndices(_ index: Int, _ sparse: GLTFAsset.Sparse, count: Int) throws(AssetError) -> [UInt32] {
-        guard sparse.count >= 0, sparse.count <= count else { throw fail(index, "sparse count \(sparse.count) exceeds the accessor's \(count)") }
+        guard sparse.count >= 0, sparse.count <= count else { throw malformed(index, "sparse count \(sparse.count) exceeds the accessor's \(count)") }
         guard [5121, 5123, 5125].contains(sparse.indices.componentType), let size = Self.componentSize(sparse.indices.componentType) else {
-            throw fail(index, "sparse indices have componentType \(sparse.indices.componentType)")
+            throw malformed(index, "sparse indices have componentType \(sparse.indices.componentType)")
         }
         let dummy = GLTFAsset.Accessor(bufferView: nil, byteOffset: nil, componentType: sparse.indices.componentType, normalized: nil,
                                        count: sparse.count, type: "SCALAR", sparse: nil, name: nil)
         let (bytes, start, _) = try view(sparse.indices.bufferView, of: index, dummy, elementSize: size, count: sparse.count,
                                          extraOffset: sparse.indices.byteOffset ?? 0, packed: true)
         let targets = Self.unsigned(bytes, start: start, stride: size, count: sparse.count, size: size)
-        if let bad = targets.first(where: { Int($0) >= count }) { throw fail(index, "sparse index \(bad) is outside the accessor's \(count) elements") }
+        if let bad = targets.first(where: { Int($0) >= count }) { throw malformed(index, "sparse index \(bad) is outside the accessor's \(count) elements") }
         return targets
     }
 

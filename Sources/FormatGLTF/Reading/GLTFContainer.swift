@@ -20,28 +20,28 @@ struct GLTFContainer {
             json = bytes[...]
             return
         }
-        func fail(_ message: String) -> AssetError { AssetError(.malformed(message), at: SourceLocation(file: file, elementPath: "GLB header")) }
-        guard bytes.count >= 20 else { throw fail("the file is \(bytes.count) bytes, too short for a GLB header and a chunk") }
+        func malformed(_ message: String) -> AssetError { AssetError(.malformed(message), at: SourceLocation(file: file, elementPath: "GLB header")) }
+        guard bytes.count >= 20 else { throw malformed("the file is \(bytes.count) bytes, too short for a GLB header and a chunk") }
         let version = Self.u32(bytes, 4), length = Int(Self.u32(bytes, 8))
-        guard version == 2 else { throw fail("GLB version \(version); assetc reads version 2") }
+        guard version == 2 else { throw malformed("GLB version \(version); assetc reads version 2") }
         if length != bytes.count {
-            guard length < bytes.count else { throw fail("the header says \(length) bytes but the file has \(bytes.count)") }
+            guard length < bytes.count else { throw malformed("the header says \(length) bytes but the file has \(bytes.count)") }
             diagnostics.append(.warning("the header says \(length) bytes; the \(bytes.count - length) bytes after that are ignored",
                                         at: SourceLocation(file: file, elementPath: "GLB header")))
         }
         var chunks: [(type: UInt32, range: Range<Int>)] = []
         var offset = 12
         while offset < length {
-            guard length - offset >= 8 else { throw fail("a chunk header at byte \(offset) runs past the end") }
+            guard length - offset >= 8 else { throw malformed("a chunk header at byte \(offset) runs past the end") }
             let size = Int(Self.u32(bytes, offset)), type = Self.u32(bytes, offset + 4)
             // Subtracting keeps the check overflow-free whatever size the chunk claims.
             guard size <= length - offset - 8 else {
-                throw fail("the chunk at byte \(offset) claims \(size) bytes; only \(length - offset - 8) follow")
+                throw malformed("the chunk at byte \(offset) claims \(size) bytes; only \(length - offset - 8) follow")
             }
             chunks.append((type, (offset + 8)..<(offset + 8 + size)))
             offset += 8 + size
         }
-        guard let first = chunks.first, first.type == Self.jsonChunkType else { throw fail("the first chunk is not JSON") }
+        guard let first = chunks.first, first.type == Self.jsonChunkType else { throw malformed("the first chunk is not JSON") }
         json = bytes[first.range]
         binaryChunk = chunks.dropFirst().first { $0.type == Self.binChunkType }.map { bytes[$0.range] }
     }
@@ -66,8 +66,8 @@ enum GLTFURI {
         if uri.contains("://") { return .refused("'\(uri)' is not a relative path (only files beside the asset are read)") }
         let decoded = uri.removingPercentEncoding ?? uri
         if decoded.hasPrefix("/") { return .refused("'\(uri)' is an absolute path") }
-        let folder = (AssetRoot.real(documentPath) as NSString).deletingLastPathComponent
-        let joined = AssetRoot.real((folder as NSString).appendingPathComponent(decoded))
+        let folder = (AssetRoot.real(documentPath, staged: options.staged) as NSString).deletingLastPathComponent
+        let joined = AssetRoot.real((folder as NSString).appendingPathComponent(decoded), staged: options.staged)
         let root = options.assetRoot.folder(for: documentPath)
         if !options.allowsPathsOutsideAsset && !AssetRoot.contains(root, joined) {
             return .refused(AssetRoot.refusal(uri, root: root))

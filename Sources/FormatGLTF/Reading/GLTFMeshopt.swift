@@ -12,14 +12,14 @@ enum GLTFMeshopt {
         for (index, view) in (asset.bufferViews ?? []).enumerated() {
             guard let ext = view.extensions?.EXT_meshopt_compression else { continue }
             let here = SourceLocation(file: file, elementPath: "bufferViews[\(index)].extensions.EXT_meshopt_compression")
-            func fail(_ message: String) -> AssetError { AssetError(.malformed(message), at: here) }
-            guard buffers.indices.contains(ext.buffer), let source = buffers[ext.buffer] else { throw fail("buffer \(ext.buffer) is not available") }
+            func malformed(_ message: String) -> AssetError { AssetError(.malformed(message), at: here) }
+            guard buffers.indices.contains(ext.buffer), let source = buffers[ext.buffer] else { throw malformed("buffer \(ext.buffer) is not available") }
             let offset = ext.byteOffset ?? 0
             guard offset >= 0, ext.byteLength >= 0, offset <= source.count, ext.byteLength <= source.count - offset else {
-                throw fail("offset \(offset) and length \(ext.byteLength) run past buffer \(ext.buffer) of \(source.count) bytes")
+                throw malformed("offset \(offset) and length \(ext.byteLength) run past buffer \(ext.buffer) of \(source.count) bytes")
             }
             guard ext.count >= 0, ext.byteStride > 0, ext.byteStride <= 256, ext.count <= budget.limits.maxArrayElements else {
-                throw fail("count \(ext.count) of stride \(ext.byteStride) is not a decodable shape")
+                throw malformed("count \(ext.count) of stride \(ext.byteStride) is not a decodable shape")
             }
             // libmeshoptimizer asserts these rather than failing (an abort on a hostile file), so they
             // are checked here: the shapes EXT_meshopt_compression allows for each mode and filter.
@@ -32,10 +32,10 @@ enum GLTFMeshopt {
             case (_, "EXPONENTIAL") where ext.byteStride % 4 != 0: "the EXPONENTIAL filter needs a stride that is a multiple of 4, not \(ext.byteStride)"
             default: nil
             }
-            if let shapeProblem { throw fail(shapeProblem) }
+            if let shapeProblem { throw malformed(shapeProblem) }
             let size = ext.count * ext.byteStride
             guard size <= view.byteLength || view.byteLength == 0 || size == view.byteLength else {
-                throw fail("decodes to \(size) bytes but the view is \(view.byteLength)")
+                throw malformed("decodes to \(size) bytes but the view is \(view.byteLength)")
             }
             try budget.spend(bytes: size, for: "a meshopt-compressed view of \(size) bytes", at: here)
             try budget.spend(work: ext.count, for: "a meshopt-compressed view of \(ext.count) elements", at: here)
@@ -71,10 +71,10 @@ enum GLTFMeshopt {
             }
             switch status {
             case 0: decoded[index] = out[...]
-            case -100: throw fail("index stride \(ext.byteStride); meshopt indices are 2 or 4 bytes")
-            case -101: throw fail("unknown mode '\(ext.mode)'")
-            case -102: throw fail("unknown filter '\(ext.filter ?? "")'")
-            default: throw fail("the compressed data does not decode (meshoptimizer error \(status))")
+            case -100: throw malformed("index stride \(ext.byteStride); meshopt indices are 2 or 4 bytes")
+            case -101: throw malformed("unknown mode '\(ext.mode)'")
+            case -102: throw malformed("unknown filter '\(ext.filter ?? "")'")
+            default: throw malformed("the compressed data does not decode (meshoptimizer error \(status))")
             }
         }
         return decoded

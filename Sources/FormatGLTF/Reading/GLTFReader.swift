@@ -37,7 +37,7 @@ public struct GLTFReader: SceneReader {
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
             let budget = ReadBudget(options.limits)
             var diagnostics: [Diagnostic] = []
-            let bytes = try FileBytes.read(path: path, display: display, budget: budget)
+            let bytes = try FileBytes.read(path: path, display: display, budget: budget, staged: options.staged)
             let container = try GLTFContainer(bytes: bytes, file: display, diagnostics: &diagnostics)
             let asset = try Self.decode(container.json, file: display)
             try Self.checkVersionAndExtensions(asset, file: display, diagnostics: &diagnostics)
@@ -129,7 +129,7 @@ public struct GLTFReader: SceneReader {
                 case .bytes(let data, _): bytes = data[...]
                 case .file(_, let path):
                     // A buffer that is not there leaves nothing to read: fail with the file's own error.
-                    bytes = try FileBytes.read(path: path, display: uri, budget: budget)[...]
+                    bytes = try FileBytes.read(path: path, display: uri, budget: budget, staged: options.staged)[...]
                 case .refused(let why): throw AssetError(.refusedPath("buffer refused: \(why)"), at: here)
                 }
             } else if index == 0, let chunk = container.binaryChunk {

@@ -23,7 +23,7 @@ public enum GLTFResource {
             switch try GLTFURI.resolve(uri, documentPath: documentPath, options: options, budget: budget, at: here) {
             case .bytes(let bytes, let mime): return .bytes(bytes, mimeType: mime)
             case .refused(let why): return .refused(why)
-            case .file(_, let path): return .bytes(try FileBytes.read(path: path, display: uri, budget: budget), mimeType: nil)
+            case .file(_, let path): return .bytes(try FileBytes.read(path: path, display: uri, budget: budget, staged: options.staged), mimeType: nil)
             }
         } catch {
             return .unreadable(error.message)

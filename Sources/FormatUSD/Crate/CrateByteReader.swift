@@ -16,13 +16,13 @@ struct CrateByteReader {
     var count: Int { bytes.count }
     var remaining: Int { bytes.count - position }
 
-    func error(_ why: String, at offset: Int? = nil) -> AssetError {
+    func malformed(_ why: String, at offset: Int? = nil) -> AssetError {
         AssetError(.malformed("usdc: \(why)"), at: SourceLocation(file: file, elementPath: "byte offset \(offset ?? position)"))
     }
 
     mutating func seek(_ offset: UInt64) throws(AssetError) {
         guard offset <= UInt64(bytes.count) else {
-            throw error("offset \(offset) is past the end of the \(bytes.count)-byte file")
+            throw malformed("offset \(offset) is past the end of the \(bytes.count)-byte file")
         }
         position = Int(offset)
     }
@@ -31,14 +31,14 @@ struct CrateByteReader {
     func require(_ count: UInt64, of size: Int, _ what: @autoclosure () -> String) throws(AssetError) {
         let (total, overflow) = count.multipliedReportingOverflow(by: UInt64(size))
         guard !overflow, total <= UInt64(remaining) else {
-            throw error("\(what()) claims \(count) × \(size) bytes but only \(remaining) remain in the file")
+            throw malformed("\(what()) claims \(count) × \(size) bytes but only \(remaining) remain in the file")
         }
     }
 
     @inline(__always)
     mutating func load<T: FixedWidthInteger>(_: T.Type) throws(AssetError) -> T {
         guard remaining >= MemoryLayout<T>.size else {
-            throw error("unexpected end of file reading \(MemoryLayout<T>.size) bytes")
+            throw malformed("unexpected end of file reading \(MemoryLayout<T>.size) bytes")
         }
         let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
         position += MemoryLayout<T>.size
@@ -64,7 +64,7 @@ struct CrateByteReader {
     mutating func count(of what: @autoclosure () -> String, elementSize minimumBytes: Int) throws(AssetError) -> Int {
         let n = try u64()
         try require(n, of: max(minimumBytes, 0), what())
-        guard n <= UInt64(Int.max) else { throw error("\(what()) count \(n) is impossible") }
+        guard n <= UInt64(Int.max) else { throw malformed("\(what()) count \(n) is impossible") }
         return Int(n)
     }
 }

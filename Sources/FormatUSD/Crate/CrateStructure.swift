@@ -35,7 +35,7 @@ struct CrateStructure {
     static func read(_ reader: inout CrateByteReader, budget: ReadBudget) throws(AssetError) -> CrateStructure {
         var structure = CrateStructure()
         guard reader.count >= CrateFormat.bootstrapSize, reader.bytes.starts(with: CrateFormat.magic) else {
-            throw reader.error("not a crate file: it must start with 'PXR-USDC' and an 88-byte header", at: 0)
+            throw reader.malformed("not a crate file: it must start with 'PXR-USDC' and an 88-byte header", at: 0)
         }
         let version = Version(reader.bytes[8], reader.bytes[9], reader.bytes[10])
         structure.version = version
@@ -46,7 +46,7 @@ struct CrateStructure {
         reader.position = 16
         let tocOffset = try reader.u64()
         guard tocOffset >= UInt64(CrateFormat.bootstrapSize), tocOffset < UInt64(reader.count) else {
-            throw reader.error("table of contents offset \(tocOffset) is not inside the \(reader.count)-byte file (truncated?)", at: 16)
+            throw reader.malformed("table of contents offset \(tocOffset) is not inside the \(reader.count)-byte file (truncated?)", at: 16)
         }
         try reader.seek(tocOffset)
         let sectionCount = try reader.count(of: "table of contents", elementSize: CrateFormat.sectionNameSize + 16)
@@ -57,12 +57,12 @@ struct CrateStructure {
             let start = try reader.u64(), size = try reader.u64()
             let (end, overflow) = start.addingReportingOverflow(size)
             guard !overflow, end <= UInt64(reader.count) else {
-                throw reader.error("section \(name) (\(size) bytes at \(start)) runs past the end of the \(reader.count)-byte file")
+                throw reader.malformed("section \(name) (\(size) bytes at \(start)) runs past the end of the \(reader.count)-byte file")
             }
             sections[name] = (start, size)
         }
         func section(_ name: String) throws(AssetError) -> CrateByteReader {
-            guard let range = sections[name] else { throw reader.error("the table of contents has no \(name) section", at: Int(tocOffset)) }
+            guard let range = sections[name] else { throw reader.malformed("the table of contents has no \(name) section", at: Int(tocOffset)) }
             // Reading a section sees only that section's bytes, so no count in it can reach beyond.
             let start = Int(range.start), end = start + Int(range.size)
             var sub = CrateByteReader(bytes: UnsafeRawBufferPointer(rebasing: reader.bytes[0..<end]), file: reader.file)
@@ -98,12 +98,12 @@ struct CrateStructure {
         let compressedSize = try r.u64()
         let compressed = try r.slice(compressedSize, "TOKENS compressed data")
         guard size <= CrateCompression.maxDecompressedSize(ofCompressed: compressed.count), UInt64(count) <= size else {
-            throw r.error("TOKENS claims \(count) tokens in \(size) bytes from \(compressedSize) compressed bytes", at: start)
+            throw r.malformed("TOKENS claims \(count) tokens in \(size) bytes from \(compressedSize) compressed bytes", at: start)
         }
         try Self.reserve(count, of: MemoryLayout<String>.stride, for: "TOKENS", r, budget: budget)
         try Self.reserve(Int(size), of: 2, for: "TOKENS", r, budget: budget)
         guard let chars = CrateCompression.decompress(compressed, outputSize: Int(size)) else {
-            throw r.error("TOKENS data does not decompress to the \(size) bytes it claims", at: start)
+            throw r.malformed("TOKENS data does not decompress to the \(size) bytes it claims", at: start)
         }
         tokens.reserveCapacity(count)
         var offset = 0
@@ -113,7 +113,7 @@ struct CrateStructure {
             tokens.append(String(decoding: chars[offset..<end], as: UTF8.self))
             offset = end + 1
         }
-        guard tokens.count == count else { throw r.error("TOKENS claims \(count) tokens but holds \(tokens.count)", at: start) }
+        guard tokens.count == count else { throw r.malformed("TOKENS claims \(count) tokens but holds \(tokens.count)", at: start) }
     }
 
     mutating func readStrings(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
@@ -122,7 +122,7 @@ struct CrateStructure {
         strings.reserveCapacity(count)
         for _ in 0..<count {
             let index = try r.u32()
-            guard index < tokens.count else { throw r.error("string refers to token \(index) of \(tokens.count)") }
+            guard index < tokens.count else { throw r.malformed("string refers to token \(index) of \(tokens.count)") }
             strings.append(tokens[Int(index)])
         }
     }
@@ -133,12 +133,12 @@ struct CrateStructure {
         let size = try r.u64()
         let compressed = try r.slice(size, "\(what) compressed data")
         guard UInt64(count) <= CrateIntegerCoding.maxCount(compressedBytes: compressed.count), count <= budget.limits.maxArrayElements else {
-            throw r.error("\(what) claims \(count) values in \(size) compressed bytes", at: start)
+            throw r.malformed("\(what) claims \(count) values in \(size) compressed bytes", at: start)
         }
         // The values and the coded buffer they are decoded from (at most 5 bytes a value).
         try reserve(count, of: MemoryLayout<Int32>.stride + 5, for: what, r, budget: budget)
         guard let values = CrateIntegerCoding.decode32(compressed, count: count) else {
-            throw r.error("\(what) integer data is corrupt", at: start)
+            throw r.malformed("\(what) integer data is corrupt", at: start)
         }
         return values
     }
@@ -147,7 +147,7 @@ struct CrateStructure {
         let count = try r.count(of: "FIELDS", elementSize: 0)
         let names = try Self.readCodedInts(&r, count: count, budget: budget, "FIELDS names")
         fieldNames = try names.map { (index) throws(AssetError) -> Int in
-            guard index >= 0, Int(index) < tokens.count else { throw r.error("field name refers to token \(index) of \(tokens.count)") }
+            guard index >= 0, Int(index) < tokens.count else { throw r.malformed("field name refers to token \(index) of \(tokens.count)") }
             return Int(index)
         }
         let start = r.position
@@ -156,7 +156,7 @@ struct CrateStructure {
         try Self.reserve(count, of: 8 + MemoryLayout<ValueRep>.stride + MemoryLayout<Int>.stride, for: "FIELDS", r, budget: budget)
         guard UInt64(count) * 8 <= CrateCompression.maxDecompressedSize(ofCompressed: compressed.count),
               let reps = CrateCompression.decompress(compressed, outputSize: count * 8) else {
-            throw r.error("FIELDS values do not decompress to \(count) value representations", at: start)
+            throw r.malformed("FIELDS values do not decompress to \(count) value representations", at: start)
         }
         fieldValues = reps.withUnsafeBytes { raw in
             (0..<count).map { ValueRep(bits: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self))) }
@@ -167,9 +167,9 @@ struct CrateStructure {
         let count = try r.count(of: "FIELDSETS", elementSize: 0)
         fieldSets = try Self.readCodedInts(&r, count: count, budget: budget, "FIELDSETS")
         for index in fieldSets where index != -1 && (index < 0 || Int(index) >= fieldNames.count) {
-            throw r.error("a field set refers to field \(UInt32(bitPattern: index)) of \(fieldNames.count)")
+            throw r.malformed("a field set refers to field \(UInt32(bitPattern: index)) of \(fieldNames.count)")
         }
-        guard fieldSets.last ?? -1 == -1 else { throw r.error("FIELDSETS does not end with a terminator") }
+        guard fieldSets.last ?? -1 == -1 else { throw r.malformed("FIELDSETS does not end with a terminator") }
     }
 
     mutating func readPaths(_ r: inout CrateByteReader, budget: ReadBudget) throws(AssetError) {
@@ -178,7 +178,7 @@ struct CrateStructure {
         let encoded = try r.count(of: "PATHS", elementSize: 0)
         // Every path but the empty one is encoded, so the table can be one longer than the encoding.
         guard total <= UInt64(encoded) + 1, encoded <= budget.limits.maxArrayElements else {
-            throw r.error("PATHS claims \(total) paths", at: start)
+            throw r.malformed("PATHS claims \(total) paths", at: start)
         }
         try Self.reserve(Int(total), of: MemoryLayout<CratePathNode>.stride, for: "PATHS", r, budget: budget)
         try Self.reserve(encoded, of: MemoryLayout<Bool>.stride, for: "PATHS", r, budget: budget)
@@ -199,12 +199,12 @@ struct CrateStructure {
             var parent = firstParent
             while true {
                 guard position < encoded, !visited[position] else {
-                    throw r.error("PATHS jump table points at position \(position) of \(encoded) twice or out of range", at: start)
+                    throw r.malformed("PATHS jump table points at position \(position) of \(encoded) twice or out of range", at: start)
                 }
                 visited[position] = true
                 let index = Int(pathIndexes[position])
                 guard index >= 0, index < paths.count, paths[index].kind == .empty else {
-                    throw r.error("PATHS entry \(position) names path \(pathIndexes[position]) of \(paths.count), or one already named", at: start)
+                    throw r.malformed("PATHS entry \(position) names path \(pathIndexes[position]) of \(paths.count), or one already named", at: start)
                 }
                 if parent < 0 {
                     paths[index] = CratePathNode(kind: .root, parent: -1, depth: 0, name: "")
@@ -212,7 +212,7 @@ struct CrateStructure {
                     let token = elementTokens[position]
                     let tokenIndex = Int(token.magnitude)
                     guard tokenIndex < tokens.count else {
-                        throw r.error("PATHS entry \(position) names token \(tokenIndex) of \(tokens.count)", at: start)
+                        throw r.malformed("PATHS entry \(position) names token \(tokenIndex) of \(tokens.count)", at: start)
                     }
                     let depth = paths[Int(parent)].depth + 1
                     guard depth <= maxDepth else {
@@ -250,7 +250,7 @@ struct CrateStructure {
         let start = r.position
         let count = try r.count(of: "SPECS", elementSize: 0)
         // Each spec has a path of its own, so there cannot be more specs than paths.
-        guard count <= paths.count else { throw r.error("SPECS claims \(count) specs for \(paths.count) paths", at: start) }
+        guard count <= paths.count else { throw r.malformed("SPECS claims \(count) specs for \(paths.count) paths", at: start) }
         try Self.reserve(count, of: MemoryLayout<CrateSpec>.stride, for: "SPECS", r, budget: budget)
         let pathIndexes = try Self.readCodedInts(&r, count: count, budget: budget, "SPECS paths")
         let fieldSetIndexes = try Self.readCodedInts(&r, count: count, budget: budget, "SPECS field sets")
@@ -259,13 +259,13 @@ struct CrateStructure {
         for i in 0..<count {
             let path = Int(pathIndexes[i]), fieldSet = Int(fieldSetIndexes[i])
             guard path >= 0, path < paths.count, paths[path].kind != .empty else {
-                throw r.error("spec \(i) names path \(pathIndexes[i]) of \(paths.count)")
+                throw r.malformed("spec \(i) names path \(pathIndexes[i]) of \(paths.count)")
             }
             guard fieldSet >= 0, fieldSet < fieldSets.count, fieldSet == 0 || fieldSets[fieldSet - 1] == -1 else {
-                throw r.error("spec \(i) names field set \(fieldSetIndexes[i]), which does not start a run")
+                throw r.malformed("spec \(i) names field set \(fieldSetIndexes[i]), which does not start a run")
             }
             guard let type = CrateSpecType(rawValue: UInt32(bitPattern: types[i])) else {
-                throw r.error("spec \(i) has unknown spec type \(types[i])")
+                throw r.malformed("spec \(i) has unknown spec type \(types[i])")
             }
             specs.append(CrateSpec(path: path, fieldSet: fieldSet, type: type))
         }

@@ -24,7 +24,7 @@ extension CrateValueReader {
             let rankAt = r.position
             let rank = try r.u32()
             guard rank == 1 else {
-                throw error("an array of rank \(rank) where crate \(version) writes 1: the header's version does not match the data", at: UInt64(rankAt))
+                throw malformed("an array of rank \(rank) where crate \(version) writes 1: the header's version does not match the data", at: UInt64(rankAt))
             }
         }
         let countStart = r.position
@@ -57,7 +57,7 @@ extension CrateValueReader {
             break
         }
         guard let (scalar, components) = type.numericLayout else {
-            throw error("arrays of \(type) are not a crate value", at: rep.payload)
+            throw malformed("arrays of \(type) are not a crate value", at: rep.payload)
         }
         let total = count.multipliedReportingOverflow(by: UInt64(components))
         guard !total.overflow, total.partialValue <= UInt64(limits.maxArrayElements) else {
@@ -69,21 +69,21 @@ extension CrateValueReader {
         let compressed = rep.isCompressed && components == 1 && n >= CrateFormat.minCompressedArraySize
         let isInteger = [.int32, .uint32, .int64, .uint64].contains(scalar), isFloat = [.half, .float, .double].contains(scalar)
         if compressed, isInteger || isFloat, version < (isInteger ? CrateFormat.compressedIntegers : CrateFormat.compressedFloats) {
-            throw error("the header says crate version \(version), but a compressed \(isInteger ? "integer" : "floating-point") array needs \(isInteger ? CrateFormat.compressedIntegers : CrateFormat.compressedFloats)", at: rep.payload)
+            throw malformed("the header says crate version \(version), but a compressed \(isInteger ? "integer" : "floating-point") array needs \(isInteger ? CrateFormat.compressedIntegers : CrateFormat.compressedFloats)", at: rep.payload)
         }
         if compressed, isInteger {
             let start = r.position
             let size = try r.u64()
             let data = try r.slice(size, "compressed integer array")
             guard count <= CrateIntegerCoding.maxCount(compressedBytes: data.count) else {
-                throw error("integer array claims \(count) values in \(size) compressed bytes", at: UInt64(start))
+                throw malformed("integer array claims \(count) values in \(size) compressed bytes", at: UInt64(start))
             }
             if scalar == .int32 || scalar == .uint32 {
-                guard let ints = CrateIntegerCoding.decode32(data, count: n) else { throw error("integer array data is corrupt", at: UInt64(start)) }
+                guard let ints = CrateIntegerCoding.decode32(data, count: n) else { throw malformed("integer array data is corrupt", at: UInt64(start)) }
                 if type == .int { return .integers(ints) }
                 return .numbers(ints.map { Double(UInt32(bitPattern: $0)) }, components: 1)
             }
-            guard let ints = CrateIntegerCoding.decode64(data, count: n) else { throw error("integer array data is corrupt", at: UInt64(start)) }
+            guard let ints = CrateIntegerCoding.decode64(data, count: n) else { throw malformed("integer array data is corrupt", at: UInt64(start)) }
             return .numbers(scalar == .int64 ? ints.map { Double($0) } : ints.map { Double(UInt64(bitPattern: $0)) }, components: 1)
         }
         if compressed, isFloat {
@@ -152,7 +152,7 @@ extension CrateValueReader {
             let data = try r.slice(size, "compressed float array")
             guard UInt64(count) <= CrateIntegerCoding.maxCount(compressedBytes: data.count),
                   let ints = CrateIntegerCoding.decode32(data, count: count) else {
-                throw error("float array coded as integers is corrupt", at: UInt64(start))
+                throw malformed("float array coded as integers is corrupt", at: UInt64(start))
             }
             return ints.map { Double($0) }
         case UInt8(ascii: "t"):
@@ -164,17 +164,17 @@ extension CrateValueReader {
             let data = try r.slice(size, "float lookup indexes")
             guard UInt64(count) <= CrateIntegerCoding.maxCount(compressedBytes: data.count),
                   let indexes = CrateIntegerCoding.decode32(data, count: count) else {
-                throw error("float lookup indexes are corrupt", at: UInt64(start))
+                throw malformed("float lookup indexes are corrupt", at: UInt64(start))
             }
             var out = [Double](repeating: 0, count: count)
             for (i, index) in indexes.enumerated() {
                 let slot = Int(UInt32(bitPattern: index))
-                guard slot < table.count else { throw error("float lookup index \(slot) of \(table.count)", at: UInt64(start)) }
+                guard slot < table.count else { throw malformed("float lookup index \(slot) of \(table.count)", at: UInt64(start)) }
                 out[i] = table[slot]
             }
             return out
         default:
-            throw error("compressed float array has unknown code \(code)", at: UInt64(start))
+            throw malformed("compressed float array has unknown code \(code)", at: UInt64(start))
         }
     }
 }

@@ -111,10 +111,10 @@ extension CrateValueReader {
         let jumpStart = r.position
         let jump = try r.i64()
         let target = Int64(jumpStart).addingReportingOverflow(jump)
-        guard !target.overflow, target.partialValue >= 0 else { throw error("time sample values offset \(jump) leaves the file", at: UInt64(jumpStart)) }
+        guard !target.overflow, target.partialValue >= 0 else { throw malformed("time sample values offset \(jump) leaves the file", at: UInt64(jumpStart)) }
         try r.seek(UInt64(target.partialValue))
         let n = try r.count(of: "time samples", elementSize: 8)
-        guard n == times.count else { throw error("\(times.count) sample times but \(n) sample values", at: UInt64(jumpStart)) }
+        guard n == times.count else { throw malformed("\(times.count) sample times but \(n) sample values", at: UInt64(jumpStart)) }
         var samples: [(time: Double, value: USDValue)] = []
         samples.reserveCapacity(n)
         for time in times {

@@ -30,12 +30,12 @@ struct CrateValueReader {
     /// Refuses a value the header's version predates (`CrateFormat.introduced`).
     func requireVersion(for type: CrateType, at offset: UInt64) throws(AssetError) {
         if let needed = CrateFormat.introduced[type], version < needed {
-            throw error("the header says crate version \(version), but a \(type.usdaName ?? "\(type)") value needs \(needed)", at: offset)
+            throw malformed("the header says crate version \(version), but a \(type.usdaName ?? "\(type)") value needs \(needed)", at: offset)
         }
     }
 
-    func error(_ why: String, at offset: UInt64? = nil) -> AssetError {
-        file.error(why, at: offset.map { Int(clamping: $0) })
+    func malformed(_ why: String, at offset: UInt64? = nil) -> AssetError {
+        file.malformed(why, at: offset.map { Int(clamping: $0) })
     }
 
     func spend(_ elements: Int, at offset: UInt64? = nil) throws(AssetError) {
@@ -68,17 +68,17 @@ struct CrateValueReader {
     }
 
     func token(_ index: UInt32) throws(AssetError) -> String {
-        guard Int(index) < structure.tokens.count else { throw error("token index \(index) of \(structure.tokens.count)") }
+        guard Int(index) < structure.tokens.count else { throw malformed("token index \(index) of \(structure.tokens.count)") }
         return structure.tokens[Int(index)]
     }
 
     func string(_ index: UInt32) throws(AssetError) -> String {
-        guard Int(index) < structure.strings.count else { throw error("string index \(index) of \(structure.strings.count)") }
+        guard Int(index) < structure.strings.count else { throw malformed("string index \(index) of \(structure.strings.count)") }
         return structure.strings[Int(index)]
     }
 
     func path(_ index: UInt32) throws(AssetError) -> String {
-        guard Int(index) < structure.paths.count else { throw error("path index \(index) of \(structure.paths.count)") }
+        guard Int(index) < structure.paths.count else { throw malformed("path index \(index) of \(structure.paths.count)") }
         return structure.pathString(Int(index))
     }
 
@@ -88,7 +88,7 @@ struct CrateValueReader {
         guard nesting <= Self.maxNesting else {
             throw AssetError(.limitExceeded("usdc values nested deeper than \(Self.maxNesting) levels"), at: SourceLocation(file: file.file))
         }
-        guard let type = rep.type else { throw error("unknown value type \(rep.typeNumber)") }
+        guard let type = rep.type else { throw malformed("unknown value type \(rep.typeNumber)") }
         try requireVersion(for: type, at: rep.payload)
         if rep.isArrayEdit { throw AssetError(.unsupportedFeature("usdc array edits (crate 0.14)"), at: SourceLocation(file: file.file)) }
         if rep.isArray {
@@ -205,7 +205,7 @@ struct CrateValueReader {
         let start = r.position
         let offset = try r.i64()
         let target = Int64(start).addingReportingOverflow(offset)
-        guard !target.overflow, target.partialValue >= 0 else { throw error("nested value offset \(offset) leaves the file", at: UInt64(start)) }
+        guard !target.overflow, target.partialValue >= 0 else { throw malformed("nested value offset \(offset) leaves the file", at: UInt64(start)) }
         try r.seek(UInt64(target.partialValue))
         return ValueRep(bits: try r.u64())
     }

@@ -84,7 +84,7 @@ struct CrateLayerBuilder {
         }
     }
 
-    func error(_ why: String, path: Int) -> AssetError {
+    func malformed(_ why: String, path: Int) -> AssetError {
         AssetError(.malformed("usdc: \(why)"), at: SourceLocation(file: values.file.file, elementPath: structure.pathString(path)))
     }
 
@@ -166,7 +166,7 @@ struct CrateLayerBuilder {
         // The same rule the text parser applies: a crate file's tokens could name a prim `a/b`,
         // `..` or nothing, which would mean other paths (or none) once the layer is composed.
         guard USDAParser.isValidPrimName(name) else {
-            throw error("'\(name)' is not a valid prim name", path: path)
+            throw malformed("'\(name)' is not a valid prim name", path: path)
         }
         var prim = USDPrimSpec(specifier: .over, typeName: "", name: name, line: 0)
         try fillBody(&prim, at: path, depth: depth)
@@ -229,7 +229,7 @@ struct CrateLayerBuilder {
             }
         }
         if !isRelationship, property.typeName.isEmpty {
-            throw error("attribute has no typeName", path: path)
+            throw malformed("attribute has no typeName", path: path)
         }
         return property
     }

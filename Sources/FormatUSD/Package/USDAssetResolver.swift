@@ -15,6 +15,8 @@ final class USDAssetResolver {
     /// Absolute, symlink-free asset root.
     let sandbox: String
     let allowsOutside: Bool
+    /// The read's staged folders: a reference into one is fetched as it is resolved.
+    let staged: StagedFiles
     let budget: ReadBudget
     var limits: ReadLimits { budget.limits }
     /// Open packages with compressed entries instead of refusing them (validation reports them).
@@ -35,6 +37,7 @@ final class USDAssetResolver {
     init(rootFile: String, options: ReadOptions, budget: ReadBudget) {
         sandbox = options.assetRoot.folder(for: rootFile)
         allowsOutside = options.allowsPathsOutsideAsset
+        staged = options.staged
         self.budget = budget
     }
 
@@ -66,7 +69,7 @@ final class USDAssetResolver {
         case .file(let anchorPath):
             let joined = path.hasPrefix("/") ? path : PathArithmetic.join(PathArithmetic.directory(of: anchorPath), path)
             guard let normalized = PathArithmetic.normalize(joined) else { return .refused("'\(assetPath)' climbs above the root") }
-            let real = AssetRoot.real(normalized)
+            let real = AssetRoot.real(normalized, staged: staged)
             if !allowsOutside && !PathArithmetic.isInside(real, root: sandbox) {
                 return .refused(AssetRoot.refusal(assetPath, root: sandbox))
             }
@@ -122,7 +125,7 @@ final class USDAssetResolver {
     private func readFile(_ path: String, size fileSize: Int, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
         let size = min(fileSize, max(limit, 0))
         try charge(size, path: path)
-        return try FileBytes.read(path: path, expectedSize: size)
+        return try FileBytes.read(path: path, expectedSize: size, staged: staged)
     }
 
     /// The file cap and the read's budget, for `size` bytes of a file.
@@ -152,7 +155,7 @@ final class USDAssetResolver {
                 packageBytes[location] = bytes
                 archive = try USDZArchive(bytes: bytes, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
             } else {
-                archive = try USDZArchive(path: path, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
+                archive = try USDZArchive(path: path, location: location, limits: limits, allowsCompression: allowsCompressedEntries, staged: staged)
             }
         case .packageEntry:
             archive = try USDZArchive(bytes: try readBytes(location), location: location, limits: limits,

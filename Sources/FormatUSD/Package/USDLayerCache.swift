@@ -29,7 +29,7 @@ final class USDLayerCache {
         if case .file(let path) = location, MappedFile.isLarge(path: path),
            case let head = try resolver.readBytes(location, upTo: 512),
            !head.starts(with: CrateFormat.magic), !MaterialXLayerReader.isMaterialX(head),
-           let mapped = try MappedFile.mapIfLarge(path: path, display: path, budget: resolver.budget) {
+           let mapped = try MappedFile.mapIfLarge(path: path, display: path, budget: resolver.budget, staged: resolver.staged) {
             layer = try USDAParser.parse(mapped, location: location, budget: resolver.budget)
         } else {
             let bytes = try resolver.readBytes(location)

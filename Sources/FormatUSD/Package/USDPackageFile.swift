@@ -3,8 +3,8 @@ import AssetCore
 /// Reads one file out of a usdz package named the way `Texture.Source.packageEntry` names it:
 /// `model.usdz`, or `outer.usdz[inner.usdz]` for a package inside a package.
 package enum USDPackageFile {
-    package static func read(package: String, entry: String, limits: ReadLimits = ReadLimits()) throws(AssetError) -> [UInt8] {
-        let archive = try open(location(of: package), limits: limits)
+    package static func read(package: String, entry: String, limits: ReadLimits = ReadLimits(), staged: StagedFiles = .none) throws(AssetError) -> [UInt8] {
+        let archive = try open(location(of: package), limits: limits, staged: staged)
         guard let found = archive.entry(named: entry) else {
             throw AssetError(.unresolvedReference("package entry '\(entry)'"), at: SourceLocation(file: package))
         }
@@ -19,12 +19,12 @@ package enum USDPackageFile {
         return .packageEntry(package: location(of: outer), entry: inner)
     }
 
-    private static func open(_ location: AssetLocation, limits: ReadLimits) throws(AssetError) -> USDZArchive {
+    private static func open(_ location: AssetLocation, limits: ReadLimits, staged: StagedFiles) throws(AssetError) -> USDZArchive {
         switch location {
         case .file(let path):
-            return try USDZArchive(path: path, location: location, limits: limits)
+            return try USDZArchive(path: path, location: location, limits: limits, staged: staged)
         case .packageEntry(let package, let entry):
-            let outer = try open(package, limits: limits)
+            let outer = try open(package, limits: limits, staged: staged)
             guard let found = outer.entry(named: entry) else {
                 throw AssetError(.unresolvedReference("package entry '\(entry)'"), at: SourceLocation(file: package.description))
             }

@@ -23,14 +23,15 @@ package final class USDZArchive {
     package private(set) var rangedSource: RangedZipSource?
 
     /// Opens a package on disk, or one in a bucket that a staged folder reads by ranges.
-    convenience init(path: String, location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false) throws(AssetError) {
-        if let object = StagedFolders.rangedObject(at: path) {
+    convenience init(path: String, location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false,
+                     staged: StagedFiles = .none) throws(AssetError) {
+        if let object = staged.rangedObject(at: path) {
             try self.init(ranged: object, location: location, limits: limits, allowsCompression: allowsCompression)
             return
         }
         var code: Int32 = 0
         // libzip opens the path itself, and would wait on a FIFO.
-        try RegularFile.check(path, display: location.description)
+        try RegularFile.check(path, display: location.description, staged: staged)
         guard let archive = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
             throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(Self.describe(code: code))"),
                              at: SourceLocation(file: location.description))

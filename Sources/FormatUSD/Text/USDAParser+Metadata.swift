@@ -35,7 +35,7 @@ extension USDAParser {
             case "variants":
                 let start = try tokens.peek()
                 guard case .dictionary(let entries) = try parseValue(nesting: 0) else {
-                    throw tokens.error("variants must be a dictionary of selections", at: start)
+                    throw tokens.malformed("variants must be a dictionary of selections", at: start)
                 }
                 for entry in entries {
                     if let selection = entry.value.stringValue { prim.variantSelections[entry.key] = selection }
@@ -68,7 +68,7 @@ extension USDAParser {
             if token.isPunctuation(";") { continue }
             if token.kind == .string { return ("comment", nil, token) }
             guard token.kind == .identifier else {
-                throw tokens.error("expected a metadata key or ')', found \(token.describe(in: tokens.bytes))", at: token)
+                throw tokens.malformed("expected a metadata key or ')', found \(token.describe(in: tokens.bytes))", at: token)
             }
             var key = tokens.text(of: token)
             var listOp: String?
@@ -114,7 +114,7 @@ extension USDAParser {
         case .path:
             reference = USDReference(assetPath: "", primPath: tokens.text(of: token), line: token.line)
         default:
-            throw tokens.error("expected a reference (@asset@ or </path>), found \(token.describe(in: tokens.bytes))", at: token)
+            throw tokens.malformed("expected a reference (@asset@ or </path>), found \(token.describe(in: tokens.bytes))", at: token)
         }
         if try tokens.peek().isPunctuation("(") {
             _ = try parseMetadataDictionary()

@@ -51,7 +51,7 @@ extension USDAParser {
             _ = try tokens.next()
             return try parseDictionaryBody(nesting: nesting)
         default:
-            throw tokens.error("expected a value, found \(token.describe(in: tokens.bytes))", at: token)
+            throw tokens.malformed("expected a value, found \(token.describe(in: tokens.bytes))", at: token)
         }
     }
 
@@ -62,7 +62,7 @@ extension USDAParser {
             let token = try tokens.peek()
             if token.isPunctuation(closing) { _ = try tokens.next(); break }
             if token.isPunctuation(",") { _ = try tokens.next(); continue }
-            if token.kind == .end { throw tokens.error("'\(closing == "]" ? "[" : "(")' is never closed", at: opening) }
+            if token.kind == .end { throw tokens.malformed("'\(closing == "]" ? "[" : "(")' is never closed", at: opening) }
             items.append(try parseValue(nesting: nesting + 1))
             if items.count > limits.maxArrayElements {
                 throw AssetError(.limitExceeded("more than \(limits.maxArrayElements) array elements"), at: tokens.location(line: token.line, column: token.column))
@@ -227,7 +227,7 @@ extension USDAParser {
             if token.isPunctuation("}") { break }
             if token.isPunctuation(";") || token.isPunctuation(",") { continue }
             guard token.kind == .identifier else {
-                throw tokens.error("expected a type name in dictionary, found \(token.describe(in: tokens.bytes))", at: token)
+                throw tokens.malformed("expected a type name in dictionary, found \(token.describe(in: tokens.bytes))", at: token)
             }
             var typeName = tokens.text(of: token)
             if try tokens.peek().isPunctuation("[") {
@@ -237,7 +237,7 @@ extension USDAParser {
             }
             token = try tokens.next()
             guard token.kind == .identifier || token.kind == .string else {
-                throw tokens.error("expected a key after '\(typeName)' in dictionary, found \(token.describe(in: tokens.bytes))", at: token)
+                throw tokens.malformed("expected a key after '\(typeName)' in dictionary, found \(token.describe(in: tokens.bytes))", at: token)
             }
             let key = tokens.text(of: token)
             try expect("=", after: "dictionary key '\(key)'")

@@ -80,7 +80,7 @@ package struct USDAParser {
         if first.isIdentifier("def", in: tokens.bytes) { specifier = .def }
         else if first.isIdentifier("over", in: tokens.bytes) { specifier = .over }
         else if first.isIdentifier("class", in: tokens.bytes) { specifier = .class }
-        else { throw tokens.error("expected 'def', 'over' or 'class', found \(first.describe(in: tokens.bytes))", at: first) }
+        else { throw tokens.malformed("expected 'def', 'over' or 'class', found \(first.describe(in: tokens.bytes))", at: first) }
         guard depth <= limits.maxNodeDepth else {
             throw AssetError(.limitExceeded("prims nested deeper than \(limits.maxNodeDepth) levels"),
                              at: tokens.location(line: first.line, column: first.column))
@@ -92,11 +92,11 @@ package struct USDAParser {
             nameToken = try tokens.next()
         }
         guard nameToken.kind == .string else {
-            throw tokens.error("expected the prim's name in quotes, found \(nameToken.describe(in: tokens.bytes))", at: nameToken)
+            throw tokens.malformed("expected the prim's name in quotes, found \(nameToken.describe(in: tokens.bytes))", at: nameToken)
         }
         let name = tokens.text(of: nameToken)
         guard Self.isValidPrimName(name) else {
-            throw tokens.error("'\(name)' is not a valid prim name", at: nameToken)
+            throw tokens.malformed("'\(name)' is not a valid prim name", at: nameToken)
         }
         var prim = USDPrimSpec(specifier: specifier, typeName: typeName, name: name, line: first.line)
         if try tokens.peek().isPunctuation("(") {
@@ -148,7 +148,7 @@ package struct USDAParser {
     mutating func parseVariantSet(into prim: inout USDPrimSpec, depth: Int) throws(AssetError) {
         _ = try tokens.next()
         let nameToken = try tokens.next()
-        guard nameToken.kind == .string else { throw tokens.error("expected the variant set's name in quotes", at: nameToken) }
+        guard nameToken.kind == .string else { throw tokens.malformed("expected the variant set's name in quotes", at: nameToken) }
         let setName = tokens.text(of: nameToken)
         try expect("=", after: "variantSet \"\(setName)\"")
         try expect("{", after: "variantSet \"\(setName)\" =")
@@ -157,7 +157,7 @@ package struct USDAParser {
             let token = try tokens.next()
             if token.isPunctuation("}") { break }
             guard token.kind == .string else {
-                throw tokens.error("expected a variant name in quotes in variantSet \"\(setName)\", found \(token.describe(in: tokens.bytes))", at: token)
+                throw tokens.malformed("expected a variant name in quotes in variantSet \"\(setName)\", found \(token.describe(in: tokens.bytes))", at: token)
             }
             var body = USDPrimSpec(specifier: .over, typeName: "", name: prim.name, line: token.line)
             if try tokens.peek().isPunctuation("(") { try parsePrimMetadata(into: &body) }
@@ -176,7 +176,7 @@ package struct USDAParser {
     mutating func parseProperty(into prim: inout USDPrimSpec) throws(AssetError) {
         var token = try tokens.next()
         guard token.kind == .identifier else {
-            throw tokens.error("expected a property, a child prim or '}', found \(token.describe(in: tokens.bytes))", at: token)
+            throw tokens.malformed("expected a property, a child prim or '}', found \(token.describe(in: tokens.bytes))", at: token)
         }
         let startLine = token.line
         var word = tokens.text(of: token)
@@ -185,7 +185,7 @@ package struct USDAParser {
         if word == "custom" { token = try tokens.next(); word = tokens.text(of: token) }
         var isUniform = false
         if Self.variabilityWords.contains(word) { isUniform = word == "uniform"; token = try tokens.next(); word = tokens.text(of: token) }
-        guard token.kind == .identifier else { throw tokens.error("expected a type name, found \(token.describe(in: tokens.bytes))", at: token) }
+        guard token.kind == .identifier else { throw tokens.malformed("expected a type name, found \(token.describe(in: tokens.bytes))", at: token) }
 
         if word == "rel" {
             try parseRelationship(into: &prim, line: startLine, listOp: listOp)
@@ -199,7 +199,7 @@ package struct USDAParser {
         }
         let nameToken = try tokens.next()
         guard nameToken.kind == .identifier else {
-            throw tokens.error("expected the attribute's name after '\(typeName)', found \(nameToken.describe(in: tokens.bytes))", at: nameToken)
+            throw tokens.malformed("expected the attribute's name after '\(typeName)', found \(nameToken.describe(in: tokens.bytes))", at: nameToken)
         }
         let name = tokens.text(of: nameToken)
         var property = existingProperty(named: name, in: prim)
@@ -217,7 +217,7 @@ package struct USDAParser {
             case "timeSamples": property.timeSamples = try parseTimeSamples()
             case "default": property.defaultValue = try parseValue(nesting: 0)
             case "spline": _ = try parseValue(nesting: 0)  // animation splines are not evaluated; default/timeSamples are
-            default: throw tokens.error("unknown attribute field '.\(fieldName)'", at: field)
+            default: throw tokens.malformed("unknown attribute field '.\(fieldName)'", at: field)
             }
         } else if try tokens.peek().isPunctuation("=") {
             _ = try tokens.next()
@@ -238,7 +238,7 @@ package struct USDAParser {
 
     mutating func parseRelationship(into prim: inout USDPrimSpec, line: Int, listOp: String?) throws(AssetError) {
         let nameToken = try tokens.next()
-        guard nameToken.kind == .identifier else { throw tokens.error("expected the relationship's name", at: nameToken) }
+        guard nameToken.kind == .identifier else { throw tokens.malformed("expected the relationship's name", at: nameToken) }
         let name = tokens.text(of: nameToken)
         var property = existingProperty(named: name, in: prim)
             ?? USDPropertySpec(name: name, typeName: "rel", isRelationship: true, isUniform: true, line: line)
@@ -308,11 +308,11 @@ package struct USDAParser {
         case .list(let items):
             var out: [String] = []
             for item in items {
-                guard case .path(let p) = item else { throw tokens.error("expected only paths in this list", at: token) }
+                guard case .path(let p) = item else { throw tokens.malformed("expected only paths in this list", at: token) }
                 out.append(p)
             }
             return out
-        default: throw tokens.error("expected a path, a list of paths or None", at: token)
+        default: throw tokens.malformed("expected a path, a list of paths or None", at: token)
         }
     }
 
@@ -325,7 +325,7 @@ package struct USDAParser {
             if token.isPunctuation("}") { break }
             if token.isPunctuation(",") { continue }
             guard token.kind == .number, let time = number(token) else {
-                throw tokens.error("expected a time code in timeSamples, found \(token.describe(in: tokens.bytes))", at: token)
+                throw tokens.malformed("expected a time code in timeSamples, found \(token.describe(in: tokens.bytes))", at: token)
             }
             try expect(":", after: "time code")
             samples.append((time, try parseValue(nesting: 1)))
@@ -339,7 +339,7 @@ package struct USDAParser {
     mutating func expect(_ c: Character, after what: String) throws(AssetError) {
         let token = try tokens.next()
         guard token.isPunctuation(c) else {
-            throw tokens.error("expected '\(c)' after \(what), found \(token.describe(in: tokens.bytes))", at: token)
+            throw tokens.malformed("expected '\(c)' after \(what), found \(token.describe(in: tokens.bytes))", at: token)
         }
     }
 

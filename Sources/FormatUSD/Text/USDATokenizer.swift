@@ -23,7 +23,7 @@ struct USDATokenizer {
 
     var here: SourceLocation { location(line: line, column: column) }
 
-    func error(_ message: String, at token: USDAToken) -> AssetError {
+    func malformed(_ message: String, at token: USDAToken) -> AssetError {
         AssetError(.malformed(message), at: location(line: token.line, column: token.column))
     }
 

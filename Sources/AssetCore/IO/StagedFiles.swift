@@ -1,0 +1,110 @@
+import Foundation
+
+/// What fills a staged folder on demand: a bucket prefix mirrored into a private local folder, one
+/// object at a time, as the readers ask for files.
+public protocol StagedFolderSource: AnyObject, Sendable {
+    /// What the folder stands for, as messages name it (`s3://bucket/prefix`).
+    var location: String { get }
+    /// Brings `relativePath` (slash-separated, normalised, under the folder) into the folder if
+    /// it exists at the source and is not there yet. A missing object leaves the path missing, so
+    /// the reader's own "not found" warning names it.
+    func materialize(relativePath: String)
+    /// The object at `relativePath` when it is to be read by ranges instead of from its local file
+    /// (a large usdz package); nil for a file to read as usual.
+    func rangedObject(relativePath: String) -> (any RangedObject)?
+    /// Replaces a ranged object's local stand-in with its whole bytes, for a reader that opens
+    /// the file itself.
+    func materializeWhole(relativePath: String)
+}
+
+extension StagedFolderSource {
+    public func rangedObject(relativePath: String) -> (any RangedObject)? { nil }
+    public func materializeWhole(relativePath: String) {}
+}
+
+/// The staged folders one read may meet, carried in its `ReadOptions` (`staged`): local folders
+/// whose files arrive when a reader first resolves them. Every reader resolves a reference through
+/// `AssetRoot.real(_:staged:)` before its root check and opens files through `FileBytes`,
+/// `MappedFile` or `RegularFile` with the same value, so the USD, glTF, OBJ, Collada and FBX
+/// readers follow references into a bucket without knowing about it: the staged folder is their
+/// asset root, and a reference that climbs out of it (`..` past the prefix, an absolute path) is
+/// refused by the check they already make. A read given none touches only the local disk.
+public struct StagedFiles: Sendable, Equatable {
+    private var entries: [(folder: String, source: any StagedFolderSource)] = []
+
+    /// No staged folder: paths are local files.
+    public static let none = StagedFiles()
+
+    public init() {}
+
+    /// `folder` (absolute, symlink-free, no trailing slash) filled by `source`.
+    public init(folder: String, source: any StagedFolderSource) {
+        entries = [(folder, source)]
+    }
+
+    /// These folders and `other`'s.
+    public func adding(_ other: StagedFiles) -> StagedFiles {
+        var joined = self
+        for entry in other.entries where !joined.entries.contains(where: { $0.folder == entry.folder }) { joined.entries.append(entry) }
+        return joined
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    public static func == (a: StagedFiles, b: StagedFiles) -> Bool {
+        a.entries.count == b.entries.count && zip(a.entries, b.entries).allSatisfy { $0.folder == $1.folder && $0.source === $1.source }
+    }
+
+    /// Asks the source of the staged folder holding `path` (absolute) for it. Paths outside every
+    /// staged folder, or whose rest is not a plain relative path, are left alone.
+    func prepare(_ path: String) {
+        guard let (source, rest) = staged(path) else { return }
+        source.materialize(relativePath: rest)
+    }
+
+    /// The object behind `path` when its source reads it by ranges (`USDZArchive` opens such a
+    /// package from its central directory); nil for every other path.
+    package func rangedObject(at path: String) -> (any RangedObject)? {
+        guard let (source, rest) = staged(path) else { return nil }
+        return source.rangedObject(relativePath: rest)
+    }
+
+    /// Called before a file is opened for its bytes: a ranged object's local stand-in has the
+    /// object's size but none of its bytes, so whatever opens it as a file gets the whole object.
+    func prepareWhole(_ path: String) {
+        guard let (source, rest) = staged(path) else { return }
+        source.materializeWhole(relativePath: rest)
+    }
+
+    /// `text` with each staged folder written as the location it stands for: what a read's
+    /// warnings and errors say, so they name `s3://bucket/prefix/key`, never a staging folder.
+    public func display(_ text: String) -> String {
+        var out = text
+        for entry in entries where out.contains(entry.folder) { out = out.replacingOccurrences(of: entry.folder, with: entry.source.location) }
+        return out
+    }
+
+    /// This error with its location and message written by `display`.
+    public func display(_ error: AssetError) -> AssetError {
+        entries.isEmpty ? error : error.mappingText(display)
+    }
+
+    /// This diagnostic with its location and message written by `display`.
+    public func display(_ diagnostic: Diagnostic) -> Diagnostic {
+        entries.isEmpty ? diagnostic : diagnostic.mappingText(display)
+    }
+
+    private func staged(_ path: String) -> (any StagedFolderSource, String)? {
+        guard !entries.isEmpty, path.hasPrefix("/") else { return nil }
+        // Readers join before they resolve (`folder/../x.png`); nothing staged is a symlink, so
+        // collapsing by the letters is what realpath will do once the file is there.
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        let collapsed = "/" + parts.joined(separator: "/")
+        guard let entry = entries.first(where: { collapsed.hasPrefix($0.folder + "/") }) else { return nil }
+        let rest = String(collapsed.dropFirst(entry.folder.count + 1))
+        return rest.isEmpty ? nil : (entry.source, rest)
+    }
+}
