@@ -112,6 +112,22 @@ class SeaweedFS:
                                                               connect_timeout=2, read_timeout=10))
 
 
+def put_tree(client, bucket, folder, prefix):
+    """Uploads every file under `folder` as `prefix/<its path under folder>`."""
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            client.put_object(Bucket=bucket, Key=f"{prefix}/{path.relative_to(folder)}", Body=path.read_bytes())
+
+
+def started_behind_proxy(**options):
+    """A SeaweedFS server started, with a CountingProxy in front of it as `server.proxy`, and a boto3
+    client of it; close the proxy, then the server."""
+    server = SeaweedFS(**options)
+    server.start()
+    server.proxy = CountingProxy(server.ports["s3"])
+    return server, server.client()
+
+
 class CountingProxy:
     """Forwards every request to the S3 server unchanged (the Host header too, so signatures hold) and
     records it. `deleted` holds object paths (`/bucket/key`, encoded as sent) answered with S3's

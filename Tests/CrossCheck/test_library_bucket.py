@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from conftest import FIXTURES, ROOT, assetc_binary
-from s3_server import ACCESS_KEY, REGION, SECRET_KEY, SeaweedFS
+from s3_server import ACCESS_KEY, REGION, SECRET_KEY, SeaweedFS, put_tree
 
 LIBRARY = FIXTURES / "library"
 
@@ -21,8 +21,7 @@ def server():
     seaweed.start()
     client = seaweed.client()
     client.create_bucket(Bucket="lib")
-    for path in sorted(p for p in LIBRARY.rglob("*") if p.is_file()):
-        client.put_object(Bucket="lib", Key=f"library/{path.relative_to(LIBRARY)}", Body=path.read_bytes())
+    put_tree(client, "lib", LIBRARY, "library")
     yield seaweed
     seaweed.close()
 

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 
 from conftest import FIXTURES, assetc_binary, free_port
-from s3_server import ACCESS_KEY, REGION, SECRET_KEY, CountingProxy, SeaweedFS
+from s3_server import ACCESS_KEY, REGION, SECRET_KEY, CountingProxy, put_tree, started_behind_proxy
 
 LIBRARY = FIXTURES / "library"
 LIBRARY_FILES = sorted(p for p in LIBRARY.rglob("*") if p.is_file())
@@ -25,15 +25,10 @@ LIBRARY_FILES = sorted(p for p in LIBRARY.rglob("*") if p.is_file())
 
 @pytest.fixture(scope="module")
 def s3():
-    server = SeaweedFS()
-    server.start()
-    proxy = CountingProxy(server.ports["s3"])
-    client = server.client()
-    for path in LIBRARY_FILES:
-        client.put_object(Bucket="assets", Key=f"library/{path.relative_to(LIBRARY)}", Body=path.read_bytes())
-    server.proxy = proxy
+    server, client = started_behind_proxy()
+    put_tree(client, "assets", LIBRARY, "library")
     yield server
-    proxy.close()
+    server.proxy.close()
     server.close()
 
 
@@ -128,8 +123,7 @@ def moto():
     import boto3
     client = boto3.client("s3", endpoint_url=endpoint, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing")
     client.create_bucket(Bucket="team")
-    for path in LIBRARY_FILES:
-        client.put_object(Bucket="team", Key=f"library/{path.relative_to(LIBRARY)}", Body=path.read_bytes())
+    put_tree(client, "team", LIBRARY, "library")
     # moto's S3 takes any key, session tokens too (SeaweedFS refuses a token it did not issue); the
     # proxy in front records which session signed each request.
     proxy = CountingProxy(port)

@@ -16,29 +16,23 @@ import urllib.request
 import pytest
 
 from conftest import ROOT, FIXTURES, assetc_binary, free_port
-from s3_server import ACCESS_KEY, REGION, SECRET_KEY, CountingProxy, SeaweedFS
+from s3_server import ACCESS_KEY, REGION, SECRET_KEY, put_tree, started_behind_proxy
 
 LIBRARY = FIXTURES / "library"
 
 
 @pytest.fixture(scope="module")
 def s3():
-    server = SeaweedFS()
-    server.start()
-    proxy = CountingProxy(server.ports["s3"])
-    client = server.client()
+    server, client = started_behind_proxy()
     for base, prefix in ((LIBRARY, "library"), (ROOT / "Assets", "sample")):
-        for path in sorted(base.rglob("*")):
-            if path.is_file():
-                client.put_object(Bucket="assets", Key=f"{prefix}/{path.relative_to(base)}", Body=path.read_bytes())
+        put_tree(client, "assets", base, prefix)
     # A USD with sublayers and a glTF with an external buffer and image, each beside what it names.
     for name in ("sublayers.usda", "layers/base.usda", "layers/lift.usda"):
         client.put_object(Bucket="assets", Key=f"refs/usd/{name}", Body=(FIXTURES / "usd" / name).read_bytes())
     for name in ("materials.gltf", "materials.bin", "textures/checker.png"):
         client.put_object(Bucket="assets", Key=f"refs/gltf/{name}", Body=(FIXTURES / "gltf" / name).read_bytes())
-    server.proxy = proxy
     yield server
-    proxy.close()
+    server.proxy.close()
     server.close()
 
 
