@@ -48,6 +48,7 @@ let package = Package(
         .systemLibrary(name: "COpenEXRCore", providers: [.apt(["libopenexr-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CLZ4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
         // swift-crypto compiled BoringSSL from source.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -66,15 +67,16 @@ let package = Package(
         // glTF/GLB, OBJ, STL and PLY: readers and writers, each its own module; FBX: a reader.
         // libdraco's API is C++: a small C++ target gives FormatGLTF a C interface to it.
         .target(name: "CDracoBridge", linkerSettings: [.linkedLibrary(":libdraco.a")]),
-        .target(name: "FormatGLTF", dependencies: ["AssetCore", "CMeshOptimizer", "CDracoBridge"]),
+        .target(name: "FormatGLTF", dependencies: ["AssetCore", "AssetImage", "CMeshOptimizer", "CDracoBridge"]),
         .target(name: "FormatOBJ", dependencies: ["AssetCore"]),
         .target(name: "FormatSTL", dependencies: ["AssetCore"]),
         .target(name: "FormatPLY", dependencies: ["AssetCore"]),
+        .target(name: "FormatSPZ", dependencies: ["AssetCore", "CZlib", "CZstd"]),
         .target(name: "FormatFBX", dependencies: ["AssetCore", "CZlib"]),
 
         // Format registry and scene passes; the only module that knows every format module.
         .target(name: "AssetPipeline", dependencies: [
-            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY", "FormatFBX", "AssetImage", "CMeshOptimizer",
+            "AssetCore", "FormatUSD", "FormatCollada", "FormatGLTF", "FormatOBJ", "FormatSTL", "FormatPLY", "FormatSPZ", "FormatFBX", "AssetImage", "CMeshOptimizer",
         ]),
 
         // Validation: OpenUSD's ARKit rules over the layer, package and prim facts a USD read records, and the
@@ -164,6 +166,7 @@ let package = Package(
         .testTarget(name: "FormatOBJTests", dependencies: ["FormatOBJ", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatSTLTests", dependencies: ["FormatSTL", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatPLYTests", dependencies: ["FormatPLY", "AssetCore", "AssetTestSupport"]),
+        .testTarget(name: "FormatSPZTests", dependencies: ["FormatSPZ", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "FormatFBXTests", dependencies: ["FormatFBX", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetCore", "FormatUSD", "FormatGLTF", "AssetTestSupport"]),
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
@@ -201,6 +204,7 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzGLTFValidator", ["AssetValidate", "AssetCore", "FuzzSupport"]),
                                  ("FuzzOBJReader", ["FormatOBJ", "AssetCore", "FuzzSupport"]), ("FuzzSTLReader", ["FormatSTL", "AssetCore", "FuzzSupport"]),
                                  ("FuzzPLYReader", ["FormatPLY", "AssetCore", "FuzzSupport"]),
+                                 ("FuzzSPZReader", ["FormatSPZ", "AssetCore", "FuzzSupport"]),
                                  ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetImage", "AssetCore"]),
                                  ("FuzzEnvironment", ["AssetImage", "AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetImage", "AssetCore"]),
                                  ("FuzzMaterialXLayer", ["FormatUSD", "AssetCore"]), ("FuzzS3Response", ["StorageS3", "AssetCore"])] {

@@ -25,6 +25,9 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     /// Placed polylines and the line segments they draw.
     public var curves: Int
     public var segments: Int
+    /// Gaussian splats placed, and the highest spherical-harmonic degree among their sets.
+    public var splats: Int
+    public var splatSHDegree: Int
     public var materials: Int
     /// Names of the material variants, in order (empty without any).
     public var materialVariants: [String]
@@ -77,6 +80,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         primitives = stats.primitives
         curves = stats.curves
         segments = stats.segments
+        splats = stats.splats
+        splatSHDegree = stats.splatSHDegree
         materials = stats.materials
         materialVariants = scene.materialVariants
         materialSources = scene.materials.map { MaterialSource(name: $0.name, source: $0.shadingSource) }
@@ -104,7 +109,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments
+        case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments, splats, splatSHDegree
         case materials, materialVariants, materialSources, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration, clips
         case animatedNodes, animatedMaterials, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
@@ -125,6 +130,8 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(primitives, forKey: .primitives)
         try c.encode(curves, forKey: .curves)
         try c.encode(segments, forKey: .segments)
+        try c.encode(splats, forKey: .splats)
+        try c.encode(splatSHDegree, forKey: .splatSHDegree)
         try c.encode(materials, forKey: .materials)
         try c.encode(materialVariants, forKey: .materialVariants)
         try c.encode(materialSources, forKey: .materialSources)

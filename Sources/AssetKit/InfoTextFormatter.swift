@@ -14,6 +14,7 @@ public enum InfoTextFormatter {
         row("meshes", "\(grouped(info.meshes))  (points \(grouped(info.points)), faces \(grouped(info.faces)), triangles \(grouped(info.triangles)))")
         if info.primitives > 0 { row("primitives", grouped(info.primitives)) }
         if info.curves > 0 { row("curves", "\(grouped(info.curves))  (segments \(grouped(info.segments)))") }
+        if info.splats > 0 { row("splats", "\(grouped(info.splats))  (SH degree \(info.splatSHDegree))") }
         row("materials", "\(grouped(info.materials)), textures \(grouped(info.textures))")
         if !info.materialVariants.isEmpty { row("variants", info.materialVariants.joined(separator: ", ")) }
         if info.cameras + info.lights > 0 { row("cameras", "\(info.cameras), lights \(info.lights)") }

@@ -153,6 +153,7 @@ public struct Converter: Sendable {
             let reason = requirements.keepsLights ? "holds surfaces only" : "for AR Quick Look takes no curves (ARKit's rules)"
             passes.append(DropCurvesPass(format: format.name, reason: reason))
         }
+        if !requirements.keepsSplats { passes.append(DropSplatsPass(format: format.name)) }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit
         if upAxis != nil || meters != nil { passes.append(AxisAndUnitsPass(upAxis: upAxis, metersPerUnit: meters)) }

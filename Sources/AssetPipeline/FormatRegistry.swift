@@ -4,6 +4,7 @@ import FormatFBX
 import FormatGLTF
 import FormatOBJ
 import FormatPLY
+import FormatSPZ
 import FormatSTL
 import FormatUSD
 import Foundation
@@ -21,8 +22,8 @@ public struct FormatRegistry: Sendable {
 
     /// Every reader and writer assetc ships.
     public static let standard = FormatRegistry(
-        readers: [USDReader(), ColladaReader(), GLTFReader(), OBJReader(), PLYReader(), STLReader(), FBXReader()],
-        writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter()])
+        readers: [USDReader(), ColladaReader(), GLTFReader(), OBJReader(), PLYReader(), SPZReader(), STLReader(), FBXReader()],
+        writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter(), SPZWriter()])
 
     public var supportedFormats: [AssetFormat] { readers.flatMap(\.formats) }
 

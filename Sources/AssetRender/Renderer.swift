@@ -44,8 +44,11 @@ public enum Renderer {
         var shapes = [DrawMesh?](repeating: nil, count: scene.meshes.count)
         for p in placed where shapes[p.instance.mesh] == nil { shapes[p.instance.mesh] = DrawMesh(mesh: scene.meshes[p.instance.mesh]) }
         let placedCurves = scene.placedCurves()
+        let placedSplats = scene.placedSplats()
+        try budget.spend(work: placedSplats.reduce(0) { $0 + scene.splats[$1.instance.splats].count }, for: "drawing the splats", at: here)
         let radius = bounds.isEmpty ? nil : max(farthestPoint(placed, shapes, from: bounds.center),
-                                                farthestPoint(placedCurves, scene.curves, from: bounds.center))
+                                                farthestPoint(placedCurves, scene.curves, from: bounds.center),
+                                                farthestExtent(placedSplats, scene.splats, from: bounds.center))
         // An explicit camera keeps where it looks; its near and far planes still come from the
         // bounding sphere, so no part of the model is cut off whatever planes it came with.
         let camera = if let given = options.camera {
@@ -121,6 +124,7 @@ public enum Renderer {
             let shadow = GroundShadow(placed: placed, shapes: shapes, bounds: bounds, radius: Float(radius), upAxis: scene.metadata.upAxis)
             shadow.composite(into: &rasterizer.framebuffer, camera: camera)
         }
+        SplatRasterizer(camera: camera, width: size, height: size).draw(placedSplats, of: scene, into: &rasterizer.framebuffer)
         drawCurves(placedCurves, of: scene, vp: vp, into: &rasterizer.framebuffer)
         return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
     }
@@ -173,6 +177,22 @@ public enum Renderer {
             }
         }
         return Double(farthest.squareRoot())
+    }
+
+    /// Distance from `center` to the farthest point of any splat's 3-sigma ellipsoid (its centre
+    /// plus three times its largest scale, times the placement's largest stretch).
+    static func farthestExtent(_ placed: [PlacedSplats], _ sets: [SplatSet], from center: SIMD3<Double>) -> Double {
+        var farthest = 0.0
+        for instance in placed {
+            let set = sets[instance.instance.splats], m = instance.worldTransform
+            let stretch = [m.c0, m.c1, m.c2].map { Vector.length(SIMD3($0.x, $0.y, $0.z)) }.max() ?? 1
+            for i in 0..<set.count {
+                let c = m.transformPoint(set.center(i).double)
+                let reach = Vector.length(c - center) + Double(SplatSet.extentSigmas * set.scale(i).max()) * stretch
+                if reach.isFinite { farthest = max(farthest, reach) }
+            }
+        }
+        return farthest
     }
 
     /// Distance from `center` to the farthest finite vertex: the radius of the bounding sphere the

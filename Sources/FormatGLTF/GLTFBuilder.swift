@@ -69,6 +69,15 @@ struct GLTFBuilder {
                 document.nodes.append(GLTFDocument.Node(name: "\(source.name)_lines\(children.count)", mesh: mesh))
             }
         }
+        for instance in source.splatInstances where scene.splats.indices.contains(instance.splats) {
+            let mesh = splatMesh(for: instance)
+            if document.nodes[index].mesh == nil {
+                document.nodes[index].mesh = mesh
+            } else {
+                children.append(document.nodes.count)
+                document.nodes.append(GLTFDocument.Node(name: "\(source.name)_splats\(children.count)", mesh: mesh))
+            }
+        }
         for child in source.children { children.append(node(child, path: path + "/" + child.name)) }
         if !children.isEmpty { document.nodes[index].children = children }
         return index

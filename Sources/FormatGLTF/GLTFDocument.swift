@@ -17,7 +17,8 @@ struct GLTFDocument: Encodable {
     }
     struct Primitive: Encodable {
         var attributes: [String: Int]
-        var indices: Int
+        /// nil for KHR_gaussian_splatting points, each drawn once.
+        var indices: Int?
         var material: Int?
         var mode = 4
         var targets: [[String: Int]]?
@@ -29,7 +30,9 @@ struct GLTFDocument: Encodable {
         struct Draco: Encodable { var bufferView: Int; var attributes: [String: Int] }
         var KHR_materials_variants: Variants?
         var KHR_draco_mesh_compression: Draco?
+        var KHR_gaussian_splatting: GaussianSplatting?
     }
+    struct GaussianSplatting: Encodable { var kernel: String; var colorSpace: String }
     struct RootExtensions: Encodable {
         struct Variant: Encodable { var name: String }
         struct Variants: Encodable { var variants: [Variant] }

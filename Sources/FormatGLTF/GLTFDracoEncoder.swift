@@ -41,7 +41,8 @@ struct GLTFDracoEncoder {
 
     /// Re-codes one primitive; false when it has nothing to code.
     private mutating func encode(_ primitive: inout GLTFDocument.Primitive, in document: inout GLTFDocument) throws(AssetError) -> Bool {
-        let indices = u32s(document.accessors[primitive.indices])
+        guard primitive.mode == 4, let indexAccessor = primitive.indices else { return false }  // splat points stay as they are
+        let indices = u32s(document.accessors[indexAccessor])
         guard !indices.isEmpty, indices.count % 3 == 0 else { return false }
         // The vertices the triangles use, in the order they are first used.
         var newIndex = [UInt32](repeating: .max, count: Int(indices.max() ?? 0) + 1), order: [UInt32] = []

@@ -20,7 +20,7 @@ enum GLTFMeshoptEncoder {
         }
         var triangleIndices = Set<Int>(), positions = Set<Int>()
         for primitive in document.meshes.flatMap(\.primitives) {
-            if primitive.mode == 4 { triangleIndices.insert(primitive.indices) }
+            if primitive.mode == 4, let indices = primitive.indices { triangleIndices.insert(indices) }
             if let p = primitive.attributes["POSITION"] { positions.insert(p) }
             for target in primitive.targets ?? [] { if let p = target["POSITION"] { positions.insert(p) } }
         }

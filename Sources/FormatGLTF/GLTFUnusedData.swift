@@ -9,7 +9,7 @@ enum GLTFUnusedData {
         var usedAccessors = Set<Int>()
         for primitive in document.meshes.flatMap(\.primitives) {
             usedAccessors.formUnion(primitive.attributes.values)
-            usedAccessors.insert(primitive.indices)
+            if let indices = primitive.indices { usedAccessors.insert(indices) }
             for target in primitive.targets ?? [] { usedAccessors.formUnion(target.values) }
         }
         for skin in document.skins ?? [] { usedAccessors.insert(skin.inverseBindMatrices) }
@@ -39,7 +39,7 @@ enum GLTFUnusedData {
         for m in document.meshes.indices {
             for p in document.meshes[m].primitives.indices {
                 document.meshes[m].primitives[p].attributes = document.meshes[m].primitives[p].attributes.mapValues { accessorIndex[$0] }
-                document.meshes[m].primitives[p].indices = accessorIndex[document.meshes[m].primitives[p].indices]
+                document.meshes[m].primitives[p].indices = document.meshes[m].primitives[p].indices.map { accessorIndex[$0] }
                 document.meshes[m].primitives[p].targets = document.meshes[m].primitives[p].targets?.map { $0.mapValues { accessorIndex[$0] } }
                 if let draco = document.meshes[m].primitives[p].extensions?.KHR_draco_mesh_compression {
                     document.meshes[m].primitives[p].extensions?.KHR_draco_mesh_compression?.bufferView = viewIndex[draco.bufferView]

@@ -8,7 +8,8 @@ import Foundation
 public struct GLTFWriter: SceneWriter {
     public let format: AssetFormat
     public let requirements = WriterRequirements(triangles: true, upAxis: .y, metersPerUnit: 1, keepsCurves: true, affineTransforms: true,
-                                                   keepsAnimation: true, keepsMaterialAnimation: true, keepsTextureTransforms: true, keepsMaterialVariants: true)
+                                                   keepsAnimation: true, keepsMaterialAnimation: true, keepsTextureTransforms: true, keepsMaterialVariants: true,
+                                                   keepsSplats: true)
     let binary: Bool
 
     public static let gltf = GLTFWriter(binary: false)

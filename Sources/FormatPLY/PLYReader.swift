@@ -24,12 +24,47 @@ public struct PLYReader: SceneReader {
         let header = try PLYHeader(bytes: bytes, file: display)
         var body = PLYBody(bytes: bytes, header: header, file: display, budget: budget)
         var diagnostics: [Diagnostic] = []
+        if let vertexIndex = header.elements.firstIndex(where: { $0.name == "vertex" }),
+           let layout = try PLYSplatLayout(header.elements[vertexIndex], file: display) {
+            return try readSplats(&body, layout: layout, vertexIndex: vertexIndex, file: file, options: options)
+        }
         let mesh = try body.read(name: file.url.deletingPathExtension().lastPathComponent, diagnostics: &diagnostics)
         var scene = Scene()
         scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .ply)
         scene.metadata.declaresUnits = false
         scene.meshes = [mesh]
         scene.root.children = [Node(name: mesh.name, typeName: "ply", meshInstances: [MeshInstance(mesh: 0)])]
+        return ReadResult(scene: scene, diagnostics: diagnostics)
+    }
+
+    /// A 3DGS PLY: one splat set on one node, changed from the file's axes (`rdf` unless
+    /// `--splat-axes` says otherwise) into the scene's.
+    private func readSplats(_ body: inout PLYBody, layout: PLYSplatLayout, vertexIndex: Int, file: SniffedFile,
+                            options: ReadOptions) throws(AssetError) -> ReadResult {
+        let display = file.url.relativePath
+        let name = file.url.deletingPathExtension().lastPathComponent
+        var diagnostics: [Diagnostic] = []
+        var splats = try body.readSplats(layout: layout, vertexIndex: vertexIndex, name: name)
+        let axes = options.splatAxes ?? .rightDownForward
+        splats = splats.converted(from: axes, to: .rightUpBack)
+        splats.axes = axes
+        switch layout.kind {
+        case .surfels:
+            diagnostics.append(.warning("a 2DGS file (two scales, no scale_2): its surfels are kept as flat 3D Gaussians", at: SourceLocation(file: display)))
+        case .colouredGaussians:
+            diagnostics.append(.warning("splats coloured by red/green/blue instead of f_dc: their colour is kept as SH degree 0", at: SourceLocation(file: display)))
+        case .gaussians: break
+        }
+        if let faces = body.header.elements.first(where: { $0.name == "face" && $0.count > 0 }) {
+            diagnostics.append(.warning("\(faces.count) faces beside splats are not read", at: SourceLocation(file: display, line: faces.line)))
+        }
+        var scene = Scene()
+        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .ply)
+        scene.metadata.declaresUnits = false
+        scene.splats = [splats]
+        var node = Node(name: name, typeName: "ply")
+        node.splatInstances = [SplatInstance(splats: 0)]
+        scene.root.children = [node]
         return ReadResult(scene: scene, diagnostics: diagnostics)
     }
 }
@@ -40,7 +75,7 @@ struct PLYBody {
     let header: PLYHeader
     let file: String
     let budget: ReadBudget
-    private var cursor: Int
+    var cursor: Int
     private var line: Int
 
     init(bytes: [UInt8], header: PLYHeader, file: String, budget: ReadBudget) {
@@ -52,7 +87,7 @@ struct PLYBody {
         line = header.bodyLine
     }
 
-    private var here: SourceLocation {
+    var here: SourceLocation {
         header.encoding == .ascii ? SourceLocation(file: file, line: line) : SourceLocation(file: file, elementPath: "byte \(cursor)")
     }
 
@@ -137,7 +172,7 @@ struct PLYBody {
 
     /// Reads one record: scalar properties into `values` (by position), the list property at
     /// `listSlot` into `list`, other lists read past.
-    private mutating func record(_ element: PLYHeader.Element, into values: inout [Double], list: inout [Int64],
+    mutating func record(_ element: PLYHeader.Element, into values: inout [Double], list: inout [Int64],
                                  listSlot: Int?) throws(AssetError) {
         if header.encoding == .ascii { try asciiRecord(element, into: &values, list: &list, listSlot: listSlot); return }
         for (k, property) in element.properties.enumerated() {

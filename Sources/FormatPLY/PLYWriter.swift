@@ -3,14 +3,16 @@ import AssetCore
 /// Binary little-endian PLY: one vertex element (position, and normals, the first texture
 /// coordinate set and colours when the meshes have them) and one face element. Triangulated:
 /// PLY's face lists could hold n-gons, but common readers (trimesh among them) only load faces of
-/// one size. World space (the converter flattens first), all meshes in one file.
+/// one size. World space (the converter flattens first), all meshes in one file. A scene with
+/// splats is written as a 3DGS PLY instead (`PLYSplatWriter`).
 public struct PLYWriter: SceneWriter {
     public let format = AssetFormat.ply
-    public let requirements = WriterRequirements(triangles: true, flattened: true)
+    public let requirements = WriterRequirements(triangles: true, flattened: true, keepsSplats: true)
 
     public init() {}
 
     public func write(_ scene: Scene, context: WriteContext) throws(AssetError) -> WriteResult {
+        if !scene.splats.isEmpty { return try PLYSplatWriter.write(scene, context: context) }
         let hasNormals = !scene.meshes.isEmpty && scene.meshes.allSatisfy { $0.normals != nil }
         let hasTexcoords = !scene.meshes.isEmpty && scene.meshes.allSatisfy { !$0.texcoordSets.isEmpty }
         let hasColors = !scene.meshes.isEmpty && scene.meshes.allSatisfy { $0.primvar(named: Primvar.displayColorName) != nil }

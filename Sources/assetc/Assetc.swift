@@ -5,11 +5,12 @@ import AssetKit
 struct Assetc: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assetc",
-        abstract: "Convert, validate, catalog and preview 3D assets headless on Linux: USD, Collada, glTF, OBJ, STL, PLY and FBX.",
+        abstract: "Convert, validate, catalog and preview 3D assets headless on Linux: USD, Collada, glTF, OBJ, STL, PLY, SPZ and FBX.",
         discussion: """
-            Reads USD (.usdz, .usda, .usdc), Collada (.dae), glTF (.gltf, .glb), OBJ, STL, PLY and FBX; \
-            writes USD (.usdz, .usda, .usdc), Collada, glTF, OBJ, STL and PLY. Skeletons, skins, blend shapes \
-            and animation are carried between them.
+            Reads USD (.usdz, .usda, .usdc), Collada (.dae), glTF (.gltf, .glb), OBJ, STL, PLY, SPZ and FBX; \
+            writes USD (.usdz, .usda, .usdc), Collada, glTF, OBJ, STL, PLY and SPZ. Skeletons, skins, blend shapes \
+            and animation are carried between them, and Gaussian splats (3DGS PLY, SPZ, glTF \
+            KHR_gaussian_splatting, USD ParticleField3DGaussianSplat) between the forms that hold them.
 
             convert turns any of them into any written format (many at once, within budgets); validate checks \
             USD against ARKit's rules and glTF against Khronos's; info reports figures; thumbnail renders \

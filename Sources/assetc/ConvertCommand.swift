@@ -6,7 +6,7 @@ import Foundation
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert an asset to another format: usda, usdc, usdz, dae, gltf, glb, obj, stl, ply.",
+        abstract: "Convert an asset to another format: usda, usdc, usdz, dae, gltf, glb, obj, stl, ply, spz.",
         usage: """
             assetc convert IN OUT [options]
             assetc convert IN|FOLDER... --to FORMAT --out-dir DIR [options]
@@ -146,7 +146,7 @@ struct ConvertCommand: ParsableCommand {
         }
         let failures = outcomes.filter { $0.error != nil }
         // What converted goes to the bucket even when others failed, as it stays in a folder.
-        try ExitStatus.orExit { try sources.upload() }
+        _ = try ExitStatus.orExit { try sources.upload() }
         if json {
             print(sources.display(CatalogOutput.json(ConvertJSON(outcomes, folder: folder))))
         } else {

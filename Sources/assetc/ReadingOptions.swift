@@ -17,6 +17,10 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Metres per unit for files that carry no unit (OBJ, STL, PLY; default: metres).", valueName: "x"))
     var sourceMetersPerUnit: Double?
 
+    @Option(name: .long, help: ArgumentHelp("Which way the splat data of files that do not say points: three letters, r/l, u/d, f/b for x, y, z (default: rdf for 3DGS PLY, as COLMAP and the trainers write it; rub for SPZ; USD and glTF data is taken as placed).",
+                                            valueName: "axes"))
+    var splatAxes: SplatAxesArgument?
+
     @Option(name: .long, help: ArgumentHelp("Pose the scene at this many seconds into its first animation clip (skins, blend shapes and animated nodes applied) for bounds, thumbnails and conversions.",
                                             valueName: "seconds"))
     var time: Double?
@@ -34,6 +38,7 @@ struct ReadingOptions: ParsableArguments {
         if let purpose { options.purposes = purpose.set }
         options.sourceMetersPerUnit = sourceMetersPerUnit
         options.poseTime = time
+        options.splatAxes = splatAxes?.axes
         return options
     }
 }
@@ -94,6 +99,16 @@ struct PurposeListArgument: ExpressibleByArgument {
     init?(argument: String) {
         guard let set = PurposeSet(list: argument) else { return nil }
         self.set = set
+    }
+}
+
+/// `--splat-axes rdf`: three axis letters (`SplatAxes(name:)`).
+struct SplatAxesArgument: ExpressibleByArgument {
+    let axes: SplatAxes
+
+    init?(argument: String) {
+        guard let axes = SplatAxes(name: argument) else { return nil }
+        self.axes = axes
     }
 }
 

@@ -111,7 +111,7 @@ struct ThumbnailCommand: ParsableCommand {
         }
         if html { _ = try ExitStatus.orExit { try useCase.writeGallery(outcomes, outputFolder: out) } }
         let failures = outcomes.filter { $0.error != nil }
-        try ExitStatus.orExit { try sources.upload() }
+        _ = try ExitStatus.orExit { try sources.upload() }
         print("\(outcomes.count - failures.count) thumbnails written to \(self.out), \(failures.count) failed")
         if let first = failures.first?.error { throw ExitCode(ExitStatus.code(for: first)) }
         if jobs.isEmpty {

@@ -74,7 +74,7 @@ struct ValidateCommand: ParsableCommand {
         if let fix {
             let (input, output) = try ExitStatus.orExit { (try sources.input(paths[0]), try sources.output(fix, isFolder: false, force: force)) }
             try repair(input, into: output, options: sources.readOptions(sandbox.readOptions, keepingRoot: sandbox.hasFolderRoot), sources: sources)
-            try ExitStatus.orExit { try sources.upload() }
+            _ = try ExitStatus.orExit { try sources.upload() }
             return
         }
         var base = ValidateUseCase(options: sandbox.readOptions)

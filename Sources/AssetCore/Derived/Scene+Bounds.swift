@@ -1,5 +1,5 @@
 extension Scene {
-    /// World-space box over every counted mesh instance, from the points themselves (never an
+    /// World-space box over every counted mesh, curves and splat instance (splats by their 3-sigma ellipsoids), from the points themselves (never an
     /// authored extent, which is often stale), in the file's own units and axes.
     /// Non-finite points are left out. Empty when nothing is placed.
     public var worldBounds: Bounds3 {
@@ -25,6 +25,9 @@ extension Scene {
         }
         for placed in placedCurves() {
             bounds.formUnion(Bounds3(points: curves[placed.instance.curves].points, transformedBy: placed.worldTransform))
+        }
+        for placed in placedSplats() {
+            bounds.formUnion(splats[placed.instance.splats].bounds(transformedBy: placed.worldTransform))
         }
         return bounds
     }

@@ -82,6 +82,15 @@ extension Scene {
         }
     }
 
+    /// Every splat instance with the world transform it is placed by, in traversal order.
+    public func placedSplats(includingUncounted: Bool = false) -> [PlacedSplats] {
+        placed(includingUncounted) { node, visit, placed in
+            for instance in node.splatInstances where splats.indices.contains(instance.splats) {
+                placed.append(PlacedSplats(instance: instance, nodePath: visit.path, worldTransform: visit.worldTransform))
+            }
+        }
+    }
+
     /// What `collect` appends for each node the traversal counts (or for every node), in order.
     private func placed<T>(_ includingUncounted: Bool, _ collect: (Node, NodeVisit, inout [T]) -> Void) -> [T] {
         var placed: [T] = []
@@ -96,6 +105,13 @@ extension Scene {
 /// Curves at their place in the world.
 public struct PlacedCurves: Sendable {
     public var instance: CurvesInstance
+    public var nodePath: String
+    public var worldTransform: Matrix4x4
+}
+
+/// A splat set at its place in the world.
+public struct PlacedSplats: Sendable {
+    public var instance: SplatInstance
     public var nodePath: String
     public var worldTransform: Matrix4x4
 }

@@ -16,6 +16,11 @@ public struct SceneStats: Sendable, Equatable, Codable {
     /// Placed curves (each polyline once per placement) and the line segments they draw.
     public var curves = 0
     public var segments = 0
+    /// Splat sets placed (each once per placement), the splats they hold, and the highest SH
+    /// degree among them (0 without splats).
+    public var splatSets = 0
+    public var splats = 0
+    public var splatSHDegree = 0
     public var materials = 0
     public var textures = 0
     public var cameras = 0
@@ -60,6 +65,11 @@ extension Scene {
             guard !node.isJoint else { return }
             stats.nodes += 1
             guard visit.isCounted else { return }
+            for instance in node.splatInstances where splats.indices.contains(instance.splats) {
+                stats.splatSets += 1
+                stats.splats += splats[instance.splats].count
+                stats.splatSHDegree = max(stats.splatSHDegree, splats[instance.splats].shDegree)
+            }
             for instance in node.curvesInstances where curves.indices.contains(instance.curves) {
                 stats.curves += curves[instance.curves].curveVertexCounts.count
                 stats.segments += curves[instance.curves].segmentCount

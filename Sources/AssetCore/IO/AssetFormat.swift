@@ -4,6 +4,8 @@
 /// prints and the catalog stores (`usda`, `glb`, `jpeg`).
 public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
     case usda, usdc, usdz, dae, gltf, glb, obj, stl, ply
+    /// Niantic's compressed Gaussian splats (v1-v3 gzip, v4 zstd streams).
+    case spz
     /// Autodesk FBX, binary or ASCII: read only.
     case fbx
     /// Textures the catalog indexes and the service serves; no scene reader takes them.
@@ -34,7 +36,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
     /// The extension a written file gets.
     public var fileExtension: String {
         switch self {
-        case .dae, .usda, .usdc, .usdz, .gltf, .glb, .obj, .stl, .ply, .fbx, .png: return rawValue
+        case .dae, .usda, .usdc, .usdz, .gltf, .glb, .obj, .stl, .ply, .spz, .fbx, .png: return rawValue
         case .jpeg: return "jpg"
         }
     }
@@ -61,7 +63,8 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         case .glb: return "binary glTF 2.0"
         case .obj: return "Wavefront OBJ + MTL"
         case .stl: return "STL, binary or ASCII"
-        case .ply: return "PLY, ASCII or binary"
+        case .ply: return "PLY, ASCII or binary (meshes, point clouds, 3DGS splats)"
+        case .spz: return "SPZ compressed Gaussian splats"
         case .fbx: return "Autodesk FBX, binary or ASCII"
         case .png: return "PNG image"
         case .jpeg: return "JPEG image"
@@ -78,7 +81,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         case .usdz: return "model/vnd.usdz+zip"
         case .dae: return "model/vnd.collada+xml"
         case .usda, .obj: return "text/plain; charset=utf-8"
-        case .usdc, .stl, .ply, .fbx: return "application/octet-stream"
+        case .usdc, .stl, .ply, .spz, .fbx: return "application/octet-stream"
         }
     }
 
@@ -93,7 +96,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         case .usda, .usdc, .usdz, .dae, .glb: return [.readable, .writable, .carriesAnimation, .carriesMaterials, .singleFile]
         case .gltf: return [.readable, .writable, .carriesAnimation, .carriesMaterials]
         case .obj: return [.readable, .writable, .carriesMaterials, .singleFile]
-        case .stl, .ply: return [.readable, .writable, .singleFile]
+        case .stl, .ply, .spz: return [.readable, .writable, .singleFile]
         case .fbx: return [.readable, .carriesAnimation, .carriesMaterials]
         case .png, .jpeg: return []
         }

@@ -21,6 +21,10 @@ public struct ByteWriter: Sendable {
         withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    public mutating func u64(_ v: UInt64) {
+        withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
     public mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
     public mutating func f32(_ v: Float) { u32(v.bitPattern) }
 

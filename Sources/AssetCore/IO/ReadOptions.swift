@@ -18,6 +18,9 @@ public struct ReadOptions: Sendable, Equatable {
     /// Folders of this read whose files are fetched as readers resolve them (a bucket prefix's
     /// staging); `.none` reads the local disk only.
     public var staged: StagedFiles = .none
+    /// The axis convention of splat data in files that do not say (`--splat-axes`); nil takes
+    /// each format's usual one (`rdf` for 3DGS PLY, `rub` for SPZ).
+    public var splatAxes: SplatAxes?
 
     public init(limits: ReadLimits = ReadLimits(), assetRoot: AssetRoot = .assetFolder,
                 allowsPathsOutsideAsset: Bool = false, isStrict: Bool = false) {

@@ -39,12 +39,16 @@ public struct WriterRequirements: Sendable, Equatable {
     /// The format is UsdSkel's own: the nodes a USD source's BlendShape and SkelAnimation prims
     /// became are written anew from the meshes and clips; other formats get them left out.
     public var writesUsdSkel: Bool
+    /// The format holds Gaussian splat sets (USD ParticleField, glTF KHR_gaussian_splatting, 3DGS
+    /// PLY, SPZ); others get them left out with one warning.
+    public var keepsSplats: Bool
 
     public init(triangles: Bool = false, flattened: Bool = false, upAxis: UpAxis? = nil, metersPerUnit: Double? = nil,
                 keepsPurposeAndVisibility: Bool = false, keepsCurves: Bool = false, affineTransforms: Bool = false,
                 keepsAnimation: Bool = false, keepsMaterialAnimation: Bool = false, keepsTextureTransforms: Bool = false, keepsLights: Bool = true,
-                keepsMaterialVariants: Bool = false, writesUsdSkel: Bool = false) {
+                keepsMaterialVariants: Bool = false, writesUsdSkel: Bool = false, keepsSplats: Bool = false) {
         self.writesUsdSkel = writesUsdSkel
+        self.keepsSplats = keepsSplats
         self.keepsLights = keepsLights
         self.keepsMaterialVariants = keepsMaterialVariants
         self.keepsAnimation = keepsAnimation

@@ -21,6 +21,7 @@ public enum Vector {
 
 extension SIMD3 where Scalar == Float {
     @inlinable public var double: SIMD3<Double> { SIMD3<Double>(Double(x), Double(y), Double(z)) }
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }
 
 extension SIMD3 where Scalar == Double {

@@ -12,6 +12,7 @@ public struct Node: Sendable, Equatable {
     public var children: [Node]
     public var meshInstances: [MeshInstance]
     public var curvesInstances: [CurvesInstance] = []
+    public var splatInstances: [SplatInstance] = []
     public var camera: Int?
     public var light: Int?
     /// nil inherits the parent's purpose, as USD's `purpose` attribute does.

@@ -8,6 +8,8 @@ public struct Scene: Sendable, Equatable {
     public var meshes: [Mesh]
     /// Polylines, placed by `Node.curvesInstances`.
     public var curves: [Curves] = []
+    /// Gaussian splat sets, placed by `Node.splatInstances`.
+    public var splats: [SplatSet] = []
     public var materials: [Material]
     public var textures: [Texture]
     public var cameras: [Camera]

@@ -2,7 +2,8 @@ import Foundation
 
 import AssetCore
 
-/// Bakes every placed mesh and curves into world space: one top-level node per instance (named by
+/// Bakes every placed mesh, curves and splat set into world space (splats turned with their
+/// spherical harmonics, `SplatSet.transformed`): one top-level node per instance (named by
 /// its node's path), identity transforms, points and normals transformed, mirrored instances re-wound,
 /// left-handed meshes turned right-handed. For formats without a hierarchy (OBJ, STL, PLY) or on
 /// request (`--flatten`). Nodes outside the counted geometry (guides, proxies, invisible) are left out.
@@ -33,8 +34,17 @@ public struct FlattenPass: ScenePass {
             node.curvesInstances = [CurvesInstance(curves: curves.count - 1, material: placed.instance.material)]
             nodes.append(node)
         }
+        var splats: [SplatSet] = []
+        for placed in scene.placedSplats() {
+            let baked = scene.splats[placed.instance.splats].transformed(by: placed.worldTransform)
+            splats.append(baked)
+            var node = Node(name: Self.flatName(placed.nodePath, fallback: baked.name, used: &usedNames), typeName: "ParticleField3DGaussianSplat")
+            node.splatInstances = [SplatInstance(splats: splats.count - 1)]
+            nodes.append(node)
+        }
         scene.meshes = meshes
         scene.curves = curves
+        scene.splats = splats
         scene.root = Node(name: "", children: nodes)
     }
 

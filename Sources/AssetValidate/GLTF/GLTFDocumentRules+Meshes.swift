@@ -67,7 +67,11 @@ extension GLTFDocumentRules {
         var vertexViews: [Int: Int] = [:]
         for (name, value) in attributes {
             let pointer = "\(here)/attributes/\(JSONPointer.escape(name))"
-            if !Self.isValidSemantic(name) { findings.add("MESH_PRIMITIVE_INVALID_ATTRIBUTE", "'\(name)' is not a glTF attribute (application ones start with '_')", at: pointer) }
+            // An extension may name attributes of its own, `EXTENSION:NAME` (KHR_gaussian_splatting's).
+            let byExtension = name.split(separator: ":", maxSplits: 1).first.map { name.contains(":") && used.contains(String($0)) } ?? false
+            if !Self.isValidSemantic(name) && !byExtension {
+                findings.add("MESH_PRIMITIVE_INVALID_ATTRIBUTE", "'\(name)' is not a glTF attribute (application ones start with '_')", at: pointer)
+            }
             if let (prefix, n) = Self.indexedSemantic(name) { sets[prefix, default: []].append(n) }
             guard let index = value.integer, let accessor = accessor(index) else { continue }
             use(index, as: .vertex, at: pointer)

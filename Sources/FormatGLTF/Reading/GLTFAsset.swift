@@ -104,8 +104,16 @@ struct GLTFAsset: Decodable {
             struct Mapping: Decodable { var material: Int; var variants: [Int] }
             var mappings: [Mapping]?
         }
+        /// KHR_gaussian_splatting: the POINTS primitive is a set of 3D Gaussians.
+        struct GaussianSplatting: Decodable {
+            var kernel: String?
+            var colorSpace: String?
+            var projection: String?
+            var sortingMethod: String?
+        }
         var KHR_draco_mesh_compression: Draco?
         var KHR_materials_variants: VariantMappings?
+        var KHR_gaussian_splatting: GaussianSplatting?
     }
 
     struct Accessor: Decodable {

@@ -1,7 +1,8 @@
 import AssetCore
 
 /// One glTF primitive as assetc's geometry: triangle modes (list, strip, fan; indexed or not) as a
-/// `Mesh` with vertex-rate primvars, line modes as `Curves`, points skipped with a warning.
+/// `Mesh` with vertex-rate primvars, line modes as `Curves`, KHR_gaussian_splatting points as a
+/// `SplatSet`, other points skipped with a warning.
 /// Texture coordinates flip to USD's bottom-left origin (`v' = 1 - v`), as the writer flips them back.
 struct GLTFMeshBuilder {
     let accessors: GLTFAccessorReader
@@ -10,6 +11,7 @@ struct GLTFMeshBuilder {
     enum Built {
         case mesh(Mesh)
         case curves(Curves)
+        case splats(SplatSet)
     }
 
     func build(_ primitive: GLTFAsset.Primitive, name: String, targetNames: [String]? = nil, at here: SourceLocation,
@@ -18,6 +20,9 @@ struct GLTFMeshBuilder {
         guard let positionIndex = primitive.attributes["POSITION"] else {
             diagnostics.append(.warning("a primitive without POSITION has nothing to place; skipped", at: here))
             return nil
+        }
+        if mode == 0, let splatting = primitive.extensions?.KHR_gaussian_splatting {
+            return .splats(try GLTFSplatBuilder(accessors: accessors).build(primitive, extension: splatting, name: name, at: here, diagnostics: &diagnostics))
         }
         if mode == 0 {
             diagnostics.append(.warning("POINTS primitives are not kept (assetc has no point clouds); skipped", at: here))

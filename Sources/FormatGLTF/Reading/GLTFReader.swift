@@ -11,7 +11,7 @@ public struct GLTFReader: SceneReader {
                                           "KHR_texture_transform", "KHR_mesh_quantization", "EXT_meshopt_compression",
                                           "KHR_draco_mesh_compression", "EXT_texture_webp",
                                           "KHR_materials_pbrSpecularGlossiness", "KHR_materials_transmission", "KHR_materials_clearcoat",
-                                          "KHR_materials_ior", "KHR_materials_variants", "KHR_animation_pointer"]
+                                          "KHR_materials_ior", "KHR_materials_variants", "KHR_animation_pointer", "KHR_gaussian_splatting"]
 
     /// Optional extensions the material builder names itself, with the materials that use them.
     static let namedWhereUsed: Set<String> = ["KHR_materials_sheen", "KHR_materials_volume", "KHR_materials_iridescence",

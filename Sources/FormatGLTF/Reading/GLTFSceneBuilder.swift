@@ -20,7 +20,7 @@ struct GLTFSceneBuilder {
     /// glTF node index -> its path in the scene, for skins and animation channels.
     private var nodePaths: [Int: String] = [:]
 
-    private enum Placement { case mesh(Int), curves(Int) }
+    private enum Placement { case mesh(Int), curves(Int), splats(Int) }
 
     init(asset: GLTFAsset, file: String, limits: ReadLimits, meshBuilder: GLTFMeshBuilder, materialBuilder: GLTFMaterialBuilder) {
         self.asset = asset
@@ -108,6 +108,7 @@ struct GLTFSceneBuilder {
                     }
                     node.meshInstances.append(instance)
                 case .curves(let c): node.curvesInstances.append(CurvesInstance(curves: c, material: material))
+                case .splats(let s): node.splatInstances.append(SplatInstance(splats: s))
                 }
             }
         }
@@ -161,6 +162,9 @@ struct GLTFSceneBuilder {
                 scene.curves.append(curves)
                 placements.append((.curves(scene.curves.count - 1), material, []))
                 if !variants.isEmpty { diagnostics.append(.warning("material variants of a line primitive are not kept", at: pHere)) }
+            case .splats(let splats):
+                scene.splats.append(splats)
+                placements.append((.splats(scene.splats.count - 1), nil, []))
             }
         }
         builtMeshes[index] = placements

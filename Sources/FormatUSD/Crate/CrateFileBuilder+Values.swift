@@ -154,6 +154,22 @@ extension CrateFileBuilder {
             case .failure(let failure): throw AssetError(.malformed("usdc writer: \(typeName) holds \(failure)"))
             }
         }
+        if case .floats(.scalars(let flat)) = value, components > 1, !type.isQuaternion, scalar == .float || scalar == .half,
+           flat.count % components == 0 {
+            // Vectors handed over flat (splat attributes, millions of them): written straight from
+            // the floats, without the Double copy `flatNumbers` would make.
+            guard !flat.isEmpty else { return ValueRep(type: type, array: true, payload: 0) }
+            align(8)
+            let offset = position
+            u64(UInt64(flat.count / components))
+            if scalar == .float {
+                bytes(flat.withUnsafeBytes { Array($0) })  // little-endian hosts: the bytes are the file's
+            } else {
+                let halves = flat.map { Float16($0).bitPattern.littleEndian }
+                bytes(halves.withUnsafeBytes { Array($0) })
+            }
+            return ValueRep(type: type, array: true, payload: offset)
+        }
         var numbers: [Double]
         if case .list(let items) = value, scalar == .bool {
             numbers = []

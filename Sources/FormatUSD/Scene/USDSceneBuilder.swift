@@ -212,6 +212,14 @@ struct USDSceneBuilder {
                 node.curvesInstances = [CurvesInstance(curves: scene.curves.count, material: binding?.material)]
                 scene.curves.append(curves)
             }
+        case USDSplatBuilder.typeName:
+            try chargeMesh(prim)
+            if let splats = USDSplatBuilder(values: values).build(prim, diagnostics: &diagnostics) {
+                node.splatInstances = [SplatInstance(splats: scene.splats.count)]
+                scene.splats.append(splats)
+            }
+        case "ParticleField":
+            warnOnce(prim, "ParticleField prims other than ParticleField3DGaussianSplat have no kernel assetc draws; skipped")
         case "Skeleton":
             node.children = try skel.skeleton(prim, context: skelContext)
         case "Camera":

@@ -117,7 +117,7 @@ struct USDLayerBuilder {
     /// writes its targets anew, and an Xform kept for them would read back as one more node and
     /// wrap the mesh once more at every round trip.
     func isMeshPrim(_ node: Node, scenePath: String) -> Bool {
-        node.meshInstances.count == 1 && node.curvesInstances.isEmpty && node.camera == nil && node.light == nil
+        node.meshInstances.count == 1 && node.curvesInstances.isEmpty && node.splatInstances.isEmpty && node.camera == nil && node.light == nil
             && hasOnlyRigChildren(node, scenePath: scenePath)
     }
 
@@ -165,7 +165,7 @@ struct USDLayerBuilder {
     /// transform, so such a group's transform lives on in the joints; kept as an Xform, it was
     /// one more empty prim beside the rig at every conversion.
     private func isBareJointTree(_ node: Node, scenePath: String) -> Bool {
-        guard node.meshInstances.isEmpty, node.curvesInstances.isEmpty, node.camera == nil, node.light == nil else { return false }
+        guard node.meshInstances.isEmpty, node.curvesInstances.isEmpty, node.splatInstances.isEmpty, node.camera == nil, node.light == nil else { return false }
         let childrenBare = node.children.allSatisfy { isBareJointTree($0, scenePath: scenePath + "/" + $0.name) }
         if rigJointPaths.contains(scenePath) { return childrenBare }
         // A group that moves stays, its animation its own.
@@ -183,7 +183,11 @@ struct USDLayerBuilder {
         // back as one more node at every round trip.
         if node.meshInstances.isEmpty, node.curvesInstances.isEmpty, hasOnlyRigChildren(node, scenePath: scenePath) {
             var prim: USDPrimSpec?
-            if let c = node.camera, node.light == nil, scene.cameras.indices.contains(c) {
+            if node.splatInstances.count == 1, node.camera == nil, node.light == nil, scene.splats.indices.contains(node.splatInstances[0].splats) {
+                prim = splatPrim(scene.splats[node.splatInstances[0].splats], name: name)
+            } else if !node.splatInstances.isEmpty {
+                prim = nil
+            } else if let c = node.camera, node.light == nil, scene.cameras.indices.contains(c) {
                 prim = Self.cameraPrim(scene.cameras[c], name: name)
             } else if let l = node.light, node.camera == nil, scene.lights.indices.contains(l) {
                 prim = Self.lightPrim(scene.lights[l], name: name)
@@ -211,6 +215,10 @@ struct USDLayerBuilder {
             let curves = scene.curves[instance.curves]
             let name = names.name(curves.name.isEmpty ? "Curves" : curves.name)
             prim.children.append(curvesPrim(curves, instance: instance, name: name))
+        }
+        for instance in node.splatInstances where scene.splats.indices.contains(instance.splats) {
+            let set = scene.splats[instance.splats]
+            prim.children.append(splatPrim(set, name: names.name(set.name.isEmpty ? "Splats" : set.name)))
         }
         if let c = node.camera, scene.cameras.indices.contains(c) {
             prim.children.append(Self.cameraPrim(scene.cameras[c], name: names.name(scene.cameras[c].name)))

@@ -3,7 +3,7 @@ import AssetCore
 /// `.usda`: the layer as text, its textures copied into `<name>_textures/` beside it.
 public struct USDAWriter: SceneWriter {
     public let format = AssetFormat.usda
-    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsMaterialAnimation: true, keepsTextureTransforms: true, keepsMaterialVariants: true, writesUsdSkel: true)
+    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsMaterialAnimation: true, keepsTextureTransforms: true, keepsMaterialVariants: true, writesUsdSkel: true, keepsSplats: true)
 
     public init() {}
 
@@ -18,7 +18,7 @@ public struct USDAWriter: SceneWriter {
 /// `.usdc`: the layer as a binary crate file, textures copied into `<name>_textures/` beside it.
 public struct USDCWriter: SceneWriter {
     public let format = AssetFormat.usdc
-    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsMaterialAnimation: true, keepsTextureTransforms: true, keepsMaterialVariants: true, writesUsdSkel: true)
+    public let requirements = WriterRequirements(keepsPurposeAndVisibility: true, keepsCurves: true, keepsAnimation: true, keepsMaterialAnimation: true, keepsTextureTransforms: true, keepsMaterialVariants: true, writesUsdSkel: true, keepsSplats: true)
 
     public init() {}
 
@@ -44,7 +44,7 @@ public struct USDCWriter: SceneWriter {
 public struct USDZWriter: SceneWriter {
     public let format = AssetFormat.usdz
     public let requirements = WriterRequirements(upAxis: .y, keepsPurposeAndVisibility: true, keepsCurves: false, keepsAnimation: true, keepsMaterialAnimation: true,
-                                                 keepsTextureTransforms: true, keepsLights: false, keepsMaterialVariants: true, writesUsdSkel: true)
+                                                 keepsTextureTransforms: true, keepsLights: false, keepsMaterialVariants: true, writesUsdSkel: true, keepsSplats: true)
 
     public init() {}
 

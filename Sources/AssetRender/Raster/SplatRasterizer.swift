@@ -1,0 +1,168 @@
+import AssetCore
+import AssetImage
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Draws Gaussian splats by the published 3DGS method, after the meshes: each splat's covariance
+/// projected to the screen through the perspective Jacobian (EWA) with a 0.3 px² low-pass, cut at
+/// 3 sigma, its colour from its spherical harmonics seen along the ray from the eye, then every
+/// sample blends the splats in front of the mesh surface there front to back (alpha capped at
+/// 0.99, stopped once transmittance falls under 1/10,000) and the mesh shows through what is
+/// left. Splats are display-referred, as `KHR_gaussian_splatting` says: neither lit, exposed nor
+/// tone mapped, and blended in their own sRGB values before the result joins the linear
+/// framebuffer.
+///
+/// A splat rather than a tile walks its own footprint, because on a CPU at thumbnail sizes most
+/// splats cover a handful of samples: the cost is the sum of the footprints, not tiles times the
+/// splats overlapping them. The rows are split into bands, one task each, so the order in every
+/// sample stays front to back.
+struct SplatRasterizer {
+    /// The 3DGS renderers' screen-space low-pass, in pixels squared.
+    static let lowPass: Float = 0.3
+    static let maxAlpha: Float = 0.99
+    static let minAlpha: Float = 1 / 255
+    static let minTransmittance: Float = 1e-4
+
+    /// Splats ready to draw, one array per value (read in the hot loop one splat at a time).
+    struct Projected {
+        var x: [Float] = [], y: [Float] = []
+        /// The inverse 2D covariance (a, b, c) in pixels.
+        var conic: [SIMD3<Float>] = []
+        var radius: [Float] = []
+        var opacity: [Float] = []
+        /// Display-referred sRGB, in 0...1.
+        var colour: [SIMD3<Float>] = []
+        /// NDC depth, as the mesh depth buffer holds it, and the view distance the order comes from.
+        var ndcDepth: [Float] = []
+        var viewDepth: [Float] = []
+
+        var count: Int { x.count }
+    }
+
+    let camera: RenderCamera
+    let width: Int
+    let height: Int
+
+    /// Draws every placed splat set over what `framebuffer` holds.
+    func draw(_ placed: [PlacedSplats], of scene: Scene, into framebuffer: inout Framebuffer) {
+        var projected = Projected()
+        for placement in placed {
+            project(scene.splats[placement.instance.splats], world: placement.worldTransform, into: &projected)
+        }
+        guard projected.count > 0 else { return }
+        let order = Self.frontToBack(projected.viewDepth)
+        blend(projected, order: order, into: &framebuffer)
+    }
+
+    // MARK: Projection
+
+    /// Appends the splats of `set` placed by `world` that lie in front of the camera.
+    func project(_ set: SplatSet, world: Matrix4x4, into out: inout Projected) {
+        let view = camera.view * world
+        let w = (SIMD3<Float>(Float(view.c0.x), Float(view.c0.y), Float(view.c0.z)), SIMD3<Float>(Float(view.c1.x), Float(view.c1.y), Float(view.c1.z)),
+                 SIMD3<Float>(Float(view.c2.x), Float(view.c2.y), Float(view.c2.z)))
+        let t = SIMD3<Float>(Float(view.c3.x), Float(view.c3.y), Float(view.c3.z))
+        // The eye in the set's own frame, so the SH are evaluated in the frame they were fitted in:
+        // the placement's rotation, or mirror, undone with it.
+        let inverse = world.inverse ?? .identity
+        let eyeLocal = inverse.transformPoint(camera.position)
+        let eye = SIMD3<Float>(Float(eyeLocal.x), Float(eyeLocal.y), Float(eyeLocal.z))
+        let focal = Float(Double(height) / 2 / tan(camera.verticalFieldOfView * .pi / 360))
+        let (near, far) = (Float(camera.near), Float(camera.far))
+        let (cx, cy) = (Float(width) / 2, Float(height) / 2)
+        let linearColour = set.colorSpace == .linearRec709Display
+        let n = set.count
+        var slots = [Projected](repeating: Projected(), count: 2)
+        slots.withUnsafeMutableBufferPointer { halves in
+            nonisolated(unsafe) let halves = halves
+            let split = n / 2
+            DispatchQueue.concurrentPerform(iterations: n >= 4096 ? 2 : 1) { half in
+                let range = n >= 4096 ? (half == 0 ? 0..<split : split..<n) : 0..<n
+                var part = Projected()
+                var basis = [Float](repeating: 0, count: 16)
+                let k = set.coefficientsPerSplat
+                var coefficients = [Float](repeating: 0, count: 3 * k)
+                for i in range {
+                    let opacity = set.opacities[i]
+                    guard opacity >= Self.minAlpha else { continue }
+                    let c = set.center(i)
+                    let p = w.0 * c.x + w.1 * c.y + w.2 * c.z + t
+                    let depth = -p.z
+                    guard depth > near, depth < far, p.isFinite else { continue }
+                    // Σ' = J W M R S (J W M R S)ᵀ, with W M the view of the placement.
+                    let r = set.rotationMatrix(i), s = set.scale(i)
+                    let a0 = (w.0 * r.0.x + w.1 * r.0.y + w.2 * r.0.z) * s.x
+                    let a1 = (w.0 * r.1.x + w.1 * r.1.y + w.2 * r.1.z) * s.y
+                    let a2 = (w.0 * r.2.x + w.1 * r.2.y + w.2 * r.2.z) * s.z
+                    // J for screen x = cx + f x / d, y = cy - f y / d, with d = -z.
+                    let inv = 1 / depth
+                    let j0 = SIMD3<Float>(focal * inv, 0, focal * p.x * inv * inv)
+                    let j1 = SIMD3<Float>(0, -focal * inv, -focal * p.y * inv * inv)
+                    let u = SIMD3<Float>((j0 * a0).sum(), (j0 * a1).sum(), (j0 * a2).sum())
+                    let v = SIMD3<Float>((j1 * a0).sum(), (j1 * a1).sum(), (j1 * a2).sum())
+                    var covA = (u * u).sum(), covB = (u * v).sum(), covC = (v * v).sum()
+                    let detBefore = covA * covC - covB * covB
+                    covA += Self.lowPass
+                    covC += Self.lowPass
+                    let det = covA * covC - covB * covB
+                    guard det > 0, det.isFinite else { continue }
+                    var alpha = opacity
+                    // Mip-Splatting's trained antialiasing keeps the splat's energy under the low-pass.
+                    if set.antialiased { alpha *= (max(detBefore, 0) / det).squareRoot() }
+                    guard alpha >= Self.minAlpha else { continue }
+                    let middle = 0.5 * (covA + covC)
+                    let largest = middle + max(0.1, middle * middle - det).squareRoot()
+                    let radius = 3 * largest.squareRoot()
+                    let sx = cx + focal * p.x * inv, sy = cy - focal * p.y * inv
+                    guard sx + radius >= 0, sx - radius <= Float(width), sy + radius >= 0, sy - radius <= Float(height) else { continue }
+                    // Colour along the ray from the eye, in the set's frame.
+                    var direction = c - eye
+                    direction /= max((direction * direction).sum().squareRoot(), 1e-20)
+                    for q in 0..<(3 * k) { coefficients[q] = set.sh[3 * k * i + q] }
+                    SplatHarmonics.basis(direction, degree: set.shDegree, into: &basis)
+                    var colour = SIMD3<Float>(repeating: 0.5)
+                    for q in 0..<k { colour += SIMD3(coefficients[3 * q], coefficients[3 * q + 1], coefficients[3 * q + 2]) * basis[q] }
+                    colour = pointwiseMax(colour, .zero)
+                    if linearColour { colour = SIMD3(ColorSpace.toSRGB(min(colour.x, 1)), ColorSpace.toSRGB(min(colour.y, 1)), ColorSpace.toSRGB(min(colour.z, 1))) }
+                    part.x.append(sx); part.y.append(sy)
+                    part.conic.append(SIMD3(covC, -covB, covA) / det)
+                    part.radius.append(radius)
+                    part.opacity.append(alpha)
+                    part.colour.append(pointwiseMin(colour, SIMD3(repeating: 1)))
+                    part.viewDepth.append(depth)
+                    part.ndcDepth.append(((far + near) / (near - far) * p.z + 2 * far * near / (near - far)) / depth)
+                }
+                halves[half] = part
+            }
+        }
+        for part in slots {
+            out.x += part.x; out.y += part.y; out.conic += part.conic; out.radius += part.radius
+            out.opacity += part.opacity; out.colour += part.colour; out.ndcDepth += part.ndcDepth; out.viewDepth += part.viewDepth
+        }
+    }
+
+    /// Indices in increasing view depth (ties in drawing order), by a radix sort of the depths'
+    /// bit patterns: positive floats order as their bits do.
+    static func frontToBack(_ depths: [Float]) -> [Int32] {
+        var keys = depths.map(\.bitPattern), index = (0..<Int32(depths.count)).map { $0 }
+        var keys2 = keys, index2 = index
+        for shift in stride(from: UInt32(0), to: 32, by: 8) {
+            var counts = [Int](repeating: 0, count: 257)
+            for key in keys { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
+            for b in 1..<257 { counts[b] += counts[b - 1] }
+            for (k, key) in keys.enumerated() {
+                let bucket = Int((key >> shift) & 0xFF)
+                keys2[counts[bucket]] = key
+                index2[counts[bucket]] = index[k]
+                counts[bucket] += 1
+            }
+            swap(&keys, &keys2)
+            swap(&index, &index2)
+        }
+        return index
+    }
+}

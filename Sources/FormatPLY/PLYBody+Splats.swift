@@ -1,0 +1,56 @@
+import AssetCore
+
+extension PLYBody {
+    /// Reads the body of a 3DGS PLY: the vertex element (at `vertexIndex`) as splats, every other
+    /// element read past. The result is in the file's own axes.
+    mutating func readSplats(layout: PLYSplatLayout, vertexIndex: Int, name: String) throws(AssetError) -> SplatSet {
+        var set: SplatSet?
+        for (index, element) in header.elements.enumerated() {
+            guard element.count <= bytes.count - cursor || element.properties.isEmpty else {
+                throw AssetError(.malformed("element \(element.name) claims \(element.count) records; \(bytes.count - cursor) bytes are left"),
+                                 at: SourceLocation(file: file, line: element.line))
+            }
+            try budget.spend(work: element.count * max(element.properties.count, 1), for: "\(element.count) \(element.name) records",
+                             at: SourceLocation(file: file, line: element.line))
+            var values = [Double](repeating: 0, count: element.properties.count)
+            var unused: [Int64] = []
+            guard index == vertexIndex else {
+                for _ in 0..<element.count { try record(element, into: &values, list: &unused, listSlot: nil) }
+                continue
+            }
+            let decoder = PLYSplatDecoder(layout: layout, element: element)
+            var columns = try decoder.columns(budget: budget, file: file)
+            if header.encoding == .ascii {
+                // A colour stored as an integer is a fraction of its range, as in the mesh reader.
+                let divisors = element.properties.map { property -> Double in
+                    switch property.type { case .uint8, .int8: 255; case .uint16, .int16: 65535; default: 1 }
+                }
+                let colourSlots: Set<Int> = layout.kind == .colouredGaussians ? [layout.colour.0, layout.colour.1, layout.colour.2] : []
+                var asciiFailure: AssetError?
+                columns.centers.withUnsafeMutableBufferPointer { c in
+                columns.rotations.withUnsafeMutableBufferPointer { r in
+                columns.scales.withUnsafeMutableBufferPointer { s in
+                columns.opacities.withUnsafeMutableBufferPointer { o in
+                columns.sh.withUnsafeMutableBufferPointer { h in
+                    let out = PLYSplatDecoder.UnsafeColumns(centers: c.baseAddress!, rotations: r.baseAddress!, scales: s.baseAddress!,
+                                                            opacities: o.baseAddress!, sh: h.baseAddress!)
+                    for i in 0..<element.count {
+                        do throws(AssetError) { try record(element, into: &values, list: &unused, listSlot: nil) } catch { asciiFailure = error; return }
+                        decoder.decode(i, into: out) { k in Float(colourSlots.contains(k) ? values[k] / divisors[k] : values[k]) }
+                    }
+                }}}}}
+                if let failure = asciiFailure { throw failure }
+            } else {
+                let stride = element.properties.reduce(0) { $0 + $1.type.size }
+                guard element.count <= (bytes.count - cursor) / max(stride, 1) else {
+                    throw AssetError(.malformed("\(element.count) splats of \(stride) bytes run past the end of the file (\(bytes.count - cursor) bytes are left)"), at: here)
+                }
+                decoder.decodeBinary(bytes, start: cursor, bigEndian: header.encoding == .binaryBigEndian, into: &columns)
+                cursor += element.count * stride
+            }
+            set = SplatSet(name: name, centers: .float(columns.centers), rotations: .float(columns.rotations), scales: .float(columns.scales),
+                           opacities: .float(columns.opacities), shDegree: layout.shDegree, sh: .float(columns.sh), axes: .rightDownForward)
+        }
+        return set!
+    }
+}

@@ -1,0 +1,132 @@
+import AssetCore
+import Foundation
+
+/// Turns a 3DGS PLY's vertex records into a `SplatSet`: scales through exp, opacity through the
+/// logistic function, quaternions from w-first to x, y, z, w and normalised, the channel-major
+/// `f_rest` regrouped coefficient by coefficient. A binary body is read by column offsets within
+/// its fixed-size records, both halves on two cores; an ASCII body goes through `PLYBody`.
+struct PLYSplatDecoder {
+    static let shC0: Float = 0.28209479177387814
+
+    let layout: PLYSplatLayout
+    let element: PLYHeader.Element
+    let count: Int
+
+    /// Output buffers, filled splat by splat.
+    struct Columns {
+        var centers: [Float]
+        var rotations: [Float]
+        var scales: [Float]
+        var opacities: [Float]
+        var sh: [Float]
+    }
+
+    init(layout: PLYSplatLayout, element: PLYHeader.Element) {
+        self.layout = layout
+        self.element = element
+        count = element.count
+    }
+
+    var coefficients: Int { (layout.shDegree + 1) * (layout.shDegree + 1) }
+
+    /// Reserves the columns after charging their bytes to `budget`.
+    func columns(budget: ReadBudget, file: String) throws(AssetError) -> Columns {
+        let floats = count * (3 + 4 + 3 + 1 + 3 * coefficients)
+        try budget.spend(bytes: floats * 4, for: "\(count) splats of SH degree \(layout.shDegree)", at: SourceLocation(file: file, line: element.line))
+        return Columns(centers: [Float](repeating: 0, count: 3 * count), rotations: [Float](repeating: 0, count: 4 * count),
+                       scales: [Float](repeating: 0, count: 3 * count), opacities: [Float](repeating: 0, count: count),
+                       sh: [Float](repeating: 0, count: 3 * coefficients * count))
+    }
+
+    /// Decodes splat `i` from `value(property index)`, the property's number as stored.
+    @inline(__always)
+    func decode(_ i: Int, into out: UnsafeColumns, _ value: (Int) -> Float) {
+        let l = layout
+        out.centers[3 * i] = value(l.position.0)
+        out.centers[3 * i + 1] = value(l.position.1)
+        out.centers[3 * i + 2] = value(l.position.2)
+        var q = SIMD4<Float>(value(l.rotation.1), value(l.rotation.2), value(l.rotation.3), value(l.rotation.0))
+        let length = (q * q).sum().squareRoot()
+        q = length > 0 && length.isFinite ? q / length : SIMD4(0, 0, 0, 1)
+        for k in 0..<4 { out.rotations[4 * i + k] = q[k] }
+        out.scales[3 * i] = exp(value(l.scale.0))
+        out.scales[3 * i + 1] = exp(value(l.scale.1))
+        out.scales[3 * i + 2] = l.scale.2.map { exp(value($0)) } ?? 0
+        out.opacities[i] = 1 / (1 + exp(-value(l.opacity)))
+        let base = 3 * coefficients * i
+        if l.kind == .colouredGaussians {
+            out.sh[base] = (value(l.colour.0) - 0.5) / Self.shC0
+            out.sh[base + 1] = (value(l.colour.1) - 0.5) / Self.shC0
+            out.sh[base + 2] = (value(l.colour.2) - 0.5) / Self.shC0
+            return
+        }
+        out.sh[base] = value(l.colour.0)
+        out.sh[base + 1] = value(l.colour.1)
+        out.sh[base + 2] = value(l.colour.2)
+        let perChannel = l.restPerChannel
+        for k in 0..<perChannel {
+            for channel in 0..<3 { out.sh[base + 3 * (k + 1) + channel] = value(l.rest[channel * perChannel + k]) }
+        }
+    }
+
+    /// Raw pointers into `Columns` that the two halves write disjoint parts of.
+    struct UnsafeColumns: @unchecked Sendable {
+        var centers, rotations, scales, opacities, sh: UnsafeMutablePointer<Float>
+    }
+
+    /// Decodes a binary body starting at `start`; the caller has checked it holds every record.
+    func decodeBinary(_ bytes: [UInt8], start: Int, bigEndian: Bool, into columns: inout Columns) {
+        var running: [Int] = [], size = 0
+        for property in element.properties { running.append(size); size += property.type.size }
+        let offsets = running, stride = size
+        let types = element.properties.map(\.type)
+        let allFloat = types.allSatisfy { $0 == .float32 }
+        // The colour of coloured splats is a fraction of its integer range, as the mesh reader reads it.
+        let scales = types.map { type -> Float in
+            switch type { case .uint8, .int8: 1 / 255; case .uint16, .int16: 1 / 65535; default: 1 }
+        }
+        let colourSlots: Set<Int> = layout.kind == .colouredGaussians ? [layout.colour.0, layout.colour.1, layout.colour.2] : []
+        let count = count
+        columns.centers.withUnsafeMutableBufferPointer { c in
+        columns.rotations.withUnsafeMutableBufferPointer { r in
+        columns.scales.withUnsafeMutableBufferPointer { s in
+        columns.opacities.withUnsafeMutableBufferPointer { o in
+        columns.sh.withUnsafeMutableBufferPointer { h in
+        bytes.withUnsafeBytes { raw in
+            let out = UnsafeColumns(centers: c.baseAddress!, rotations: r.baseAddress!, scales: s.baseAddress!, opacities: o.baseAddress!, sh: h.baseAddress!)
+            nonisolated(unsafe) let raw = raw
+            SplitReduction.forEachHalf(count: count) { range in
+                for i in range {
+                    let record = start + i * stride
+                    if allFloat && !bigEndian {
+                        decode(i, into: out) { k in Float(bitPattern: raw.loadUnaligned(fromByteOffset: record + offsets[k], as: UInt32.self)) }
+                    } else {
+                        decode(i, into: out) { k in
+                            let value = Self.scalar(raw, at: record + offsets[k], type: types[k], bigEndian: bigEndian)
+                            return colourSlots.contains(k) ? value * scales[k] : value
+                        }
+                    }
+                }
+            }
+        }}}}}}
+    }
+
+    /// One stored number as a float.
+    @inline(__always)
+    static func scalar(_ raw: UnsafeRawBufferPointer, at offset: Int, type: PLYHeader.ScalarType, bigEndian: Bool) -> Float {
+        func load<T: FixedWidthInteger>(_: T.Type) -> T {
+            let v = raw.loadUnaligned(fromByteOffset: offset, as: T.self)
+            return bigEndian ? T(bigEndian: v) : T(littleEndian: v)
+        }
+        switch type {
+        case .int8: return Float(Int8(bitPattern: raw[offset]))
+        case .uint8: return Float(raw[offset])
+        case .int16: return Float(load(Int16.self))
+        case .uint16: return Float(load(UInt16.self))
+        case .int32: return Float(load(Int32.self))
+        case .uint32: return Float(load(UInt32.self))
+        case .float32: return Float(bitPattern: load(UInt32.self))
+        case .float64: return Float(Double(bitPattern: load(UInt64.self)))
+        }
+    }
+}

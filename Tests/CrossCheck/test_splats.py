@@ -1,0 +1,279 @@
+"""Gaussian splats read, converted, drawn and reported, judged by tools that are not assetc: plyfile for
+3DGS PLY, usd-core 26.11's ParticleField3DGaussianSplat schema for USD, pygltflib for
+KHR_gaussian_splatting, Niantic's SPZ library (alspz) for SPZ v2-v4, and a numpy reference renderer
+written from the published method for thumbnails. The fixtures were made by plyfile and usd-core
+(Tests/Fixtures/splats/make_*.py)."""
+import pathlib
+import struct
+
+import numpy as np
+import pytest
+
+from conftest import FIXTURES, assetc_info, run_assetc
+from splat_reference import render, save_png
+from splat_tools import alspz, ply_activated
+
+SPLATS = FIXTURES / "splats"
+FLIP = np.diag([1.0, -1.0, -1.0])  # rdf (PLY) <-> rub (the scene, USD, SPZ): a half turn about x
+
+
+def convert(source, out, *extra):
+    result = run_assetc("convert", str(source), str(out), "--force", *extra)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def sh_signs_for_flip(flip, count):
+    """The factor each SH basis function takes when directions are mirrored by the diagonal `flip`,
+    found by evaluating the basis (splat_reference's, written from the extension's table)."""
+    from splat_reference import sh_basis
+    rng = np.random.default_rng(1)
+    d = rng.normal(size=3)
+    d /= np.linalg.norm(d)
+    return (sh_basis(flip @ d) / sh_basis(d))[:count]
+
+
+def usd_fields(path):
+    from pxr import Usd, UsdGeom, UsdVol
+    stage = Usd.Stage.Open(str(path))
+    out = []
+    for prim in stage.Traverse():
+        if not prim.IsA(UsdVol.ParticleField3DGaussianSplat):
+            continue
+        f = UsdVol.ParticleField3DGaussianSplat(prim)
+
+        def get(name):
+            attr = getattr(f, f"Get{name}Attr")()
+            half = getattr(f, f"Get{name}hAttr")()
+            value = attr.Get() if attr.HasAuthoredValue() else half.Get()
+            return None if value is None else np.array(value, np.float64)
+        quats = f.GetOrientationsAttr().Get() if f.GetOrientationsAttr().HasAuthoredValue() else f.GetOrientationshAttr().Get()
+        out.append(dict(path=str(prim.GetPath()), positions=get("Positions"), scales=get("Scales"), opacities=get("Opacities"),
+                        sh=get("RadianceSphericalHarmonicsCoefficients"), degree=f.GetRadianceSphericalHarmonicsDegreeAttr().Get(),
+                        degree_authored=f.GetRadianceSphericalHarmonicsDegreeAttr().HasAuthoredValue(),
+                        quats=np.array([[q.GetReal(), *q.GetImaginary()] for q in quats]),
+                        world=np.array(UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(Usd.TimeCode.Default())).T,
+                        metres=UsdGeom.GetStageMetersPerUnit(stage),
+                        extent=np.array(f.GetExtentAttr().Get())))
+    return out
+
+
+def same_rotations(a, b, tolerance):
+    """Quaternions (w, x, y, z) of one rotation each, once of unit length: q and -q alike."""
+    a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    b = b / np.linalg.norm(b, axis=1, keepdims=True)
+    return np.abs(np.abs(np.sum(a * b, axis=1)) - 1).max() <= tolerance
+
+
+@pytest.mark.parametrize("name", ["inria_deg3_le", "inria_deg1_be", "inria_deg0_ascii", "surfels_2dgs"])
+def test_ply_round_trip_keeps_every_value(tmp_path, name):
+    convert(SPLATS / f"{name}.ply", tmp_path / "out.ply")
+    from plyfile import PlyData
+    out = PlyData.read(str(tmp_path / "out.ply"))["vertex"].data
+    names = out.dtype.names
+    assert [n for n in names if not n.startswith("f_rest")][:9] == ["x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"]
+    p0, q0, s0, o0, sh0 = ply_activated(SPLATS / f"{name}.ply")
+    p1, q1, s1, o1, sh1 = ply_activated(tmp_path / "out.ply")
+    assert np.abs(p0 - p1).max() <= 1e-6
+    assert same_rotations(q0, q1, 1e-6)
+    assert np.abs(s0 - s1[:, :s0.shape[1]]).max() <= 1e-6 * max(1, s0.max())
+    assert np.abs(o0 - o1).max() <= 1e-6
+    assert np.abs(sh0 - sh1).max() <= 1e-6
+
+
+def test_ply_to_usd_turns_rdf_into_the_scene_frame_with_the_harmonics(tmp_path):
+    convert(SPLATS / "inria_deg3_le.ply", tmp_path / "out.usda")
+    [field] = usd_fields(tmp_path / "out.usda")
+    p, q, s, o, sh = ply_activated(SPLATS / "inria_deg3_le.ply")
+    assert field["degree"] == 3 and field["degree_authored"]
+    assert np.abs(field["positions"] - p @ FLIP).max() <= 1e-6
+    # R' = F R F: w kept, the vector part turned by F (a rotation: no sign from mirroring).
+    assert same_rotations(field["quats"], np.column_stack([q[:, 0], q[:, 1:] @ FLIP]), 1e-6)
+    assert np.abs(field["scales"] - s).max() <= 1e-6 * s.max()
+    assert np.abs(field["opacities"] - o).max() <= 1e-6
+    signs = sh_signs_for_flip(FLIP, 16)
+    assert np.abs(field["sh"].reshape(-1, 16, 3) - sh * signs[None, :, None]).max() <= 1e-5
+    # extent: the 3-sigma box, which holds every centre
+    assert np.all(field["extent"][0] <= (p @ FLIP).min(0)) and np.all(field["extent"][1] >= (p @ FLIP).max(0))
+
+
+@pytest.mark.parametrize("source", ["field_deg3.usda", "field_deg3.usdc", "field_half.usda"])
+@pytest.mark.parametrize("target", ["usda", "usdc", "usdz"])
+def test_usd_fields_written_by_usd_core_survive_assetc(tmp_path, source, target):
+    convert(SPLATS / source, tmp_path / f"out.{target}")
+    [a] = usd_fields(SPLATS / source)
+    [b] = usd_fields(tmp_path / f"out.{target}")
+    assert a["degree"] == b["degree"]
+    for key in ("positions", "scales", "opacities", "sh"):
+        assert a[key].shape == b[key].shape and np.abs(a[key] - b[key]).max() <= 1e-6, key
+    assert same_rotations(a["quats"], b["quats"], 1e-6)
+    assert np.abs(a["world"] - b["world"]).max() <= 1e-9
+
+
+def test_usd_length_rules_and_the_unauthored_degree(tmp_path):
+    result = convert(SPLATS / "field_rules.usda", tmp_path / "out.usda")
+    assert "scales has 6 values for 4 splats; the extra ones are ignored" in result.stderr
+    assert "opacities has 2 values for 4 splats; ignored" in result.stderr
+    [b] = usd_fields(tmp_path / "out.usda")
+    assert b["degree"] == 3 and b["degree_authored"]
+    assert np.allclose(b["scales"][:, 0], [0.1, 0.2, 0.3, 0.4], atol=1e-7)
+    assert np.allclose(b["opacities"], 1)
+    assert np.allclose(b["quats"], [[1, 0, 0, 0]] * 4)
+    assert b["sh"].shape == (64, 3)
+
+
+def gltf_attributes(path):
+    import pygltflib
+    gltf = pygltflib.GLTF2().load(str(path))
+    blob = gltf.binary_blob()
+    primitive = gltf.meshes[0].primitives[0]
+    sizes = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}
+
+    def accessor(index):
+        a = gltf.accessors[index]
+        view = gltf.bufferViews[a.bufferView]
+        assert a.componentType == 5126
+        start = (view.byteOffset or 0) + (a.byteOffset or 0)
+        return np.frombuffer(blob[start:start + a.count * sizes[a.type] * 4], np.float32).reshape(a.count, sizes[a.type])
+    attributes = {k: accessor(v) for k, v in primitive.attributes.__dict__.items() if v is not None}
+    return gltf, primitive, attributes
+
+
+def test_glb_holds_the_khr_extension_with_a_colour_fallback(tmp_path):
+    convert(SPLATS / "field_deg3.usdc", tmp_path / "out.glb")
+    gltf, primitive, attributes = gltf_attributes(tmp_path / "out.glb")
+    assert "KHR_gaussian_splatting" in gltf.extensionsUsed
+    assert primitive.mode == 0 and primitive.indices is None
+    assert primitive.extensions["KHR_gaussian_splatting"] == {"kernel": "ellipse", "colorSpace": "srgb_rec709_display"}
+    [usd] = usd_fields(SPLATS / "field_deg3.usdc")
+    prefix = "KHR_gaussian_splatting:"
+    assert np.abs(attributes["POSITION"] - usd["positions"]).max() <= 1e-6
+    xyzw = attributes[prefix + "ROTATION"]
+    assert same_rotations(np.column_stack([xyzw[:, 3], xyzw[:, :3]]), usd["quats"], 1e-6)
+    assert np.abs(attributes[prefix + "SCALE"] - usd["scales"]).max() <= 1e-6
+    assert np.abs(attributes[prefix + "OPACITY"][:, 0] - usd["opacities"]).max() <= 1e-6
+    sh = usd["sh"].reshape(-1, 16, 3)
+    for l in range(4):
+        for m in range(2 * l + 1):
+            assert np.abs(attributes[f"{prefix}SH_DEGREE_{l}_COEF_{m}"] - sh[:, l * l + m]).max() <= 1e-6
+    # COLOR_0: the DC colour, made linear, with the opacity as alpha
+    dc = np.clip(sh[:, 0] * 0.28209479177387814 + 0.5, 0, 1)
+    linear = np.where(dc <= 0.04045, dc / 12.92, ((dc + 0.055) / 1.055) ** 2.4)
+    assert np.abs(attributes["COLOR_0"][:, :3] - linear).max() <= 2e-3
+    # the Khronos rules take the extension's attributes
+    result = run_assetc("validate", str(tmp_path / "out.glb"))
+    assert result.returncode == 0 and ": 0 errors" in result.stdout, result.stdout
+    # and it reads back as the same splats
+    convert(tmp_path / "out.glb", tmp_path / "back.usda")
+    [back] = usd_fields(tmp_path / "back.usda")
+    for key in ("positions", "scales", "opacities", "sh"):
+        assert np.abs(back[key] - usd[key]).max() <= 1e-6, key
+    # glTF is in metres: the placement, in metres, is the same
+    assert np.abs(back["world"][:3] * back["metres"] - usd["world"][:3] * usd["metres"]).max() <= 1e-6
+
+
+def test_spz_from_assetc_read_by_niantics_library(tmp_path):
+    spz = alspz()
+    convert(SPLATS / "field_deg3.usdc", tmp_path / "out.spz", "--flatten")
+    data = (tmp_path / "out.spz").read_bytes()
+    assert data[:4] == b"NGSP" and struct.unpack("<I", data[4:8])[0] == 4
+    decoded = spz.load_spz(data)
+    [usd] = usd_fields(SPLATS / "field_deg3.usdc")
+    world = usd["world"]
+    positions = usd["positions"] @ world[:3, :3].T + world[:3, 3]
+    assert decoded["num_points"] == len(positions) and decoded["sh_degree"] == 3
+    assert np.abs(decoded["positions"] - positions).max() <= 1 / 4096
+    assert np.abs(np.exp(decoded["scales"]) / usd["scales"] - 1).max() <= np.exp(1 / 32) - 1 + 1e-4
+    assert np.abs(1 / (1 + np.exp(-decoded["alphas"])) - usd["opacities"]).max() <= 1 / 255
+    # the DC colour within SPZ's step (1/255 of 1/0.15), the rest within 1/128 after the Xform's
+    # quarter turn about y, which turns the harmonics too
+    assert np.abs(decoded["colors"] - usd["sh"].reshape(-1, 16, 3)[:, 0]).max() <= 0.5 / 255 / 0.15 + 1e-4
+
+
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_spz_from_niantics_library_read_by_assetc(tmp_path, version):
+    spz = alspz()
+    p, q, s, o, sh = ply_activated(SPLATS / "inria_deg3_le.ply")
+    rest = np.clip(sh[:, 1:], -0.99, 0.99)
+    data = spz.save_spz(p.astype(np.float32), np.log(s).astype(np.float32), np.column_stack([q[:, 1:], q[:, 0]]).astype(np.float32),
+                        np.log(o / (1 - o)).astype(np.float32), sh[:, 0].astype(np.float32), rest.reshape(len(p), -1).astype(np.float32), 3,
+                        version=version)
+    (tmp_path / "in.spz").write_bytes(bytes(data))
+    convert(tmp_path / "in.spz", tmp_path / "out.usda")
+    [field] = usd_fields(tmp_path / "out.usda")
+    assert field["degree"] == 3
+    assert np.abs(field["positions"] - p).max() <= 1 / 4096
+    assert np.abs(np.log(field["scales"] / s)).max() <= 1 / 32 + 1e-4
+    assert np.abs(field["opacities"] - o).max() <= 1 / 255
+    assert same_rotations(field["quats"], q, 2e-2 if version == 2 else 2e-3)
+    got = field["sh"].reshape(-1, 16, 3)
+    assert np.abs(got[:, 0] - sh[:, 0]).max() <= 0.5 / 255 / 0.15 + 1e-4
+    # Niantic's packer rounds to 1/128, then degree 1 to 5 bits and higher to 4: half a bucket (4 or 8 of 128) more
+    assert np.abs(got[:, 1:4] - rest[:, :3]).max() <= 4.5 / 128 + 1e-4
+    assert np.abs(got[:, 4:] - rest[:, 3:]).max() <= 8.5 / 128 + 1e-4
+
+
+def test_round_trip_through_every_splat_format(tmp_path):
+    convert(SPLATS / "inria_deg3_le.ply", tmp_path / "a.usdc")
+    convert(tmp_path / "a.usdc", tmp_path / "b.glb")
+    convert(tmp_path / "b.glb", tmp_path / "c.spz")
+    convert(tmp_path / "c.spz", tmp_path / "d.ply")
+    p0, q0, s0, o0, sh0 = ply_activated(SPLATS / "inria_deg3_le.ply")
+    p1, q1, s1, o1, sh1 = ply_activated(tmp_path / "d.ply")
+    assert np.abs(p0 - p1).max() <= 1 / 4096
+    assert same_rotations(q0, q1, 2e-3)
+    assert np.abs(np.log(s1 / s0)).max() <= 1 / 32 + 1e-4
+    assert np.abs(o0 - o1).max() <= 1 / 255 + 1e-6
+    assert np.abs(sh0[:, 0] - sh1[:, 0]).max() <= 0.5 / 255 / 0.15 + 1e-4
+    inside = np.abs(sh0[:, 1:]) < 0.99  # SPZ holds -1...1
+    assert np.abs(sh0[:, 1:] - sh1[:, 1:])[inside].max() <= 0.5 / 128 + 1e-4
+
+
+def test_info_reports_splats_and_their_degree():
+    info = assetc_info(SPLATS / "inria_deg3_le.ply")
+    assert info["splats"] == 64 and info["splatSHDegree"] == 3 and info["meshes"] == 0
+    assert info["bounds"] is not None
+    usd = assetc_info(SPLATS / "field_half.usda")
+    assert usd["splats"] == 40 and usd["splatSHDegree"] == 1
+
+
+@pytest.mark.parametrize("target", ["obj", "stl", "dae"])
+def test_a_format_without_splats_says_what_it_leaves_out(tmp_path, target):
+    result = run_assetc("convert", str(SPLATS / "inria_deg3_le.ply"), str(tmp_path / f"out.{target}"), "--force")
+    assert "holds no Gaussian splats: 1 splat set (64 splats) left out" in result.stderr
+
+
+def thumbnail(tmp_path, source, eye, target, fov, size=128):
+    out = tmp_path / "thumbs"
+    result = run_assetc("thumbnail", str(source), "--out", str(out), "--size", str(size), "--supersample", "1", "--no-shadow",
+                        "--camera-position", ",".join(map(str, eye)), "--camera-target", ",".join(map(str, target)), "--fov", str(fov))
+    assert result.returncode == 0, result.stderr
+    return next(out.glob("*.png"))
+
+
+@pytest.mark.parametrize("name", ["inria_deg3_le", "upright_capture"])
+def test_thumbnail_matches_the_reference_renderer(tmp_path, name):
+    from render_reference import flip
+    eye, target, fov = (0.7, 1.2, 4.5), (0.0, -0.3, 0.0), 45
+    picture = thumbnail(tmp_path, SPLATS / f"{name}.ply", eye, target, fov)
+    p, q, s, o, sh = ply_activated(SPLATS / f"{name}.ply")
+    # the scene sees the PLY's rdf data turned into rub
+    signs = sh_signs_for_flip(FLIP, sh.shape[1])
+    reference = render(p @ FLIP, np.column_stack([q[:, 0], q[:, 1:] @ FLIP]), s, o, sh * signs[None, :, None], eye, target, fov, 128)
+    save_png(reference, tmp_path / "reference.png")
+    score = flip(tmp_path / "reference.png", picture)
+    assert score <= 0.05, f"FLIP {score:.3f} against the numpy reference"
+
+
+def test_a_capture_stands_upright():
+    # upright_capture.ply: a pole whose top is red and foot blue in COLMAP's y-down axes
+    from PIL import Image
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        result = run_assetc("thumbnail", str(SPLATS / "upright_capture.ply"), "--out", folder, "--view", "front", "--size", "128")
+        assert result.returncode == 0, result.stderr
+        image = np.asarray(Image.open(next(pathlib.Path(folder).glob("*.png"))).convert("RGBA"), np.float32)
+    red = (image[..., 0] > 150) & (image[..., 1] < 80) & (image[..., 2] < 80) & (image[..., 3] > 200)
+    blue = (image[..., 2] > 150) & (image[..., 0] < 80) & (image[..., 1] < 80) & (image[..., 3] > 200)
+    assert red.sum() > 5 and blue.sum() > 5
+    assert np.nonzero(red)[0].mean() < np.nonzero(blue)[0].mean(), "the red top is drawn below the blue foot"
