@@ -9,8 +9,7 @@ import sys
 import f3d
 
 engine = f3d.Engine.create(True)
-engine.options.update({"model.point_sprites.enable": True, "model.point_sprites.type": "gaussian",
-                       "render.effect.blending.enable": True, "render.effect.blending.mode": "sort"})
+engine.options.update({"model.point_sprites.type": "gaussian", "render.effect.blending.mode": "sort"})
 size = int(sys.argv[3])
 engine.window.size = (size, size)
 engine.scene.add(sys.argv[1])

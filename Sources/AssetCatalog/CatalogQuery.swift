@@ -41,7 +41,8 @@ public enum CatalogQuery {
             "sizey": Field(sql: "(asset.maxYMeters - asset.minYMeters)", type: .number),
             "sizez": Field(sql: "(asset.maxZMeters - asset.minZMeters)", type: .number),
         ]
-        for name in ["nodes", "meshes", "points", "faces", "triangles", "primitives", "materials", "textures"] + CatalogRecord.animationColumns + ["duration"] {
+        for name in ["nodes", "meshes", "points", "faces", "triangles", "primitives", "materials", "textures"] + CatalogRecord.animationColumns
+            + ["duration", "splats", "splatSHDegree"] {
             f[name.lowercased()] = Field(sql: "asset.\(name)", type: .number)
         }
         return f
@@ -52,6 +53,7 @@ public enum CatalogQuery {
                                     "triangles", "primitives", "materials", "textures", "upAxis", "metersPerUnit",
                                     "missingTextures", "warnings", "error", "modified", "sizeX", "sizeY", "sizeZ",
                                     "skeletons", "joints", "skinnedMeshes", "blendShapes", "animations", "animatedNodes", "duration",
+                                    "splats", "splatSHDegree",
                                     "arkitErrors", "arkitWarnings", "rule"]
 
     /// Bounds on what one expression may ask, checked by the parser itself so that neither its own

@@ -37,6 +37,9 @@ public struct CatalogRecord: Codable, Sendable, Equatable {
     public var animatedNodes: Int?
     /// Seconds of animation.
     public var duration: Double?
+    /// Gaussian splats placed, and the highest SH degree among their sets.
+    public var splats: Int?
+    public var splatSHDegree: Int?
     public var minX: Double?, minY: Double?, minZ: Double?
     public var maxX: Double?, maxY: Double?, maxZ: Double?
     /// Bounds in metres.

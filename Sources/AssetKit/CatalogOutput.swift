@@ -45,6 +45,7 @@ public enum CatalogOutput {
                 lines.append("  animation   skeletons \(r.skeletons ?? 0), joints \(r.joints ?? 0), skinned meshes \(r.skinnedMeshes ?? 0), "
                              + "blend shapes \(r.blendShapes ?? 0), clips \(r.animations ?? 0), \(r.duration ?? 0) s, animated nodes \(r.animatedNodes ?? 0)")
             }
+            if let splats = r.splats, splats > 0 { lines.append("  splats      \(splats), SH degree \(r.splatSHDegree ?? 0)") }
             lines.append("  up axis     \(r.upAxis ?? "-"), \(r.metersPerUnit.map { String($0) } ?? "-") m per unit")
             if let b = r.bounds { lines.append("  bounds      min (\(b.min.x), \(b.min.y), \(b.min.z))  max (\(b.max.x), \(b.max.y), \(b.max.z))") }
             if let errors = r.arkitErrors {

@@ -197,6 +197,7 @@ public struct IndexUseCase: Sendable {
         (record.triangles, record.primitives, record.materials, record.textures) = (stats.triangles, stats.primitives, stats.materials, stats.textures)
         (record.skeletons, record.joints, record.skinnedMeshes) = (stats.skeletons, stats.joints, stats.skinnedMeshes)
         (record.blendShapes, record.animations, record.animatedNodes) = (stats.blendShapes, stats.animations, stats.animatedNodes)
+        (record.splats, record.splatSHDegree) = (stats.splats, stats.splatSHDegree)
         record.duration = stats.duration
         record.upAxis = scene.metadata.upAxis.rawValue
         record.metersPerUnit = scene.metadata.declaresUnits ? scene.metadata.metersPerUnit : nil

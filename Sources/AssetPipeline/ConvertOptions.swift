@@ -18,6 +18,10 @@ public struct ConvertOptions: Sendable {
     public var maxTriangles: Int?
     /// Simplify every mesh to this share of its triangles (`--ratio`, 0 to 1).
     public var simplifyRatio: Double?
+    /// Keep at most this many placed Gaussian splats, the least visible pruned (`--max-splats`).
+    public var maxSplats: Int?
+    /// Lower splats' spherical harmonics to this degree, 0 to 3 (`--sh-degree`).
+    public var splatSHDegree: Int?
     /// Shrink textures whose longer side is past this many pixels (`--max-texture`).
     public var maxTextureSize: Int?
     /// How textures are stored after the texture pass (`--texture-format`).

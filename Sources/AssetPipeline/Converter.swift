@@ -154,6 +154,9 @@ public struct Converter: Sendable {
             passes.append(DropCurvesPass(format: format.name, reason: reason))
         }
         if !requirements.keepsSplats { passes.append(DropSplatsPass(format: format.name)) }
+        else if options.maxSplats != nil || options.splatSHDegree != nil {
+            passes.append(SplatBudgetPass(maxSplats: options.maxSplats, shDegree: options.splatSHDegree))
+        }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit
         if upAxis != nil || meters != nil { passes.append(AxisAndUnitsPass(upAxis: upAxis, metersPerUnit: meters)) }

@@ -67,7 +67,8 @@ public enum Renderer {
         let c2 = SIMD4(vp[8], vp[9], vp[10], vp[11]), c3 = SIMD4(vp[12], vp[13], vp[14], vp[15])
         let images = TextureImages(scene, bytes: options.textureBytes, diagnostics: &diagnostics)
         let eye = SIMD3<Float>(Float(camera.position.x), Float(camera.position.y), Float(camera.position.z))
-        let setup = lightingSetup(options, upAxis: scene.metadata.upAxis)
+        // Only surfaces are lit: a scene of splats alone does not prefilter the studio.
+        let setup = placed.isEmpty ? nil : lightingSetup(options, upAxis: scene.metadata.upAxis)
         // Blended triangles wait until every opaque one is drawn, then go back to front.
         var blended: [(shader: SurfaceShader, clip: [SIMD4<Float>])] = []
         var blendOrder: [(distance: Float, draw: Int32, triangle: Int32)] = []
@@ -93,6 +94,7 @@ public enum Renderer {
                 shapes[placed.instance.mesh] = shape
                 mesh.tangents = shape.placedTangents(world: placed.worldTransform)
             }
+            guard let setup else { break }
             let shader = SurfaceShader(mesh: mesh, inputs: inputs, eye: eye, setup: setup)
             let clip = mesh.positions.map { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }
             let blends = inputs.map { $0.alphaMode == .blend }
@@ -186,10 +188,12 @@ public enum Renderer {
         for instance in placed {
             let set = sets[instance.instance.splats], m = instance.worldTransform
             let stretch = [m.c0, m.c1, m.c2].map { Vector.length(SIMD3($0.x, $0.y, $0.z)) }.max() ?? 1
-            for i in 0..<set.count {
-                let c = m.transformPoint(set.center(i).double)
-                let reach = Vector.length(c - center) + Double(SplatSet.extentSigmas * set.scale(i).max()) * stretch
-                if reach.isFinite { farthest = max(farthest, reach) }
+            set.withBuffers { b in
+                for i in 0..<set.count {
+                    let c = m.transformPoint(b.center(i).double)
+                    let reach = Vector.length(c - center) + Double(SplatSet.extentSigmas * b.scale(i).max()) * stretch
+                    if reach.isFinite { farthest = max(farthest, reach) }
+                }
             }
         }
         return farthest

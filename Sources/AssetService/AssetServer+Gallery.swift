@@ -145,6 +145,7 @@ extension AssetServer {
                          ("blend shapes", "\(r.blendShapes ?? 0)"),
                          ("animation", "\(r.animations ?? 0) clips, \(PeopleFigures.seconds(r.duration ?? 0)), \(r.animatedNodes ?? 0) animated nodes")]
             }
+            if let splats = r.splats, splats > 0 { rows.append(("splats", "\(n(splats)) (SH degree \(r.splatSHDegree ?? 0))")) }
             if let b = r.bounds { rows.append(("bounds", "min (\(b.min.x), \(b.min.y), \(b.min.z))<br>max (\(b.max.x), \(b.max.y), \(b.max.z))")) }
         }
         body += "<table>" + rows.map { "<tr><td class=muted>\($0.0)</td><td>\($0.1)</td></tr>" }.joined() + "</table>"

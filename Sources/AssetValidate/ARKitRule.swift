@@ -32,11 +32,13 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
     case materialX = "MaterialXChecker"
     /// `validate --target usdz` on a source that is not USD: what the conversion changes or loses.
     case conversion = "ConversionChecker"
+    /// ParticleField3DGaussianSplat prims whose data a renderer would drop or misdraw.
+    case gaussianSplat = "GaussianSplatChecker"
 
     /// Whether usdchecker runs the rule; the others are assetc's own.
     public var isUSDChecker: Bool {
         switch self {
-        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion, .materialX: return false
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion, .materialX, .gaussianSplat: return false
         default: return true
         }
     }
@@ -49,7 +51,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .missingReference: return ["usdUtilsValidators:MissingReferenceValidator"]
         case .stageMetadata: return ["usdGeomValidators:StageMetadataChecker"]
         case .texture, .arkitLayer, .arkitPrimType, .arkitShader, .arkitRootLayer: return []
-        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion, .materialX: return []
+        case .meshTopology, .meshPrimvars, .meshGeometry, .geomSubsets, .textureCoordinates, .budget, .conversion, .materialX, .gaussianSplat: return []
         case .arkitMaterialBinding: return ["usdShadeValidators:MaterialBindingCollectionValidator"]
         case .primEncapsulation: return ["usdGeomValidators:EncapsulationChecker"]
         case .normalMapTexture: return ["usdShadeValidators:NormalMapTextureValidator"]
@@ -84,6 +86,7 @@ public enum ARKitRule: String, CaseIterable, Sendable, Codable {
         case .meshTopology: return "Face vertex counts are at least 3 and add up to the face vertex indices, each of which names a point."
         case .meshPrimvars: return "Primvars hold as many elements as their interpolation asks, and their indices stay inside them."
         case .meshGeometry: return "Points are finite; meshes have faces (warning); faces have area (warning)."
+        case .gaussianSplat: return "A ParticleField3DGaussianSplat has positions; every other attribute has one value per splat (the schema ignores a short one and cuts a long one) and the coefficients (degree + 1)^2 per splat for a degree of 0 to 3; values are finite, quaternions of unit length, scales not negative, opacities in [0, 1]."
         case .geomSubsets: return "GeomSubsets sit under Imageable prims and form valid families (indices in range; nonOverlapping and partition families as their type says; materialBind restricted)."
         case .textureCoordinates: return "A UsdUVTexture reads its st from a UsdPrimvarReader_float2 (through UsdTransform2d at most), as AR Quick Look needs."
         case .budget: return "Triangles, texture size, file size and animation length stay within AR Quick Look's guidance (warnings; --budget sets them)."

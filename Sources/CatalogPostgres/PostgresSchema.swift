@@ -120,5 +120,13 @@ enum PostgresSchema {
         ]),
         // Assets indexed from a bucket keep their object's entity tag (SQLite's v7).
         Migration(identifier: "v7 object entity tags", statements: ["ALTER TABLE asset ADD COLUMN etag text"]),
+        // Gaussian splats (SQLite's v8); a PLY read before them was a point cloud and is read again.
+        Migration(identifier: "v8 splats", statements: [
+            """
+            ALTER TABLE asset ADD COLUMN splats bigint CHECK (splats IS NULL OR splats >= 0),
+                              ADD COLUMN splatSHDegree bigint CHECK (splatSHDegree IS NULL OR splatSHDegree BETWEEN 0 AND 3)
+            """,
+            "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model' AND format = 'ply'",
+        ]),
     ]
 }

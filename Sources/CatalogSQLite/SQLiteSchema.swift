@@ -112,6 +112,14 @@ enum SQLiteSchema {
         migrator.registerMigration("v7 object entity tags") { db in
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN etag TEXT")
         }
+        migrator.registerMigration("v8 splats") { db in
+            try db.alter(table: "asset") { t in
+                t.add(column: "splats", .integer).check { $0 == nil || $0 >= 0 }
+                t.add(column: "splatSHDegree", .integer).check { $0 == nil || ($0 >= 0 && $0 <= 3) }
+            }
+            // A PLY read before splats existed was counted as a point cloud: read it again.
+            try db.execute(sql: "UPDATE asset SET modifiedAt = -1 WHERE kind = 'model' AND format = 'ply'")
+        }
         return migrator
     }
 

@@ -15,21 +15,23 @@ extension GLTFBuilder {
         attributes[GLTFSplatNames.prefix + "SCALE"] = addFloats(set.scales.floats, type: "VEC3", count: n)
         attributes[GLTFSplatNames.prefix + "OPACITY"] = addFloats(set.opacities.floats, type: "SCALAR", count: n)
         let perSplat = set.coefficientsPerSplat
-        for l in 0...set.shDegree {
-            for m in 0..<(2 * l + 1) {
-                let k = l * l + m
-                attributes[GLTFSplatNames.prefix + "SH_DEGREE_\(l)_COEF_\(m)"] = addFloats(type: "VEC3", count: n, width: 3) { out in
-                    for i in 0..<n { for c in 0..<3 { out[3 * i + c] = set.sh[3 * (perSplat * i + k) + c] } }
+        set.withBuffers { b in
+            for l in 0...set.shDegree {
+                for m in 0..<(2 * l + 1) {
+                    let k = l * l + m
+                    attributes[GLTFSplatNames.prefix + "SH_DEGREE_\(l)_COEF_\(m)"] = addFloats(type: "VEC3", count: n, width: 3) { out in
+                        for i in 0..<n { for c in 0..<3 { out[3 * i + c] = b.sh[3 * (perSplat * i + k) + c] } }
+                    }
                 }
             }
-        }
-        attributes["COLOR_0"] = addFloats(type: "VEC4", count: n, width: 4) { out in
-            for i in 0..<n {
-                for c in 0..<3 {
-                    let display = min(max(set.sh[3 * perSplat * i + c] * SplatHarmonics.c0 + 0.5, 0), 1)
-                    out[4 * i + c] = set.colorSpace == .linearRec709Display ? display : ColorSpace.toLinear(display)
+            attributes["COLOR_0"] = addFloats(type: "VEC4", count: n, width: 4) { out in
+                for i in 0..<n {
+                    for c in 0..<3 {
+                        let display = min(max(b.sh[3 * perSplat * i + c] * SplatHarmonics.c0 + 0.5, 0), 1)
+                        out[4 * i + c] = set.colorSpace == .linearRec709Display ? display : ColorSpace.toLinear(display)
+                    }
+                    out[4 * i + 3] = min(max(b.opacities[i], 0), 1)
                 }
-                out[4 * i + 3] = min(max(set.opacities[i], 0), 1)
             }
         }
         var primitive = GLTFDocument.Primitive(attributes: attributes, indices: nil, material: nil, mode: 0)

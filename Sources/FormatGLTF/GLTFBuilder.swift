@@ -60,22 +60,15 @@ struct GLTFBuilder {
             if k == 0 { meshNodeByPath[path] = holder }
             if let skin = instance.skin, scene.meshes[instance.mesh].skinWeights != nil { skinnedNodes.append((holder, skin.skeleton)) }
         }
-        for instance in source.curvesInstances where scene.curves.indices.contains(instance.curves) {
-            let mesh = linesMesh(for: instance)
+        // Lines and splats are meshes of their own: on the node when it holds no mesh yet, else on a child.
+        let extra = source.curvesInstances.filter { scene.curves.indices.contains($0.curves) }.map { (linesMesh(for: $0), "lines") }
+            + source.splatInstances.filter { scene.splats.indices.contains($0.splats) }.map { (splatMesh(for: $0), "splats") }
+        for (mesh, kind) in extra {
             if document.nodes[index].mesh == nil {
                 document.nodes[index].mesh = mesh
             } else {
                 children.append(document.nodes.count)
-                document.nodes.append(GLTFDocument.Node(name: "\(source.name)_lines\(children.count)", mesh: mesh))
-            }
-        }
-        for instance in source.splatInstances where scene.splats.indices.contains(instance.splats) {
-            let mesh = splatMesh(for: instance)
-            if document.nodes[index].mesh == nil {
-                document.nodes[index].mesh = mesh
-            } else {
-                children.append(document.nodes.count)
-                document.nodes.append(GLTFDocument.Node(name: "\(source.name)_splats\(children.count)", mesh: mesh))
+                document.nodes.append(GLTFDocument.Node(name: "\(source.name)_\(kind)\(children.count)", mesh: mesh))
             }
         }
         for child in source.children { children.append(node(child, path: path + "/" + child.name)) }

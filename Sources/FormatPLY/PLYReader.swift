@@ -44,10 +44,7 @@ public struct PLYReader: SceneReader {
         let display = file.url.relativePath
         let name = file.url.deletingPathExtension().lastPathComponent
         var diagnostics: [Diagnostic] = []
-        var splats = try body.readSplats(layout: layout, vertexIndex: vertexIndex, name: name)
-        let axes = options.splatAxes ?? .rightDownForward
-        splats = splats.converted(from: axes, to: .rightUpBack)
-        splats.axes = axes
+        let splats = try body.readSplats(layout: layout, vertexIndex: vertexIndex, name: name)
         switch layout.kind {
         case .surfels:
             diagnostics.append(.warning("a 2DGS file (two scales, no scale_2): its surfels are kept as flat 3D Gaussians", at: SourceLocation(file: display)))
@@ -58,13 +55,7 @@ public struct PLYReader: SceneReader {
         if let faces = body.header.elements.first(where: { $0.name == "face" && $0.count > 0 }) {
             diagnostics.append(.warning("\(faces.count) faces beside splats are not read", at: SourceLocation(file: display, line: faces.line)))
         }
-        var scene = Scene()
-        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .ply)
-        scene.metadata.declaresUnits = false
-        scene.splats = [splats]
-        var node = Node(name: name, typeName: "ply")
-        node.splatInstances = [SplatInstance(splats: 0)]
-        scene.root.children = [node]
+        let scene = Scene.splatCapture(splats, from: options.splatAxes ?? .rightDownForward, node: name, typeName: "ply", format: .ply)
         return ReadResult(scene: scene, diagnostics: diagnostics)
     }
 }

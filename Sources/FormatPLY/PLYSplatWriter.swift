@@ -29,21 +29,23 @@ enum PLYSplatWriter {
         var floats = [Float](repeating: 0, count: total * stride)
         var row = 0
         for set in sets {
-            let own = set.coefficientsPerSplat
-            for i in 0..<set.count {
-                let base = row * stride
-                let c = set.center(i), s = set.scale(i), q = set.rotation(i)
-                floats[base] = c.x; floats[base + 1] = c.y; floats[base + 2] = c.z
-                for channel in 0..<3 { floats[base + 6 + channel] = set.sh[3 * own * i + channel] }
-                for k in 1..<own {
-                    for channel in 0..<3 { floats[base + 9 + channel * (coefficients - 1) + (k - 1)] = set.sh[3 * own * i + 3 * k + channel] }
+            set.withBuffers { b in
+                let own = set.coefficientsPerSplat
+                for i in 0..<set.count {
+                    let base = row * stride
+                    let c = b.center(i), s = b.scale(i), q = b.rotation(i)
+                    floats[base] = c.x; floats[base + 1] = c.y; floats[base + 2] = c.z
+                    for channel in 0..<3 { floats[base + 6 + channel] = b.sh[3 * own * i + channel] }
+                    for k in 1..<max(own, 1) {
+                        for channel in 0..<3 { floats[base + 9 + channel * (coefficients - 1) + (k - 1)] = b.sh[3 * own * i + 3 * k + channel] }
+                    }
+                    let after = base + 9 + restCount
+                    let o = min(max(b.opacities[i], opacityFloor), 1 - opacityFloor)
+                    floats[after] = log(o / (1 - o))
+                    for k in 0..<3 { floats[after + 1 + k] = log(max(s[k], .leastNormalMagnitude)) }
+                    floats[after + 4] = q.w; floats[after + 5] = q.x; floats[after + 6] = q.y; floats[after + 7] = q.z
+                    row += 1
                 }
-                let after = base + 9 + restCount
-                let o = min(max(set.opacities[i], opacityFloor), 1 - opacityFloor)
-                floats[after] = log(o / (1 - o))
-                for k in 0..<3 { floats[after + 1 + k] = log(max(s[k], .leastNormalMagnitude)) }
-                floats[after + 4] = q.w; floats[after + 5] = q.x; floats[after + 6] = q.y; floats[after + 7] = q.z
-                row += 1
             }
         }
         var out = ByteWriter()

@@ -35,17 +35,8 @@ public struct SPZReader: SceneReader {
                                         at: SourceLocation(file: display)))
         }
         let name = file.url.deletingPathExtension().lastPathComponent
-        var splats = try SPZDecoder(header: header, arrays: arrays).splats(name: name, budget: budget, file: display)
-        let axes = options.splatAxes ?? .rightUpBack
-        splats = splats.converted(from: axes, to: .rightUpBack)
-        splats.axes = axes
-        var scene = Scene()
-        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .spz)
-        scene.metadata.declaresUnits = false
-        scene.splats = [splats]
-        var node = Node(name: name, typeName: "spz")
-        node.splatInstances = [SplatInstance(splats: 0)]
-        scene.root.children = [node]
+        let splats = try SPZDecoder(header: header, arrays: arrays).splats(name: name, budget: budget, file: display)
+        let scene = Scene.splatCapture(splats, from: options.splatAxes ?? .rightUpBack, node: name, typeName: "spz", format: .spz)
         return ReadResult(scene: scene, diagnostics: diagnostics)
     }
 

@@ -11,8 +11,9 @@ import Foundation
 public struct SPZWriter: SceneWriter {
     public let format = AssetFormat.spz
     public let requirements = WriterRequirements(flattened: true, keepsSplats: true)
-    /// zstd's level: 9 compresses a million degree-3 splats to about what Niantic's tools write.
-    static let level: Int32 = 9
+    /// zstd's default level: the streams are bytes SPZ has already quantised, which higher levels
+    /// shrink little for their time (Scripts/bench-splats measures the write).
+    static let level: Int32 = 3
 
     public init() {}
 
@@ -33,7 +34,7 @@ public struct SPZWriter: SceneWriter {
         guard count <= Int(UInt32.max) else { throw AssetError(.limitExceeded("\(count) splats do not fit SPZ's 32-bit count")) }
         var largest: Float = 0
         for set in sets {
-            for k in 0..<(3 * set.count) where abs(set.centers[k]).isFinite { largest = max(largest, abs(set.centers[k])) }
+            set.centers.withFloats { centres in for v in centres where abs(v).isFinite { largest = max(largest, abs(v)) } }
         }
         var fractionalBits = 12
         while fractionalBits > 0 && largest * Float(1 << fractionalBits) >= Float(1 << 23) - 1 { fractionalBits -= 1 }
@@ -76,21 +77,23 @@ struct SPZEncoder {
         let fixed = Float(1 << fractionalBits)
         var row = 0
         for set in sets {
-            let own = set.coefficientsPerSplat
-            for i in 0..<set.count {
-                for c in 0..<3 {
-                    let value = Int32((set.centers[3 * i + c] * fixed).rounded())
-                    for b in 0..<3 { positions[9 * row + 3 * c + b] = UInt8(truncatingIfNeeded: value >> (8 * Int32(b))) }
-                    scales[3 * row + c] = Self.byte((log(max(set.scales[3 * i + c], .leastNormalMagnitude)) + 10) * 16)
-                    colours[3 * row + c] = Self.byte(set.sh[3 * own * i + c] * SPZDecoder.colourScale * 255 + 127.5)
+            set.withBuffers { b in
+                let own = set.coefficientsPerSplat
+                for i in 0..<set.count {
+                    for c in 0..<3 {
+                        let value = Int32((b.centers[3 * i + c] * fixed).rounded())
+                        for k in 0..<3 { positions[9 * row + 3 * c + k] = UInt8(truncatingIfNeeded: value >> (8 * Int32(k))) }
+                        scales[3 * row + c] = Self.byte((log(max(b.scales[3 * i + c], .leastNormalMagnitude)) + 10) * 16)
+                        colours[3 * row + c] = Self.byte(b.sh[3 * own * i + c] * SPZDecoder.colourScale * 255 + 127.5)
+                    }
+                    alphas[row] = Self.byte(b.opacities[i] * 255)
+                    let packed = Self.smallestThree(b.rotation(i))
+                    for k in 0..<4 { rotations[4 * row + k] = UInt8(truncatingIfNeeded: packed >> (8 * UInt32(k))) }
+                    for k in 0..<min(own - 1, rest) {
+                        for c in 0..<3 { sh[3 * (rest * row + k) + c] = Self.byte(b.sh[3 * own * i + 3 * (k + 1) + c] * 128 + 128) }
+                    }
+                    row += 1
                 }
-                alphas[row] = Self.byte(set.opacities[i] * 255)
-                let packed = Self.smallestThree(set.rotation(i))
-                for b in 0..<4 { rotations[4 * row + b] = UInt8(truncatingIfNeeded: packed >> (8 * UInt32(b))) }
-                for k in 0..<min(own - 1, rest) {
-                    for c in 0..<3 { sh[3 * (rest * row + k) + c] = Self.byte(set.sh[3 * own * i + 3 * (k + 1) + c] * 128 + 128) }
-                }
-                row += 1
             }
         }
         return [positions, alphas, colours, scales, rotations, sh]

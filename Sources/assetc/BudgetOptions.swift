@@ -39,6 +39,12 @@ struct BudgetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Simplify every mesh to this share of its triangles (0 to 1).", valueName: "R"))
     var ratio: Double?
 
+    @Option(name: .customLong("max-splats"), help: ArgumentHelp("Keep at most N placed Gaussian splats, pruning the least visible (opacity x volume) first.", valueName: "N"))
+    var maxSplats: Int?
+
+    @Option(name: .customLong("sh-degree"), help: ArgumentHelp("Lower Gaussian splats' spherical harmonics to degree D (0 to 3): smaller files, colour no longer turning with the view.", valueName: "D"))
+    var shDegree: Int?
+
     @Option(name: .customLong("max-texture"), help: ArgumentHelp("Shrink textures whose longer side is past PX pixels (Mitchell filter; colour in linear light, normal maps renormalised).", valueName: "PX"))
     var maxTexture: Int?
 
@@ -64,6 +70,8 @@ struct BudgetOptions: ParsableArguments {
         if let maxTriangles, maxTriangles < 1 { throw ValidationError("--max-triangles takes a positive count") }
         if let ratio, !(ratio > 0 && ratio <= 1) { throw ValidationError("--ratio takes a number above 0 and at most 1") }
         if maxTriangles != nil && ratio != nil { throw ValidationError("--max-triangles and --ratio are alternatives; give one") }
+        if let maxSplats, maxSplats < 1 { throw ValidationError("--max-splats takes a positive count") }
+        if let shDegree, !(0...3).contains(shDegree) { throw ValidationError("--sh-degree takes 0 to 3") }
         if let maxTexture, maxTexture < 1 { throw ValidationError("--max-texture takes a positive number of pixels") }
         if !(1...100).contains(jpegQuality) { throw ValidationError("--jpeg-quality takes 1 to 100") }
         let bitRange = compress == .draco ? 1...30 : 1...23
@@ -80,6 +88,8 @@ struct BudgetOptions: ParsableArguments {
         if let maxTriangles { options.maxTriangles = maxTriangles; options.simplifyRatio = nil }
         if let ratio { options.simplifyRatio = ratio; options.maxTriangles = nil }
         if let maxTexture { options.maxTextureSize = maxTexture }
+        if let maxSplats { options.maxSplats = maxSplats }
+        if let shDegree { options.splatSHDegree = shDegree }
         if let textureFormat { options.textureEncoding = textureFormat }
         options.jpegQuality = jpegQuality
         if let maxSize { options.maxOutputBytes = maxSize.bytes }

@@ -42,6 +42,7 @@ import Testing
         Matrix4x4.translation([1, -2, 3]) * .rotation(axis: [1, 0, 0], degrees: 180),
         Matrix4x4.scale([-1, 1, 1]) * .rotation(axis: [0, 0, 1], degrees: 20),
         Matrix4x4.rotation(axis: [0, 1, 0], degrees: 50) * .scale([1, 3, 0.5]),
+        Matrix4x4.scale([-1, 2, 0.5]) * .rotation(axis: [1, 1, 0], degrees: 30),
     ])
     func placingKeepsCovarianceAndViewDependentColour(_ transform: Matrix4x4) {
         let set = Self.set()

@@ -13,7 +13,7 @@ from conftest import FIXTURES, assetc_info
 CARRIED_EXTENSIONS = {"KHR_lights_punctual", "KHR_materials_emissive_strength", "KHR_materials_unlit", "KHR_texture_transform",
                       "KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression", "EXT_texture_webp",
                       "KHR_materials_pbrSpecularGlossiness", "KHR_materials_transmission", "KHR_materials_clearcoat",
-                      "KHR_materials_ior", "KHR_materials_variants", "KHR_animation_pointer"}
+                      "KHR_materials_ior", "KHR_materials_variants", "KHR_animation_pointer", "KHR_gaussian_splatting"}
 KEPT_ATTRIBUTES = ("POSITION", "NORMAL", "TANGENT", "TEXCOORD_", "COLOR_0", "JOINTS_", "WEIGHTS_")
 ANIMATED_PATHS = {"translation", "rotation", "scale", "weights"}
 # KHR_animation_pointer material properties assetc animates (on untextured inputs).
@@ -41,11 +41,12 @@ def test_gltf_loses_nothing_unnamed(path):
     referenced = set()
     for mesh in document.meshes:
         for primitive in mesh.primitives:
-            if primitive.mode == 0:
+            splats = "KHR_gaussian_splatting" in (primitive.extensions or {})
+            if primitive.mode == 0 and not splats:
                 assert named(warnings, "POINTS"), "a POINTS primitive left out without a word"
             attributes = {k: v for k, v in vars(primitive.attributes).items() if v is not None and not k.startswith("_")}
             for name in attributes:
-                if not name.startswith(KEPT_ATTRIBUTES):
+                if not name.startswith(KEPT_ATTRIBUTES) and not (splats and name.startswith("KHR_gaussian_splatting:")):
                     assert named(warnings, name), f"attribute {name} left out without a word"
             if primitive.material is not None:
                 referenced.add(primitive.material)

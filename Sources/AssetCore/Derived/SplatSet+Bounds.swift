@@ -27,22 +27,25 @@ extension SplatSet {
                       SIMD3<Float>(SIMD3(transform.c2.x, transform.c2.y, transform.c2.z)))
         let offset = SIMD3<Float>(SIMD3(transform.c3.x, transform.c3.y, transform.c3.z))
         let infinite = SIMD3<Float>(repeating: .infinity)
-        let (low, high) = SplitReduction.reduce(count: count, { [self] range in
-            var low = infinite, high = -infinite
-            for i in range {
-                let c = center(i), s = scale(i) * Self.extentSigmas
-                let r = rotationMatrix(i)
-                // The ellipsoid's axes in the world: M times each scaled column of R.
-                let a0 = Self.apply(linear, r.0 * s.x), a1 = Self.apply(linear, r.1 * s.y), a2 = Self.apply(linear, r.2 * s.z)
-                let squares: SIMD3<Float> = a0 * a0 + a1 * a1 + a2 * a2
-                let half = squares.squareRoot()
-                let placed = Self.apply(linear, c) + offset
-                let lo = placed - half, hi = placed + half
-                guard (lo - hi).isFinite else { continue }
-                low = pointwiseMin(low, lo); high = pointwiseMax(high, hi)
-            }
-            return (low, high)
-        }, { (pointwiseMin($0.0, $1.0), pointwiseMax($0.1, $1.1)) })
+        let (low, high) = withBuffers { buffers in
+            nonisolated(unsafe) let buffers = buffers
+            return SplitReduction.reduce(count: count, { range in
+                var low = infinite, high = -infinite
+                for i in range {
+                    let c = buffers.center(i), s = buffers.scale(i) * Self.extentSigmas
+                    let r = Self.rotationMatrix(buffers.rotation(i))
+                    // The ellipsoid's axes in the world: M times each scaled column of R.
+                    let a0 = Self.apply(linear, r.0 * s.x), a1 = Self.apply(linear, r.1 * s.y), a2 = Self.apply(linear, r.2 * s.z)
+                    let squares: SIMD3<Float> = a0 * a0 + a1 * a1 + a2 * a2
+                    let half = squares.squareRoot()
+                    let placed = Self.apply(linear, c) + offset
+                    let lo = placed - half, hi = placed + half
+                    guard (lo - hi).isFinite else { continue }
+                    low = pointwiseMin(low, lo); high = pointwiseMax(high, hi)
+                }
+                return (low, high)
+            }, { (pointwiseMin($0.0, $1.0), pointwiseMax($0.1, $1.1)) })
+        }
         guard low.x <= high.x else { return .empty }
         return Bounds3(min: low.double, max: high.double)
     }

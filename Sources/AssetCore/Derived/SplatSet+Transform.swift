@@ -9,7 +9,6 @@ extension SplatSet {
                  SIMD3(transform.c2.x, transform.c2.y, transform.c2.z))
         let t = SIMD3(transform.c3.x, transform.c3.y, transform.c3.z)
         let q = Self.orthogonalFactor(a)
-        let mirrored = transform.linearDeterminant < 0
         // A is q times a scale when its columns are orthogonal and of one length: then each splat
         // keeps its shape and turns with q; otherwise its covariance is decomposed again.
         let lengths = SIMD3(Vector.length(a.0), Vector.length(a.1), Vector.length(a.2))
@@ -19,26 +18,28 @@ extension SplatSet {
         let scale = Float(lengths.x)
         var centers = [Float](repeating: 0, count: 3 * count), rotations = [Float](repeating: 0, count: 4 * count)
         var scales = [Float](repeating: 0, count: 3 * count)
-        for i in 0..<count {
-            let c = SIMD3<Double>(center(i))
-            let placed: SIMD3<Double> = Self.apply(a, c) + t
-            for k in 0..<3 { centers[3 * i + k] = Float(placed[k]) }
-            let r = rotationMatrix(i)
-            var columns: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
-            var s: SIMD3<Float>
-            if uniform {
-                columns = (Self.apply(qf, r.0), Self.apply(qf, r.1), Self.apply(qf, r.2))
-                s = self.scale(i) * scale
-            } else {
-                let sigma = self.scale(i)
-                let m = (Self.apply(af, r.0) * sigma.x, Self.apply(af, r.1) * sigma.y, Self.apply(af, r.2) * sigma.z)
-                (columns, s) = Self.principalAxes(m)
+        withBuffers { b in
+            for i in 0..<count {
+                let c = SIMD3<Double>(b.center(i))
+                let placed: SIMD3<Double> = Self.apply(a, c) + t
+                for k in 0..<3 { centers[3 * i + k] = Float(placed[k]) }
+                let r = Self.rotationMatrix(b.rotation(i))
+                var columns: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+                var s: SIMD3<Float>
+                if uniform {
+                    columns = (Self.apply(qf, r.0), Self.apply(qf, r.1), Self.apply(qf, r.2))
+                    s = b.scale(i) * scale
+                } else {
+                    let sigma = b.scale(i)
+                    let m = (Self.apply(af, r.0) * sigma.x, Self.apply(af, r.1) * sigma.y, Self.apply(af, r.2) * sigma.z)
+                    (columns, s) = Self.principalAxes(m)
+                }
+                if Vector.dot(Vector.cross(columns.0, columns.1), columns.2) < 0 { columns.0 = -columns.0 }  // stay a rotation
+                let quaternion = Quaternion(rotationColumns: SIMD3<Double>(columns.0), SIMD3<Double>(columns.1), SIMD3<Double>(columns.2)).normalized
+                let v = SIMD4<Float>(Float(quaternion.imaginary.x), Float(quaternion.imaginary.y), Float(quaternion.imaginary.z), Float(quaternion.real))
+                for k in 0..<4 { rotations[4 * i + k] = v[k] }
+                for k in 0..<3 { scales[3 * i + k] = s[k] }
             }
-            if mirrored || Vector.dot(Vector.cross(columns.0, columns.1), columns.2) < 0 { columns.0 = -columns.0 }  // stay a rotation
-            let quaternion = Quaternion(rotationColumns: SIMD3<Double>(columns.0), SIMD3<Double>(columns.1), SIMD3<Double>(columns.2)).normalized
-            let v = SIMD4<Float>(Float(quaternion.imaginary.x), Float(quaternion.imaginary.y), Float(quaternion.imaginary.z), Float(quaternion.real))
-            for k in 0..<4 { rotations[4 * i + k] = v[k] }
-            for k in 0..<3 { scales[3 * i + k] = s[k] }
         }
         var out = self
         out.centers = centers.asScalars(like: self.centers)

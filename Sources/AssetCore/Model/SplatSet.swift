@@ -106,6 +106,16 @@ public enum SplatScalars: Sendable, Equatable {
         }
     }
 
+    /// The values as contiguous floats for `body`: float storage itself, half storage widened
+    /// once. Hot loops read through this, not `subscript`, which goes through the enum (and its
+    /// array's reference count) at every value.
+    @inlinable public func withFloats<R>(_ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
+        switch self {
+        case .float(let values): return try values.withUnsafeBufferPointer(body)
+        case .half(let values): return try values.map(Float.init).withUnsafeBufferPointer(body)
+        }
+    }
+
     /// Every value as a float (a copy for half storage).
     public var floats: [Float] {
         switch self {
@@ -138,9 +148,63 @@ public enum SplatColorSpace: String, Sendable, Equatable {
     case linearRec709Display = "lin_rec709_display"
 }
 
+/// A splat set's attributes as contiguous floats, for the loops over every splat (bounds, the
+/// renderer, the writers); valid only inside `SplatSet.withBuffers`.
+@frozen public struct SplatBuffers {
+    public let centers, rotations, scales, opacities, sh: UnsafeBufferPointer<Float>
+    public let count: Int
+    public let coefficientsPerSplat: Int
+
+    @inlinable init(centers: UnsafeBufferPointer<Float>, rotations: UnsafeBufferPointer<Float>, scales: UnsafeBufferPointer<Float>,
+                    opacities: UnsafeBufferPointer<Float>, sh: UnsafeBufferPointer<Float>, count: Int, coefficientsPerSplat: Int) {
+        (self.centers, self.rotations, self.scales, self.opacities, self.sh) = (centers, rotations, scales, opacities, sh)
+        (self.count, self.coefficientsPerSplat) = (count, coefficientsPerSplat)
+    }
+
+    @inlinable public func center(_ i: Int) -> SIMD3<Float> { SIMD3(centers[3 * i], centers[3 * i + 1], centers[3 * i + 2]) }
+    @inlinable public func rotation(_ i: Int) -> SIMD4<Float> { SIMD4(rotations[4 * i], rotations[4 * i + 1], rotations[4 * i + 2], rotations[4 * i + 3]) }
+    @inlinable public func scale(_ i: Int) -> SIMD3<Float> { SIMD3(scales[3 * i], scales[3 * i + 1], scales[3 * i + 2]) }
+}
+
+extension SplatSet {
+    /// `body` given the attributes as contiguous floats (see `SplatBuffers`).
+    @inlinable public func withBuffers<R>(_ body: (SplatBuffers) throws -> R) rethrows -> R {
+        try centers.withFloats { c in
+            try rotations.withFloats { r in
+                try scales.withFloats { s in
+                    try opacities.withFloats { o in
+                        try sh.withFloats { h in
+                            try body(SplatBuffers(centers: c, rotations: r, scales: s, opacities: o, sh: h, count: count, coefficientsPerSplat: coefficientsPerSplat))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A node's reference to a splat set in `Scene.splats`.
 public struct SplatInstance: Sendable, Equatable {
     public var splats: Int
 
     public init(splats: Int) { self.splats = splats }
+}
+
+extension Scene {
+    /// A capture file's scene: one splat set on one top node, turned from the file's axes
+    /// (`axes`, recorded on the set) into the scene frame; Y up and no declared unit, as neither
+    /// 3DGS PLY nor SPZ carries one.
+    public static func splatCapture(_ set: SplatSet, from axes: SplatAxes, node name: String, typeName: String, format: AssetFormat) -> Scene {
+        var splats = set
+        splats.convert(from: axes, to: .rightUpBack)
+        splats.axes = axes
+        var scene = Scene()
+        scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: format)
+        scene.metadata.declaresUnits = false
+        scene.splats = [splats]
+        var node = Node(name: name, typeName: typeName)
+        node.splatInstances = [SplatInstance(splats: 0)]
+        scene.root.children = [node]
+        return scene
+    }
 }

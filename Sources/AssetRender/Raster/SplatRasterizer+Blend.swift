@@ -8,56 +8,90 @@ import Darwin
 #endif
 
 extension SplatRasterizer {
-    /// Blends the projected splats in `order` into every sample, band by band, then lays the
-    /// result over the mesh colour each sample held.
-    func blend(_ splats: Projected, order: [Int32], into framebuffer: inout Framebuffer) {
+    /// Blends `splats` (front to back) into every sample, band by band, then lays the result over
+    /// the mesh colour each sample held.
+    func blend(_ splats: [Splat2D], into framebuffer: inout Framebuffer) {
         let n = framebuffer.samplesPerPixel
-        let offsets = (0..<n).map { framebuffer.offset($0) }
-        let bands = min(height, 16)
+        let bands = min(height, 32)
+        let lists = bandLists(splats, bands: bands)
         framebuffer.color.withUnsafeMutableBufferPointer { colours in
         framebuffer.depth.withUnsafeBufferPointer { depths in
-            nonisolated(unsafe) let colours = colours
-            nonisolated(unsafe) let depths = depths
+        splats.withUnsafeBufferPointer { splats in
+        lists.members.withUnsafeBufferPointer { members in
+            nonisolated(unsafe) let (colours, depths, splats, members) = (colours, depths, splats, members)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let rows = (band * height / bands)..<((band + 1) * height / bands)
                 guard !rows.isEmpty else { return }
                 let first = rows.lowerBound * width * n, count = rows.count * width * n
                 var colour = [SIMD3<Float>](repeating: .zero, count: count)
                 var transmittance = [Float](repeating: 1, count: count)
-                let top = Float(rows.lowerBound), bottom = Float(rows.upperBound)
-                for index in order {
-                    let s = Int(index)
-                    let x = splats.x[s], y = splats.y[s], r = splats.radius[s]
-                    guard y + r >= top, y - r < bottom else { continue }
-                    let x0 = max(0, Int((x - r).rounded(.down))), x1 = min(width - 1, Int((x + r).rounded(.down)))
-                    let y0 = max(rows.lowerBound, Int((y - r).rounded(.down))), y1 = min(rows.upperBound - 1, Int((y + r).rounded(.down)))
-                    guard x0 <= x1, y0 <= y1 else { continue }
-                    let conic = splats.conic[s], opacity = splats.opacity[s], ink = splats.colour[s], z = splats.ndcDepth[s]
-                    for py in y0...y1 {
-                        for px in x0...x1 {
-                            let pixel = (py * width + px) * n
-                            for k in 0..<n {
-                                let local = pixel + k - first
-                                let remaining = transmittance[local]
-                                guard remaining >= Self.minTransmittance, z < depths[pixel + k] else { continue }
-                                let dx = Float(px) + offsets[k].x - x, dy = Float(py) + offsets[k].y - y
+                colour.withUnsafeMutableBufferPointer { colour in
+                transmittance.withUnsafeMutableBufferPointer { transmittance in
+                    for m in lists.starts[band]..<lists.starts[band + 1] {
+                        let splat = splats[Int(members[m])]
+                        let x = splat.x, y = splat.y, r = splat.radius
+                        let x0 = max(0, Int((x - r).rounded(.down))), x1 = min(width - 1, Int((x + r).rounded(.down)))
+                        let y0 = max(rows.lowerBound, Int((y - r).rounded(.down))), y1 = min(rows.upperBound - 1, Int((y + r).rounded(.down)))
+                        guard x0 <= x1, y0 <= y1 else { continue }
+                        let conic = splat.conic, opacity = splat.opacity, ink = splat.colour, z = splat.ndcDepth
+                        for py in y0...y1 {
+                            let dy = Float(py) + 0.5 - y
+                            for px in x0...x1 {
+                                // Evaluated once, at the pixel's centre, as the 3DGS renderers do;
+                                // each sample then blends it behind its own transmittance and in
+                                // front of its own mesh depth.
+                                let pixel = (py * width + px) * n
+                                var open = false
+                                for k in 0..<n where transmittance[pixel + k - first] >= Self.minTransmittance { open = true; break }
+                                guard open else { continue }  // every sample there is already opaque
+                                let dx = Float(px) + 0.5 - x
                                 let power = -0.5 * (conic.x * dx * dx + conic.z * dy * dy) - conic.y * dx * dy
                                 // Beyond 3 sigma (a Mahalanobis distance over 3) the splat has no say.
                                 guard power <= 0, power > -4.5 else { continue }
                                 let alpha = min(Self.maxAlpha, opacity * exp(power))
                                 guard alpha >= Self.minAlpha else { continue }
-                                colour[local] += ink * (alpha * remaining)
-                                transmittance[local] = remaining * (1 - alpha)
+                                for k in 0..<n {
+                                    let local = pixel + k - first
+                                    let remaining = transmittance[local]
+                                    guard remaining >= Self.minTransmittance, z < depths[pixel + k] else { continue }
+                                    colour[local] += ink * (alpha * remaining)
+                                    transmittance[local] = remaining * (1 - alpha)
+                                }
                             }
                         }
                     }
+                    for local in 0..<count where transmittance[local] < 1 {
+                        colours[first + local] = Self.composite(colour[local], transmittance[local], over: colours[first + local])
+                    }
                 }
-                for local in 0..<count where transmittance[local] < 1 {
-                    colours[first + local] = Self.composite(colour[local], transmittance[local], over: colours[first + local])
                 }
             }
+        }}}}
+    }
+
+    /// For each band of rows, the splats whose footprint reaches it, front to back: one list after
+    /// another in `members` (positions in `splats`, rising), band b's from `starts[b]` to
+    /// `starts[b + 1]`. Made once, so a band walks its own splats instead of testing every one.
+    func bandLists(_ splats: [Splat2D], bands: Int) -> (starts: [Int], members: [Int32]) {
+        func span(_ splat: Splat2D) -> ClosedRange<Int>? {
+            let top = Int((splat.y - splat.radius).rounded(.down)), bottom = Int((splat.y + splat.radius).rounded(.down))
+            guard bottom >= 0, top < height else { return nil }
+            // Band b holds rows b * height / bands ..< (b + 1) * height / bands; one band more on
+            // each side than the division says covers its rounding (a band reached by no row of
+            // the splat clips it away at once).
+            let first = max(0, max(top, 0) * bands / height - 1), last = min(bands - 1, min(bottom, height - 1) * bands / height + 1)
+            return first...last
         }
+        var counts = [Int](repeating: 0, count: bands + 1)
+        for splat in splats { if let range = span(splat) { for b in range { counts[b + 1] += 1 } } }
+        for b in 0..<bands { counts[b + 1] += counts[b] }
+        var members = [Int32](repeating: 0, count: counts[bands])
+        var next = counts
+        for (index, splat) in splats.enumerated() {
+            guard let range = span(splat) else { continue }
+            for b in range { members[next[b]] = Int32(index); next[b] += 1 }
         }
+        return (counts, members)
     }
 
     /// The splats' premultiplied sRGB `colour` with `transmittance` left, over the mesh sample

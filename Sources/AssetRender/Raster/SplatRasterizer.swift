@@ -27,20 +27,26 @@ struct SplatRasterizer {
     static let minAlpha: Float = 1 / 255
     static let minTransmittance: Float = 1e-4
 
-    /// Splats ready to draw, one array per value (read in the hot loop one splat at a time).
-    struct Projected {
-        var x: [Float] = [], y: [Float] = []
+    /// One splat ready to draw: 48 bytes, one cache line, so the blend reads each splat once in
+    /// depth order without a miss per value.
+    struct Splat2D {
+        var x: Float, y: Float
+        var radius: Float
+        var opacity: Float
         /// The inverse 2D covariance (a, b, c) in pixels.
-        var conic: [SIMD3<Float>] = []
-        var radius: [Float] = []
-        var opacity: [Float] = []
+        var conic: SIMD3<Float>
         /// Display-referred sRGB, in 0...1.
-        var colour: [SIMD3<Float>] = []
-        /// NDC depth, as the mesh depth buffer holds it, and the view distance the order comes from.
-        var ndcDepth: [Float] = []
+        var colour: SIMD3<Float>
+        /// NDC depth, as the mesh depth buffer holds it.
+        var ndcDepth: Float
+    }
+
+    /// The splats in front of the camera, and the view distance each is ordered by.
+    struct Projected {
+        var splats: [Splat2D] = []
         var viewDepth: [Float] = []
 
-        var count: Int { x.count }
+        var count: Int { splats.count }
     }
 
     let camera: RenderCamera
@@ -55,7 +61,7 @@ struct SplatRasterizer {
         }
         guard projected.count > 0 else { return }
         let order = Self.frontToBack(projected.viewDepth)
-        blend(projected, order: order, into: &framebuffer)
+        blend(order.map { projected.splats[Int($0)] }, into: &framebuffer)
     }
 
     // MARK: Projection
@@ -77,8 +83,10 @@ struct SplatRasterizer {
         let linearColour = set.colorSpace == .linearRec709Display
         let n = set.count
         var slots = [Projected](repeating: Projected(), count: 2)
+        set.withBuffers { buffers in
         slots.withUnsafeMutableBufferPointer { halves in
             nonisolated(unsafe) let halves = halves
+            nonisolated(unsafe) let buffers = buffers
             let split = n / 2
             DispatchQueue.concurrentPerform(iterations: n >= 4096 ? 2 : 1) { half in
                 let range = n >= 4096 ? (half == 0 ? 0..<split : split..<n) : 0..<n
@@ -87,14 +95,14 @@ struct SplatRasterizer {
                 let k = set.coefficientsPerSplat
                 var coefficients = [Float](repeating: 0, count: 3 * k)
                 for i in range {
-                    let opacity = set.opacities[i]
+                    let opacity = buffers.opacities[i]
                     guard opacity >= Self.minAlpha else { continue }
-                    let c = set.center(i)
+                    let c = buffers.center(i)
                     let p = w.0 * c.x + w.1 * c.y + w.2 * c.z + t
                     let depth = -p.z
                     guard depth > near, depth < far, p.isFinite else { continue }
                     // Σ' = J W M R S (J W M R S)ᵀ, with W M the view of the placement.
-                    let r = set.rotationMatrix(i), s = set.scale(i)
+                    let r = SplatSet.rotationMatrix(buffers.rotation(i)), s = buffers.scale(i)
                     let a0 = (w.0 * r.0.x + w.1 * r.0.y + w.2 * r.0.z) * s.x
                     let a1 = (w.0 * r.1.x + w.1 * r.1.y + w.2 * r.1.z) * s.y
                     let a2 = (w.0 * r.2.x + w.1 * r.2.y + w.2 * r.2.z) * s.z
@@ -122,26 +130,24 @@ struct SplatRasterizer {
                     // Colour along the ray from the eye, in the set's frame.
                     var direction = c - eye
                     direction /= max((direction * direction).sum().squareRoot(), 1e-20)
-                    for q in 0..<(3 * k) { coefficients[q] = set.sh[3 * k * i + q] }
+                    for q in 0..<(3 * k) { coefficients[q] = buffers.sh[3 * k * i + q] }
                     SplatHarmonics.basis(direction, degree: set.shDegree, into: &basis)
                     var colour = SIMD3<Float>(repeating: 0.5)
                     for q in 0..<k { colour += SIMD3(coefficients[3 * q], coefficients[3 * q + 1], coefficients[3 * q + 2]) * basis[q] }
                     colour = pointwiseMax(colour, .zero)
                     if linearColour { colour = SIMD3(ColorSpace.toSRGB(min(colour.x, 1)), ColorSpace.toSRGB(min(colour.y, 1)), ColorSpace.toSRGB(min(colour.z, 1))) }
-                    part.x.append(sx); part.y.append(sy)
-                    part.conic.append(SIMD3(covC, -covB, covA) / det)
-                    part.radius.append(radius)
-                    part.opacity.append(alpha)
-                    part.colour.append(pointwiseMin(colour, SIMD3(repeating: 1)))
+                    let ndc = ((far + near) / (near - far) * p.z + 2 * far * near / (near - far)) / depth
+                    part.splats.append(Splat2D(x: sx, y: sy, radius: radius, opacity: alpha, conic: SIMD3(covC, -covB, covA) / det,
+                                               colour: pointwiseMin(colour, SIMD3(repeating: 1)), ndcDepth: ndc))
                     part.viewDepth.append(depth)
-                    part.ndcDepth.append(((far + near) / (near - far) * p.z + 2 * far * near / (near - far)) / depth)
                 }
                 halves[half] = part
             }
         }
+        }
         for part in slots {
-            out.x += part.x; out.y += part.y; out.conic += part.conic; out.radius += part.radius
-            out.opacity += part.opacity; out.colour += part.colour; out.ndcDepth += part.ndcDepth; out.viewDepth += part.viewDepth
+            out.splats += part.splats
+            out.viewDepth += part.viewDepth
         }
     }
 

@@ -62,6 +62,7 @@ extension GLTFDocumentRules {
         usage.refer("materials", primitive["material"]?.integer)
         usage.refer("bufferViews", draco?["bufferView"]?.integer)
         for variant in primitive["extensions"]?["KHR_materials_variants"]?["mappings"]?.elements ?? [] { usage.refer("materials", variant["material"]?.integer) }
+        if primitive["extensions"]?["KHR_gaussian_splatting"] != nil { gaussianSplatting(primitive, attributes: attributes, at: here) }
         var sets: [String: [Int]] = [:]
         var counts: [(String, Int)] = []
         var vertexViews: [Int: Int] = [:]
@@ -195,6 +196,46 @@ extension GLTFDocumentRules {
         }
         if !normalMapped && names.contains("TANGENT") {
             findings.add("UNUSED_MESH_TANGENT", "material \(m) has no normal map, so TANGENT is not used", at: here + "/attributes/TANGENT")
+        }
+    }
+
+    /// KHR_gaussian_splatting's rules: a POINTS primitive with POSITION and the extension's
+    /// ROTATION, SCALE, OPACITY and SH_DEGREE_0_COEF_0, whole degrees of coefficients, and the
+    /// accessor types and component types its table allows.
+    private mutating func gaussianSplatting(_ primitive: JSONValue, attributes: [(key: String, value: JSONValue)], at here: String) {
+        let prefix = "KHR_gaussian_splatting:"
+        let names = Set(attributes.map(\.key))
+        if (primitive["mode"]?.integer ?? 4) != 0 {
+            findings.add("ASSETC_SPLAT_PRIMITIVE", "a KHR_gaussian_splatting primitive has mode \(primitive["mode"]?.integer ?? 4); the extension requires POINTS (0)", at: here + "/mode")
+        }
+        for required in ["POSITION", prefix + "ROTATION", prefix + "SCALE", prefix + "OPACITY", prefix + "SH_DEGREE_0_COEF_0"] where !names.contains(required) {
+            findings.add("ASSETC_SPLAT_PRIMITIVE", "a KHR_gaussian_splatting primitive has no \(required)", at: here + "/attributes")
+        }
+        var complete = true
+        for l in 1...3 {
+            let band = (0..<(2 * l + 1)).map { "\(prefix)SH_DEGREE_\(l)_COEF_\($0)" }
+            let present = band.filter(names.contains).count
+            if present > 0 && (present < band.count || !complete) {
+                findings.add("ASSETC_SPLAT_PRIMITIVE", "spherical-harmonic degree \(l) is given in part or without the degrees below it (\(present) of \(band.count) coefficients)", at: here + "/attributes")
+            }
+            complete = complete && present == band.count
+        }
+        // (accessor type, allowed component types with whether normalized)
+        let allowed: [String: (String, [(Int, Bool)])] = [
+            "ROTATION": ("VEC4", [(5126, false), (5120, true), (5122, true)]),
+            "SCALE": ("VEC3", [(5126, false), (5120, false), (5120, true), (5122, false), (5122, true)]),
+            "OPACITY": ("SCALAR", [(5126, false), (5121, true), (5123, true)]),
+        ]
+        for (name, value) in attributes where name.hasPrefix(prefix) {
+            let semantic = String(name.dropFirst(prefix.count))
+            guard let accessor = accessor(value.integer) else { continue }
+            let (type, components) = allowed[semantic] ?? (semantic.hasPrefix("SH_DEGREE_") ? ("VEC3", [(5126, false)]) : ("", []))
+            guard !type.isEmpty else { continue }  // an attribute of an extension of the extension
+            let componentType = accessor["componentType"]?.integer ?? -1, normalized = accessor["normalized"]?.bool ?? false
+            if accessor["type"]?.string != type || !components.contains(where: { $0.0 == componentType && $0.1 == normalized }) {
+                findings.add("ASSETC_SPLAT_ACCESSOR", "\(name) is \(accessor["type"]?.string ?? "?") of componentType \(componentType)\(normalized ? " (normalized)" : ""), which KHR_gaussian_splatting does not allow",
+                             at: here + "/attributes/" + JSONPointer.escape(name))
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ enum GLTFExtensionSchemas {
                                      "KHR_texture_transform", "KHR_lights_punctual", "KHR_draco_mesh_compression", "EXT_meshopt_compression",
                                      "KHR_mesh_quantization", "EXT_texture_webp", "KHR_animation_pointer", "KHR_materials_anisotropy",
                                      "KHR_materials_dispersion", "KHR_materials_iridescence", "KHR_materials_sheen", "KHR_materials_specular",
-                                     "KHR_materials_volume", "KHR_node_visibility"]
+                                     "KHR_materials_volume", "KHR_node_visibility", "KHR_gaussian_splatting"]
 
     /// Built per validation, as `GLTFSchema`'s tables are.
     static var places: [String: [String: GLTFObjectSchema]] { [
@@ -75,6 +75,11 @@ enum GLTFExtensionSchemas {
             ("attenuationDistance", .number(min: 0, exclusiveMin: true)), ("attenuationColor", .array(unit, lengths: [3])),
         ])],
         "KHR_node_visibility": ["node": GLTFObjectSchema(properties: [("visible", .boolean)])],
+        // kernel and colorSpace are required; other values than the ones defined may come from
+        // extensions of the extension, so any string is taken.
+        "KHR_gaussian_splatting": ["mesh.primitive": GLTFObjectSchema(properties: [
+            ("kernel", .string), ("colorSpace", .string), ("projection", .string), ("sortingMethod", .string),
+        ], required: ["kernel", "colorSpace"])],
         "KHR_mesh_quantization": [:],
         "EXT_texture_webp": ["texture": GLTFObjectSchema(properties: [("source", .index("images"))])],
         "KHR_animation_pointer": ["animation.channel.target": GLTFObjectSchema(properties: [("pointer", .string)], required: ["pointer"])],

@@ -32,6 +32,8 @@ public struct GLTFIssue: Sendable, Hashable {
     /// streams); prefixed so no one takes it for a Khronos code.
     static let assetcOwn: [GLTFIssue] = [
         e("ASSETC_COMPRESSED_STREAM_INVALID", "A Draco or meshopt stream does not decode (assetc's own code: the Khronos validator does not decode them)."),
+        e("ASSETC_SPLAT_PRIMITIVE", "A KHR_gaussian_splatting primitive is not POINTS, lacks POSITION, ROTATION, SCALE, OPACITY or SH_DEGREE_0_COEF_0, or gives a spherical-harmonic degree in part (assetc's own code)."),
+        e("ASSETC_SPLAT_ACCESSOR", "A KHR_gaussian_splatting attribute has a type or component type the extension does not allow (assetc's own code)."),
     ]
 
     static let io: [GLTFIssue] = [

@@ -18,6 +18,7 @@ enum USDStageValidator {
         ShaderRules.check(context, into: &findings)
         ShaderRules.checkMaterialXOnly(context, into: &findings)
         MeshRules.check(context, into: &findings)
+        SplatRules.check(context, into: &findings)
         GeomSubsetRules.check(context, into: &findings)
         BudgetRules.check(context, into: &findings)
         return findings

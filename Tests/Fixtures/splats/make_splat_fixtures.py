@@ -10,6 +10,8 @@ numbers every run.
 - inria_deg0_ascii.ply: 12 splats, degree 0, ASCII.
 - surfels_2dgs.ply: 20 2DGS surfels (scale_0, scale_1, no scale_2), degree 0.
 - rgb_splats.ply: 16 splats coloured by uchar red/green/blue instead of f_dc.
+- khr_deg1.glb, a seed for Scripts/fuzz gltf only (no test reads it as a reference): made afterwards by
+  `assetc convert inria_deg1_be.ply khr_deg1.glb`.
 - upright_capture.ply: a 'capture' in COLMAP's axes (y down): 300 splats on a vertical pole whose top
   (y = -2 in the file) is red and whose foot (y = 0) is blue, standing on a green ground disc.
 """
