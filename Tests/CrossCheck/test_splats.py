@@ -374,3 +374,47 @@ def test_budgets_prune_the_least_visible_splats_and_lower_the_degree(tmp_path):
     kept = np.sort(np.argsort(-visibility, kind="stable")[:16])  # the 16 most visible, in file order
     assert np.abs(p1 - p0[kept]).max() <= 1e-6
     assert np.abs(sh1 - sh0[kept][:, :4]).max() <= 1e-6
+
+
+def test_splats_and_meshes_meet_by_depth(tmp_path):
+    # A grey square at z = 0 facing the camera; red splats in front of it on the left, blue ones
+    # behind it everywhere: the red show, the blue only outside the square.
+    from pxr import Gf, Usd, UsdGeom, UsdVol, Vt
+    from PIL import Image
+    path = tmp_path / "mixed.usda"
+    stage = Usd.Stage.CreateNew(str(path))
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.y)
+    root = UsdGeom.Xform.Define(stage, "/Scene")
+    stage.SetDefaultPrim(root.GetPrim())
+    square = UsdGeom.Mesh.Define(stage, "/Scene/Square")
+    square.CreatePointsAttr([(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)])
+    square.CreateFaceVertexCountsAttr([4])
+    square.CreateFaceVertexIndicesAttr([0, 1, 2, 3])
+    square.CreateDisplayColorAttr([(0.5, 0.5, 0.5)])
+    c0 = 0.28209479177387814
+
+    def field(name, points, rgb):
+        f = UsdVol.ParticleField3DGaussianSplat.Define(stage, f"/Scene/{name}")
+        f.CreatePositionsAttr(Vt.Vec3fArray([Gf.Vec3f(*p) for p in points]))
+        f.CreateScalesAttr(Vt.Vec3fArray([Gf.Vec3f(0.12, 0.12, 0.12)] * len(points)))
+        f.CreateOrientationsAttr(Vt.QuatfArray([Gf.Quatf(1, 0, 0, 0)] * len(points)))
+        f.CreateOpacitiesAttr(Vt.FloatArray([1.0] * len(points)))
+        f.CreateRadianceSphericalHarmonicsDegreeAttr(0)
+        f.CreateRadianceSphericalHarmonicsCoefficientsAttr(Vt.Vec3fArray([Gf.Vec3f(*[(v - 0.5) / c0 for v in rgb])] * len(points)))
+    grid = [(x, y) for x in np.linspace(-1.8, 1.8, 19) for y in np.linspace(-1.8, 1.8, 19)]
+    field("Front", [(x, y, 0.5) for x, y in grid if x < -0.3], (1, 0, 0))
+    field("Behind", [(x, y, -0.5) for x, y in grid], (0, 0, 1))
+    stage.Save()
+    out = tmp_path / "thumbs"
+    result = run_assetc("thumbnail", str(path), "--out", str(out), "--size", "128", "--no-shadow",
+                        "--camera-position", "0,0,8", "--camera-target", "0,0,0", "--fov", "40")
+    assert result.returncode == 0, result.stderr
+    image = np.asarray(Image.open(next(out.glob("*.png"))).convert("RGBA"), np.float32)
+
+    def at(x, y):  # the pixel where the world point (x, y, 0) lands, near enough
+        focal = 64 / np.tan(np.radians(20))
+        return image[int(64 - focal * y / 8), int(64 + focal * x / 8)]
+    left, right, outside = at(-0.7, 0.0), at(0.6, 0.0), at(1.6, 0.0)
+    assert left[0] > 150 and left[2] < 80, f"red splats in front of the square: {left}"
+    assert abs(right[0] - right[2]) < 40 and right[2] < 200, f"the grey square hides the blue splats: {right}"
+    assert outside[2] > 150 and outside[0] < 80, f"blue splats beside the square: {outside}"
