@@ -418,3 +418,56 @@ def test_splats_and_meshes_meet_by_depth(tmp_path):
     assert left[0] > 150 and left[2] < 80, f"red splats in front of the square: {left}"
     assert abs(right[0] - right[2]) < 40 and right[2] < 200, f"the grey square hides the blue splats: {right}"
     assert outside[2] > 150 and outside[0] < 80, f"blue splats beside the square: {outside}"
+
+
+def test_a_khr_file_written_by_pygltflib_with_quantised_attributes(tmp_path):
+    # ROTATION as normalized signed shorts, SCALE as floats, OPACITY as normalized unsigned bytes,
+    # two bands of SH: the component types KHR_gaussian_splatting allows besides float, written by
+    # pygltflib from the PLY fixture's values (glTF axes are the scene's: taken as they are).
+    import pygltflib
+    p, q, s, o, sh = ply_activated(SPLATS / "inria_deg1_be.ply")
+    n = len(p)
+    xyzw = np.column_stack([q[:, 1:], q[:, 0]])
+    rotation = np.round(xyzw * 32767).astype(np.int16)
+    opacity = np.round(o * 255).astype(np.uint8)
+    blobs, accessors, views = [], [], []
+
+    def add(array, component, kind, normalized=False, bounds=False):
+        data = np.ascontiguousarray(array).tobytes()
+        offset = sum(len(b) for b in blobs)
+        data += b"\0" * (-len(data) % 4)
+        blobs.append(data)
+        views.append(pygltflib.BufferView(buffer=0, byteOffset=offset, byteLength=len(np.ascontiguousarray(array).tobytes()), target=34962))
+        accessor = pygltflib.Accessor(bufferView=len(views) - 1, componentType=component, count=n, type=kind, normalized=normalized or None)
+        if bounds:
+            accessor.min, accessor.max = array.min(0).tolist(), array.max(0).tolist()
+        accessors.append(accessor)
+        return len(accessors) - 1
+    prefix = "KHR_gaussian_splatting:"
+    attributes = {"POSITION": add(p.astype(np.float32), 5126, "VEC3", bounds=True),
+                  prefix + "ROTATION": add(rotation, 5122, "VEC4", normalized=True),
+                  prefix + "SCALE": add(s.astype(np.float32), 5126, "VEC3"),
+                  prefix + "OPACITY": add(opacity, 5121, "SCALAR", normalized=True)}
+    for l in range(2):
+        for m in range(2 * l + 1):
+            attributes[f"{prefix}SH_DEGREE_{l}_COEF_{m}"] = add(sh[:, l * l + m].astype(np.float32), 5126, "VEC3")
+    gltf = pygltflib.GLTF2(
+        asset=pygltflib.Asset(version="2.0", generator="pygltflib"), extensionsUsed=["KHR_gaussian_splatting"],
+        scenes=[pygltflib.Scene(nodes=[0])], scene=0, nodes=[pygltflib.Node(mesh=0)],
+        meshes=[pygltflib.Mesh(primitives=[pygltflib.Primitive(attributes=pygltflib.Attributes(**{}), mode=0,
+                                                               extensions={"KHR_gaussian_splatting": {"kernel": "ellipse", "colorSpace": "srgb_rec709_display"}})])],
+        accessors=accessors, bufferViews=views, buffers=[pygltflib.Buffer(byteLength=sum(len(b) for b in blobs))])
+    for name, index in attributes.items():
+        setattr(gltf.meshes[0].primitives[0].attributes, name, index)
+    gltf.set_binary_blob(b"".join(blobs))
+    gltf.save(str(tmp_path / "quantised.glb"))
+    check = run_assetc("validate", str(tmp_path / "quantised.glb"))
+    assert check.returncode == 0 and "no glTF validation issues" in check.stdout, check.stdout
+    convert(tmp_path / "quantised.glb", tmp_path / "out.usda")
+    [field] = usd_fields(tmp_path / "out.usda")
+    assert field["degree"] == 1
+    assert np.abs(field["positions"] - p).max() <= 1e-6
+    assert same_rotations(field["quats"], np.column_stack([rotation[:, 3], rotation[:, :3]]) / 32767, 1e-6)
+    assert np.abs(field["opacities"] - opacity / 255).max() <= 1e-6
+    assert np.abs(field["scales"] - s).max() <= 1e-6 * s.max()
+    assert np.abs(field["sh"].reshape(n, 4, 3) - sh).max() <= 1e-6
