@@ -23,6 +23,6 @@ package enum ColorSpace {
     package static let srgb8FromLinear: [UInt8] = (0...4095).map { UInt8((toSRGB(Float($0) / 4095) * 255).rounded()) }
 
     @inlinable @inline(__always) package static func encode(_ linear: Float) -> UInt8 {
-        srgb8FromLinear[Int((min(max(linear, 0), 1) * 4095).rounded())]
+        srgb8FromLinear[Int(min(max(linear, 0), 1) * 4095 + 0.5)]  // not `rounded()`, a libm call here (Framebuffer.resolve)
     }
 }
