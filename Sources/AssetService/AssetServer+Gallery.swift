@@ -151,7 +151,9 @@ extension AssetServer {
         body += "<table>" + rows.map { "<tr><td class=muted>\($0.0)</td><td>\($0.1)</td></tr>" }.joined() + "</table>"
         body += "<p><a href=\"\(api)/file\">Download the original</a>"
         if r.kind == .model && r.error == nil {
-            body += " · convert to " + Self.conversionFormats.map { "<a href=\"\(api)/convert?to=\($0)\">\($0)</a>" }.joined(separator: " ")
+            // SPZ holds splats only: offered for assets that have some.
+            let targets = Self.conversionFormats.filter { $0 != .spz || (r.splats ?? 0) > 0 }
+            body += " · convert to " + targets.map { "<a href=\"\(api)/convert?to=\($0)\">\($0)</a>" }.joined(separator: " ")
         }
         body += "</p>"
         if !entry.nodeNames.isEmpty {
