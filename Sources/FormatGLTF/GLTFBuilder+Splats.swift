@@ -44,7 +44,20 @@ extension GLTFBuilder {
     }
 }
 
-/// The attribute names of `KHR_gaussian_splatting`, shared by the reader and the writer.
-enum GLTFSplatNames {
-    static let prefix = "KHR_gaussian_splatting:"
+/// `KHR_gaussian_splatting`'s attributes, as its table gives them: their prefix, and the accessor
+/// type and component types each may have. One place for the reader, the writer and validation.
+public enum GLTFSplatNames {
+    public static let prefix = "KHR_gaussian_splatting:"
+
+    /// The accessor type and the (component type, normalized) pairs `semantic` (without the prefix)
+    /// allows; nil for a name the extension does not define (one of an extension of it).
+    public static func format(of semantic: String) -> (type: String, components: [(componentType: Int, normalized: Bool)])? {
+        switch semantic {
+        case "ROTATION": return ("VEC4", [(5126, false), (5120, true), (5122, true)])
+        case "SCALE": return ("VEC3", [(5126, false), (5120, false), (5120, true), (5122, false), (5122, true)])
+        case "OPACITY": return ("SCALAR", [(5126, false), (5121, true), (5123, true)])
+        case let name where name.hasPrefix("SH_DEGREE_"): return ("VEC3", [(5126, false)])
+        default: return nil
+        }
+    }
 }

@@ -21,10 +21,7 @@ extension PLYBody {
             let decoder = PLYSplatDecoder(layout: layout, element: element)
             var columns = try decoder.columns(budget: budget, file: file)
             if header.encoding == .ascii {
-                // A colour stored as an integer is a fraction of its range, as in the mesh reader.
-                let divisors = element.properties.map { property -> Double in
-                    switch property.type { case .uint8, .int8: 255; case .uint16, .int16: 65535; default: 1 }
-                }
+                let divisors = element.properties.map(\.type.colourRange)
                 let colourSlots: Set<Int> = layout.kind == .colouredGaussians ? [layout.colour.0, layout.colour.1, layout.colour.2] : []
                 var asciiFailure: AssetError?
                 columns.centers.withUnsafeMutableBufferPointer { c in

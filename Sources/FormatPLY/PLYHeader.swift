@@ -24,6 +24,16 @@ struct PLYHeader {
             }
         }
 
+        /// What a colour stored in this type is divided by to fall in 0...1: integers span their
+        /// range, floats are taken as they are.
+        var colourRange: Double {
+            switch self {
+            case .uint8, .int8: return 255
+            case .uint16, .int16: return 65535
+            default: return 1
+            }
+        }
+
         var size: Int {
             switch self {
             case .int8, .uint8: return 1

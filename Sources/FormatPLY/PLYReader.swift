@@ -117,7 +117,7 @@ struct PLYBody {
                     if let nx = n.0, let ny = n.1, let nz = n.2 { normals.append(SIMD3(Float(values[nx]), Float(values[ny]), Float(values[nz]))) }
                     if let r = c.0, let g = c.1, let b = c.2 {
                         func unit(_ k: Int) -> Float {
-                            let scale: Double = switch element.properties[k].type { case .uint8, .int8: 255; case .uint16, .int16: 65535; default: 1 }
+                            let scale = element.properties[k].type.colourRange
                             return Float(values[k] / scale)
                         }
                         colors.append(SIMD4(unit(r), unit(g), unit(b), c.3.map(unit) ?? 1))

@@ -82,9 +82,7 @@ struct PLYSplatDecoder {
         let types = element.properties.map(\.type)
         let allFloat = types.allSatisfy { $0 == .float32 }
         // The colour of coloured splats is a fraction of its integer range, as the mesh reader reads it.
-        let scales = types.map { type -> Float in
-            switch type { case .uint8, .int8: 1 / 255; case .uint16, .int16: 1 / 65535; default: 1 }
-        }
+        let scales = types.map { Float(1 / $0.colourRange) }
         let colourSlots: Set<Int> = layout.kind == .colouredGaussians ? [layout.colour.0, layout.colour.1, layout.colour.2] : []
         let count = count
         columns.centers.withUnsafeMutableBufferPointer { c in

@@ -185,8 +185,8 @@ def test_spz_from_assetc_read_by_niantics_library(tmp_path):
     assert np.abs(decoded["positions"] - positions).max() <= 1 / 4096
     assert np.abs(np.exp(decoded["scales"]) / usd["scales"] - 1).max() <= np.exp(1 / 32) - 1 + 1e-4
     assert np.abs(1 / (1 + np.exp(-decoded["alphas"])) - usd["opacities"]).max() <= 1 / 255
-    # the DC colour within SPZ's step (1/255 of 1/0.15), the rest within 1/128 after the Xform's
-    # quarter turn about y, which turns the harmonics too
+    # the DC colour within SPZ's step (1/255 of 1/0.15); the higher bands, turned by the Xform's
+    # quarter turn about y when flattened, are checked by the round-trip and transform tests
     assert np.abs(decoded["colors"] - usd["sh"].reshape(-1, 16, 3)[:, 0]).max() <= 0.5 / 255 / 0.15 + 1e-4
 
 
@@ -338,6 +338,7 @@ def test_validate_names_a_broken_khr_splat_primitive(tmp_path):
     primitive.attributes.__dict__.pop("KHR_gaussian_splatting:OPACITY", None)
     primitive.attributes.__dict__.pop("KHR_gaussian_splatting:SH_DEGREE_1_COEF_2", None)
     del primitive.extensions["KHR_gaussian_splatting"]["colorSpace"]
+    gltf.accessors[primitive.attributes.__dict__["KHR_gaussian_splatting:SCALE"]].normalized = True  # float: never normalized
     gltf.save(str(tmp_path / "bad.glb"))
     bad = run_assetc("validate", str(tmp_path / "bad.glb"))
     assert bad.returncode != 0
@@ -345,6 +346,7 @@ def test_validate_names_a_broken_khr_splat_primitive(tmp_path):
     assert "has no KHR_gaussian_splatting:OPACITY" in bad.stdout
     assert "degree 1 is given in part" in bad.stdout
     assert "colorSpace" in bad.stdout
+    assert "KHR_gaussian_splatting:SCALE is VEC3 of componentType 5126 (normalized), which KHR_gaussian_splatting does not allow" in bad.stdout
 
 
 @pytest.mark.parametrize("spz, ply", [("deg1_v2.spz", "inria_deg1_be.ply"), ("deg1_v3.spz", "inria_deg1_be.ply"), ("deg3_v4.spz", "inria_deg3_le.ply")])
@@ -471,3 +473,15 @@ def test_a_khr_file_written_by_pygltflib_with_quantised_attributes(tmp_path):
     assert np.abs(field["opacities"] - opacity / 255).max() <= 1e-6
     assert np.abs(field["scales"] - s).max() <= 1e-6 * s.max()
     assert np.abs(field["sh"].reshape(n, 4, 3) - sh).max() <= 1e-6
+
+
+def test_splats_coloured_by_rgb_become_degree_zero(tmp_path):
+    from plyfile import PlyData
+    result = convert(SPLATS / "rgb_splats.ply", tmp_path / "out.ply")
+    assert "coloured by red/green/blue" in result.stderr
+    source = PlyData.read(str(SPLATS / "rgb_splats.ply"))["vertex"].data
+    out = PlyData.read(str(tmp_path / "out.ply"))["vertex"].data
+    for c, channel in enumerate(("red", "green", "blue")):
+        expected = (np.asarray(source[channel], np.float64) / 255 - 0.5) / 0.28209479177387814
+        assert np.abs(np.asarray(out[f"f_dc_{c}"], np.float64) - expected).max() <= 1e-5
+    assert not any(name.startswith("f_rest") for name in out.dtype.names)

@@ -1,3 +1,5 @@
+import FormatGLTF
+
 /// Meshes and their primitives: attribute names and formats, counts, modes, morph targets, the
 /// texture coordinates their materials read, and what their skinning attributes need.
 extension GLTFDocumentRules {
@@ -203,7 +205,7 @@ extension GLTFDocumentRules {
     /// ROTATION, SCALE, OPACITY and SH_DEGREE_0_COEF_0, whole degrees of coefficients, and the
     /// accessor types and component types its table allows.
     private mutating func gaussianSplatting(_ primitive: JSONValue, attributes: [(key: String, value: JSONValue)], at here: String) {
-        let prefix = "KHR_gaussian_splatting:"
+        let prefix = GLTFSplatNames.prefix
         let names = Set(attributes.map(\.key))
         if (primitive["mode"]?.integer ?? 4) != 0 {
             findings.add("ASSETC_SPLAT_PRIMITIVE", "a KHR_gaussian_splatting primitive has mode \(primitive["mode"]?.integer ?? 4); the extension requires POINTS (0)", at: here + "/mode")
@@ -220,19 +222,11 @@ extension GLTFDocumentRules {
             }
             complete = complete && present == band.count
         }
-        // (accessor type, allowed component types with whether normalized)
-        let allowed: [String: (String, [(Int, Bool)])] = [
-            "ROTATION": ("VEC4", [(5126, false), (5120, true), (5122, true)]),
-            "SCALE": ("VEC3", [(5126, false), (5120, false), (5120, true), (5122, false), (5122, true)]),
-            "OPACITY": ("SCALAR", [(5126, false), (5121, true), (5123, true)]),
-        ]
         for (name, value) in attributes where name.hasPrefix(prefix) {
-            let semantic = String(name.dropFirst(prefix.count))
-            guard let accessor = accessor(value.integer) else { continue }
-            let (type, components) = allowed[semantic] ?? (semantic.hasPrefix("SH_DEGREE_") ? ("VEC3", [(5126, false)]) : ("", []))
-            guard !type.isEmpty else { continue }  // an attribute of an extension of the extension
+            // A name the extension does not define belongs to an extension of it.
+            guard let accessor = accessor(value.integer), let (type, components) = GLTFSplatNames.format(of: String(name.dropFirst(prefix.count))) else { continue }
             let componentType = accessor["componentType"]?.integer ?? -1, normalized = accessor["normalized"]?.bool ?? false
-            if accessor["type"]?.string != type || !components.contains(where: { $0.0 == componentType && $0.1 == normalized }) {
+            if accessor["type"]?.string != type || !components.contains(where: { $0.componentType == componentType && $0.normalized == normalized }) {
                 findings.add("ASSETC_SPLAT_ACCESSOR", "\(name) is \(accessor["type"]?.string ?? "?") of componentType \(componentType)\(normalized ? " (normalized)" : ""), which KHR_gaussian_splatting does not allow",
                              at: here + "/attributes/" + JSONPointer.escape(name))
             }

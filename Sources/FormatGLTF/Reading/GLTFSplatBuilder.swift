@@ -11,13 +11,6 @@ struct GLTFSplatBuilder {
     let accessors: GLTFAccessorReader
 
     static let prefix = GLTFSplatNames.prefix
-    /// Component types each attribute may have, with whether it must, may or must not be normalised.
-    static let allowed: [String: [(type: Int, normalized: Bool)]] = [
-        "ROTATION": [(5126, false), (5120, true), (5122, true)],
-        "SCALE": [(5126, false), (5120, false), (5120, true), (5122, false), (5122, true)],
-        "OPACITY": [(5126, false), (5121, true), (5123, true)],
-    ]
-
     func build(_ primitive: GLTFAsset.Primitive, extension splatting: GLTFAsset.PrimitiveExtensions.GaussianSplatting, name: String,
                at here: SourceLocation, diagnostics: inout [Diagnostic]) throws(AssetError) -> SplatSet {
         func attribute(_ semantic: String, components: Int) throws(AssetError) -> [Float] {
@@ -94,8 +87,8 @@ struct GLTFSplatBuilder {
     private func checkType(_ semantic: String, _ index: Int, at here: SourceLocation) throws(AssetError) {
         guard let accessor = accessors.described(index) else { return }  // a missing accessor is reported by the read
         let normalized = accessor.normalized ?? false
-        let allowed = Self.allowed[semantic] ?? [(5126, false)]
-        guard allowed.contains(where: { $0.type == accessor.componentType && $0.normalized == normalized }) else {
+        let allowed = GLTFSplatNames.format(of: semantic)?.components ?? [(5126, false)]
+        guard allowed.contains(where: { $0.componentType == accessor.componentType && $0.normalized == normalized }) else {
             throw AssetError(.malformed("\(Self.prefix)\(semantic) has componentType \(accessor.componentType)\(normalized ? " (normalized)" : ""), which KHR_gaussian_splatting does not allow"),
                              at: accessors.location(index))
         }
