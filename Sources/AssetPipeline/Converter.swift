@@ -154,8 +154,11 @@ public struct Converter: Sendable {
             passes.append(DropCurvesPass(format: format.name, reason: reason))
         }
         if !requirements.keepsSplats { passes.append(DropSplatsPass(format: format.name)) }
-        else if options.maxSplats != nil || options.splatSHDegree != nil {
-            passes.append(SplatBudgetPass(maxSplats: options.maxSplats, shDegree: options.splatSHDegree))
+        else {
+            if options.maxSplats != nil || options.splatSHDegree != nil {
+                passes.append(SplatBudgetPass(maxSplats: options.maxSplats, shDegree: options.splatSHDegree))
+            }
+            if format != .gltf && format != .glb { passes.append(SplatColourSpaceNotePass(format: format.name)) }
         }
         let upAxis = options.upAxis ?? requirements.upAxis
         let meters = options.metersPerUnit ?? requirements.metersPerUnit

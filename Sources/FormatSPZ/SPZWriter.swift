@@ -26,9 +26,6 @@ public struct SPZWriter: SceneWriter {
         if !scene.placedMeshes().isEmpty {
             diagnostics.append(.warning("SPZ holds splats only: \(scene.placedMeshes().count) meshes beside the splats left out (write .usdz or .glb to keep both)"))
         }
-        if sets.contains(where: { $0.colorSpace == .linearRec709Display }) {
-            diagnostics.append(.warning("SPZ has no colour space: splats in lin_rec709_display are written as they are and will be read as sRGB"))
-        }
         let degree = sets.map(\.shDegree).max() ?? 0
         let count = sets.reduce(0) { $0 + $1.count }
         guard count <= Int(UInt32.max) else { throw AssetError(.limitExceeded("\(count) splats do not fit SPZ's 32-bit count")) }

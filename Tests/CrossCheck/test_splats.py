@@ -485,3 +485,17 @@ def test_splats_coloured_by_rgb_become_degree_zero(tmp_path):
         expected = (np.asarray(source[channel], np.float64) / 255 - 0.5) / 0.28209479177387814
         assert np.abs(np.asarray(out[f"f_dc_{c}"], np.float64) - expected).max() <= 1e-5
     assert not any(name.startswith("f_rest") for name in out.dtype.names)
+
+
+@pytest.mark.parametrize("target", ["usda", "ply", "spz"])
+def test_linear_splat_colours_going_where_no_colour_space_is_kept_are_named(tmp_path, target):
+    import pygltflib
+    convert(SPLATS / "inria_deg1_be.ply", tmp_path / "srgb.glb")
+    gltf = pygltflib.GLTF2().load(str(tmp_path / "srgb.glb"))
+    gltf.meshes[0].primitives[0].extensions["KHR_gaussian_splatting"]["colorSpace"] = "lin_rec709_display"
+    gltf.save(str(tmp_path / "linear.glb"))
+    result = convert(tmp_path / "linear.glb", tmp_path / f"out.{target}")
+    assert "in lin_rec709_display written as they are, to be read as sRGB" in result.stderr
+    kept = convert(tmp_path / "linear.glb", tmp_path / "out.glb")
+    assert "lin_rec709_display" not in kept.stderr
+    assert pygltflib.GLTF2().load(str(tmp_path / "out.glb")).meshes[0].primitives[0].extensions["KHR_gaussian_splatting"]["colorSpace"] == "lin_rec709_display"
