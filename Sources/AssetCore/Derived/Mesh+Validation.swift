@@ -8,7 +8,12 @@ extension Mesh {
             nonisolated(unsafe) let counts = counts
             return SplitReduction.reduce(count: counts.count, { range in
                 var sum = 0, lowest = Int32.max
-                for c in counts[range] { sum &+= Int(c); lowest = Swift.min(lowest, c) }
+                // Indexed by pointer rather than `for c in counts[range]`: the slice's iterator is a
+                // generic call per element in debug builds, which made a debug read of a few hundred
+                // 100k-point meshes take a minute.
+                guard let base = counts.baseAddress else { return (0, Int32.max) }
+                var i = range.lowerBound
+                while i < range.upperBound { let c = base[i]; sum &+= Int(c); lowest = Swift.min(lowest, c); i += 1 }
                 return (sum, lowest)
             }, { ($0.0 &+ $1.0, Swift.min($0.1, $1.1)) })
         }
@@ -61,7 +66,9 @@ extension Mesh {
             nonisolated(unsafe) let buffer = buffer
             return Int(SplitReduction.reduce(count: buffer.count, { range in
                 var highest: UInt32 = 0
-                for v in buffer[range] { highest = Swift.max(highest, UInt32(bitPattern: v)) }
+                let base = buffer.baseAddress!  // by pointer, as in topologyProblem (debug speed)
+                var i = range.lowerBound
+                while i < range.upperBound { highest = Swift.max(highest, UInt32(bitPattern: base[i])); i += 1 }
                 return highest
             }, Swift.max))
         }

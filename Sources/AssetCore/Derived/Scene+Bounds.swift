@@ -54,8 +54,13 @@ extension Bounds3 {
                 let infinite = SIMD3<Float>(repeating: .infinity)
                 let (low, high) = SplitReduction.reduce(count: buffer.count, { range in
                     var low = infinite, high = -infinite
-                    for p in buffer[range] where p.x.isFinite && p.y.isFinite && p.z.isFinite {
-                        low = pointwiseMin(low, p); high = pointwiseMax(high, p)
+                    // By pointer, not the slice's iterator (a generic call per point in debug builds).
+                    guard let base = buffer.baseAddress else { return (low, high) }
+                    var i = range.lowerBound
+                    while i < range.upperBound {
+                        let p = base[i]
+                        if p.x.isFinite && p.y.isFinite && p.z.isFinite { low = pointwiseMin(low, p); high = pointwiseMax(high, p) }
+                        i += 1
                     }
                     return (low, high)
                 }, { (pointwiseMin($0.0, $1.0), pointwiseMax($0.1, $1.1)) })
