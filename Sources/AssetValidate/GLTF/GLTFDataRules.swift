@@ -1,4 +1,5 @@
 import AssetCore
+import FormatGLTF
 
 /// The checks on what accessors hold: each accessor decoded once into one contiguous buffer of
 /// its raw component values (sparse substitutions applied), then scanned for NaN and infinity,
@@ -286,6 +287,9 @@ struct GLTFDataRules {
     }
 
     mutating func vertexData(_ index: Int, _ values: Values, per: Int, isFloat: Bool, at here: String) {
+        if let semantic = usage.semantic[index], semantic.hasPrefix(GLTFSplatNames.prefix) {
+            return splatData(index, String(semantic.dropFirst(GLTFSplatNames.prefix.count)), values, per: per, at: here)
+        }
         guard let semantic = usage.semantic[index], isFloat else { return }
         switch semantic {
         case "NORMAL" where per == 3: unitVectors(values, per: 3, length: 3, code: "ACCESSOR_VECTOR3_NON_UNIT", at: here)
@@ -301,6 +305,38 @@ struct GLTFDataRules {
             } else if weights || semantic.hasPrefix("COLOR_"), let k = values.firstIndex(where: { $0 < 0 || $0 > 1 }) {
                 findings.add("ACCESSOR_NON_CLAMPED", "element \(k / per) component \(k % per) is \(values[k])", at: here)
             }
+        }
+    }
+
+    /// KHR_gaussian_splatting's values by their meaning: unit rotations (x, y, z, w), opacities in
+    /// 0..1 and scales (linear) not below 0. Normalised integers are read as the extension's table
+    /// says (c / 127 or c / 32767, at least -1), and a rotation's length may then stray by what one
+    /// step of that storage loses.
+    mutating func splatData(_ index: Int, _ semantic: String, _ values: Values, per: Int, at here: String) {
+        let accessor = accessors[index]
+        let normalized = accessor["normalized"]?.bool == true
+        let steps: Double = switch accessor["componentType"]?.integer {
+        case 5120?: 127
+        case 5121?: 255
+        case 5122?: 32767
+        case 5123?: 65535
+        default: 1
+        }
+        let scale = normalized && steps > 1 ? 1 / steps : 1
+        switch semantic {
+        case "ROTATION" where per == 4:
+            let unit = normalized ? values.lazy.map { Swift.max($0 * scale, -1) } : values.lazy.map { $0 }
+            unitVectors(Values(unit), per: 4, length: 4, code: "ASSETC_SPLAT_VALUE", at: here, note: "ROTATION",
+                        tolerance: Self.unitTolerance + (normalized ? 1 / steps : 0))
+        case "OPACITY" where !normalized:
+            if let k = values.firstIndex(where: { $0 < 0 || $0 > 1 }) {
+                findings.add("ASSETC_SPLAT_VALUE", "OPACITY: splat \(k) is \(values[k]), outside 0..1", at: here)
+            }
+        case "SCALE":
+            if let k = values.firstIndex(where: { $0 < 0 }) {
+                findings.add("ASSETC_SPLAT_VALUE", "SCALE: splat \(k / per) component \(k % per) is \(values[k] * scale), below 0", at: here)
+            }
+        default: break
         }
     }
 

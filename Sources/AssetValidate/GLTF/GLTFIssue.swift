@@ -33,6 +33,7 @@ public struct GLTFIssue: Sendable, Hashable {
     static let assetcOwn: [GLTFIssue] = [
         e("ASSETC_COMPRESSED_STREAM_INVALID", "A Draco or meshopt stream does not decode (assetc's own code: the Khronos validator does not decode them)."),
         e("ASSETC_SPLAT_PRIMITIVE", "A KHR_gaussian_splatting primitive is not POINTS, lacks POSITION, ROTATION, SCALE, OPACITY or SH_DEGREE_0_COEF_0, or gives a spherical-harmonic degree in part (assetc's own code)."),
+        e("ASSETC_SPLAT_VALUE", "A KHR_gaussian_splatting attribute holds what its meaning rules out: a ROTATION not of unit length, an OPACITY outside 0..1, a negative SCALE (assetc's own code)."),
         e("ASSETC_SPLAT_ACCESSOR", "A KHR_gaussian_splatting attribute has a type or component type the extension does not allow (assetc's own code)."),
     ]
 
