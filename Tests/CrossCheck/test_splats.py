@@ -542,3 +542,31 @@ def test_linear_splat_colours_going_where_no_colour_space_is_kept_are_named(tmp_
     kept = convert(tmp_path / "linear.glb", tmp_path / "out.glb")
     assert "lin_rec709_display" not in kept.stderr
     assert pygltflib.GLTF2().load(str(tmp_path / "out.glb")).meshes[0].primitives[0].extensions["KHR_gaussian_splatting"]["colorSpace"] == "lin_rec709_display"
+
+
+@pytest.mark.parametrize("made, source", [("gsplat_deg1_from_ply.usda", "inria_deg1_be.ply"), ("gsplat_deg1_from_spz.usdc", "deg1_v2.spz"),
+                                          ("gsplat_deg3_from_ply.usdz", "inria_deg3_le.ply")])
+def test_usd_written_by_nvidias_converter_reads_as_usd_core_and_the_source_say(tmp_path, made, source):
+    # usd-convert-gsplat copies a file's values into the field as they are (make_splat_gsplat.py):
+    # assetc's read of its USD must equal usd-core's, and the values of the file it came from.
+    convert(SPLATS / made, tmp_path / "out.usda")
+    [ours] = usd_fields(tmp_path / "out.usda")
+    [theirs] = usd_fields(SPLATS / made)
+    assert ours["degree"] == theirs["degree"] and len(ours["positions"]) == len(theirs["positions"])
+    for key in ("positions", "scales", "opacities", "sh"):
+        assert np.abs(ours[key] - theirs[key]).max() <= 1e-6 * max(1, np.abs(theirs[key]).max()), key
+    assert same_rotations(ours["quats"], theirs["quats"], 1e-6)
+    if source.endswith(".ply"):
+        p, q, s, o, sh = ply_activated(SPLATS / source)
+        assert np.abs(theirs["positions"] - p).max() <= 1e-6 and np.abs(theirs["opacities"] - o).max() <= 1e-6
+        assert same_rotations(theirs["quats"], q, 1e-6) and np.abs(theirs["scales"] - s).max() <= 1e-6 * s.max()
+        assert np.abs(theirs["sh"].reshape(sh.shape) - sh).max() <= 1e-6
+    else:
+        # NVIDIA's SPZ decoder and assetc's on the same v2 file (both in SPZ's rub axes, the scene's):
+        # the same positions, scales, opacities and SH; first-three quaternions rebuilt within 8 bits.
+        convert(SPLATS / source, tmp_path / "direct.usda")
+        [direct] = usd_fields(tmp_path / "direct.usda")
+        for key in ("positions", "scales", "sh"):
+            assert np.abs(direct[key] - theirs[key]).max() <= 1e-6 * max(1, np.abs(theirs[key]).max()), key
+        assert np.abs(direct["opacities"] - theirs["opacities"]).max() <= 2e-6
+        assert same_rotations(direct["quats"], theirs["quats"], 3e-3)
