@@ -76,6 +76,9 @@ public struct CatalogRecord: Codable, Sendable, Equatable {
     /// The integer animation figures' columns (with `duration`, a double).
     public static let animationColumns = ["skeletons", "joints", "skinnedMeshes", "blendShapes", "animations", "animatedNodes"]
 
+    /// Whether the asset has a moving preview: its first clip, or a turntable of its splats.
+    public var hasPreview: Bool { (animations ?? 0) > 0 || (splats ?? 0) > 0 }
+
     public var bounds: Bounds3? {
         guard let minX, let minY, let minZ, let maxX, let maxY, let maxZ else { return nil }
         return Bounds3(min: [minX, minY, minZ], max: [maxX, maxY, maxZ])

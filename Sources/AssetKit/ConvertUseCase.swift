@@ -74,15 +74,18 @@ public struct ConvertUseCase: Sendable {
     }
 
     /// The bytes of `input` converted to `format` (the main file; sidecars stay beside it), kept
-    /// under `folder/<contentHash>/` so an unchanged asset is converted once.
+    /// under `folder/<contentHash>/` so an unchanged asset is converted once. `adjust` changes the
+    /// conversion's options (a budget, say); the file name must then say so, as it is the cache key.
     public func convertedBytes(of input: String, contentHash: String, format: AssetFormat, fileName: String,
-                               cacheFolder folder: String, readOptions: ReadOptions = ReadOptions()) throws(AssetError) -> [UInt8] {
+                               cacheFolder folder: String, readOptions: ReadOptions = ReadOptions(),
+                               adjust: (inout ConvertOptions) -> Void = { _ in }) throws(AssetError) -> [UInt8] {
         let output = ((folder as NSString).appendingPathComponent(contentHash) as NSString).appendingPathComponent(fileName)
         if let data = FileManager.default.contents(atPath: output) { return Array(data) }
         var options = ConvertOptions()
         options.format = format
         options.force = true
         options.readOptions = readOptions
+        adjust(&options)
         _ = try run(input: input, output: output, options: options)
         guard let data = FileManager.default.contents(atPath: output) else {
             throw AssetError(.io("the converted file vanished before it could be read"), at: SourceLocation(file: output))

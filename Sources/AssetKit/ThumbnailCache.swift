@@ -69,18 +69,19 @@ public struct ThumbnailCache: Sendable {
         return bytes
     }
 
-    /// The cached animated preview of an animated scene (`thumbnails/<hash>-<size>-<frames>-<look>-animated.webp`,
-    /// `frames` frames of its first clip); else rendered and stored for next time. Nil when the
+    /// The cached animated preview of a scene that moves (`thumbnails/<hash>-<size>-<frames>-<look>-animated.webp`:
+    /// `frames` frames of its first clip, or a turntable of a still scene with splats, as
+    /// `ThumbnailUseCase.frames` makes them); else rendered and stored for next time. Nil when the
     /// scene does not move.
     public func animatedWebP(contentHash: String, size: Int, frames: Int, renderer: ThumbnailUseCase,
                              scene: () throws(AssetError) -> Scene) throws(AssetError) -> [UInt8]? {
         let key = Self.animatedKey(contentHash: contentHash, size: size, frames: frames, look: renderer.render.lookDigest)
         if let bytes = try cached(key) { return bytes }
         let source = try scene()
-        guard source.isAnimated else { return nil }
+        guard ThumbnailUseCase.moves(source) else { return nil }
         var use = renderer
         use.render.size = size
-        let bytes = try use.animationFrames(of: source, count: frames, source: nil).webp
+        let bytes = try use.frames(of: source, count: frames, source: nil).webp
         try store.write(key, bytes: bytes, contentType: "image/webp")
         return bytes
     }

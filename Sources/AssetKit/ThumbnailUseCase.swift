@@ -13,7 +13,8 @@ public struct ThumbnailUseCase: Sendable {
     public var render: RenderOptions
     public var readOptions: ReadOptions
     /// With a count, an animated asset also gets that many evenly spaced frames as numbered PNGs
-    /// (`ship.dae.001.png`...) and one looping animated WebP (`ship.dae.webp`), all framed alike.
+    /// (`ship.dae.001.png`...) and one looping animated WebP (`ship.dae.webp`), all framed alike;
+    /// a still asset with Gaussian splats gets a turntable of that many frames instead.
     public var frames: Int?
 
     public init(render: RenderOptions = RenderOptions(), readOptions: ReadOptions = ReadOptions()) {
@@ -74,44 +75,6 @@ public struct ThumbnailUseCase: Sendable {
         return (try PNGCodec.encode(rendered.image), rendered.diagnostics)
     }
 
-    /// The frames of an animated scene under one camera (framed on every frame's bounds together,
-    /// so the asset moves rather than the view), as numbered PNGs and one animated WebP.
-    public func animationFrames(of scene: Scene, count: Int, source: String?) throws(AssetError) -> (pngs: [[UInt8]], webp: [UInt8]) {
-        let times = scene.frameTimes(count)
-        var union = Bounds3.empty
-        for time in times { union.formUnion(scene.posed(at: time).worldBounds) }
-        var options = render
-        if options.camera == nil, !union.isEmpty {
-            options.camera = RenderCamera.framing(union, view: options.view, upAxis: scene.metadata.upAxis)
-        }
-        options.textureBytes = { [readOptions] in TextureBytes.load($0, limits: readOptions.limits, staged: readOptions.staged) }
-        options.limits = readOptions.limits
-        options.source = source
-        var images: [RGBAImage] = []
-        var pngs: [[UInt8]] = []
-        for time in times {
-            let image = try Renderer.render(scene.posed(at: time), options: options).image
-            images.append(image)
-            pngs.append(try PNGCodec.encode(image))
-        }
-        let span = times.count > 1 ? times[times.count - 1] - times[0] : 0
-        let milliseconds = times.count > 1 ? Int((span / Double(times.count - 1) * 1000).rounded()) : 100
-        return (pngs, try AnimatedWebPEncoder.encode(images, frameMilliseconds: milliseconds))
-    }
-
-    private func writeFrames(of scene: Scene, count: Int, source: String, target: String, force: Bool) throws(AssetError) {
-        let (pngs, webp) = try animationFrames(of: scene, count: count, source: source)
-        let stem = String(target.dropLast(".png".count))
-        let digits = max(3, String(count).count)
-        for (k, png) in pngs.enumerated() {
-            let number = String(repeating: "0", count: max(0, digits - String(k + 1).count)) + String(k + 1)
-            let path = "\(stem).\(number).png"
-            _ = try AtomicOutput.write([OutputFile(relativePath: (path as NSString).lastPathComponent, bytes: png)], mainPath: path, force: force)
-        }
-        let path = stem + ".webp"
-        _ = try AtomicOutput.write([OutputFile(relativePath: (path as NSString).lastPathComponent, bytes: webp)], mainPath: path, force: force)
-    }
-
     private func renderOne(_ job: Job, outputFolder: String, force: Bool) -> Outcome {
         do throws(AssetError) {
             let result = try registry.read(URL(fileURLWithPath: job.input), options: readOptions)
@@ -121,7 +84,7 @@ public struct ThumbnailUseCase: Sendable {
             _ = try AtomicOutput.write([OutputFile(relativePath: (target as NSString).lastPathComponent, bytes: png)],
                                        mainPath: target, force: force)
             var preview: String?
-            if let frames, result.scene.isAnimated {
+            if let frames, Self.moves(result.scene) {
                 try writeFrames(of: result.scene, count: frames, source: job.input, target: target, force: force)
                 preview = String(job.output.dropLast(".png".count)) + ".webp"
             }

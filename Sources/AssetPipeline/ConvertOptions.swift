@@ -22,6 +22,9 @@ public struct ConvertOptions: Sendable {
     public var maxSplats: Int?
     /// Lower splats' spherical harmonics to this degree, 0 to 3 (`--sh-degree`).
     public var splatSHDegree: Int?
+    /// Leave every splat set out even where the format holds them: the service's usdz for AR Quick
+    /// Look, which draws none (ARKit's rules refuse `ParticleField3DGaussianSplat`).
+    public var dropsSplats = false
     /// Shrink textures whose longer side is past this many pixels (`--max-texture`).
     public var maxTextureSize: Int?
     /// How textures are stored after the texture pass (`--texture-format`).

@@ -154,6 +154,7 @@ public struct Converter: Sendable {
             passes.append(DropCurvesPass(format: format.name, reason: reason))
         }
         if !requirements.keepsSplats { passes.append(DropSplatsPass(format: format.name)) }
+        else if options.dropsSplats { passes.append(DropSplatsPass(format: format.name, reason: "AR Quick Look draws no Gaussian splats")) }
         else {
             if options.maxSplats != nil || options.splatSHDegree != nil {
                 passes.append(SplatBudgetPass(maxSplats: options.maxSplats, shDegree: options.splatSHDegree))

@@ -8,7 +8,7 @@ import Hummingbird
 /// does); `..` and `.` are refused before any lookup, and a file is only served when its real path
 /// (symlinks followed) is inside its root.
 enum AssetPath {
-    static let actions: Set<String> = ["thumbnail.png", "preview.webp", "file", "convert", "ar.usdz", "swatches.png"]
+    static let actions: Set<String> = ["thumbnail.png", "preview.webp", "file", "convert", "ar.usdz", "swatches.png", "view.glb"]
 
     /// (id, action) from the segments after `/api/assets/` or `/assets/`. A segment may carry
     /// encoded slashes (`Art.scnassets%2Fship.dae`, what `encodeURIComponent` makes of an id): it is

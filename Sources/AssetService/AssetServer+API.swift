@@ -97,7 +97,7 @@ extension AssetServer {
                 if entry.record.kind == .model {
                     links["thumbnail"] = base + "/thumbnail.png"
                     links["convert"] = base + "/convert?to=glb"
-                    if (entry.record.animations ?? 0) > 0 { links["preview"] = base + "/preview.webp" }
+                    if entry.record.hasPreview { links["preview"] = base + "/preview.webp" }
                     if !entry.materialNames.isEmpty { links["swatches"] = base + "/swatches.png" }
                 }
                 return Self.jsonBytes(Detail(record: entry.record, nodes: entry.nodeNames, materials: entry.materialNames,
@@ -120,6 +120,8 @@ extension AssetServer {
             return try await arQuickLook(id, request: request)
         case "swatches.png":
             return try await swatches(try await row(id), request: request)
+        case "view.glb":
+            return try await converted(try await row(id), to: .glb, request: request, attachment: false, variant: .view)
         default:
             return try await convert(try await row(id), request: request)
         }
@@ -181,8 +183,9 @@ extension AssetServer {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 
-    /// The animated preview of an asset that moves: 24 frames of its first clip as a looping WebP,
-    /// framed alike, cached beside the thumbnails. 404 for an asset without animation.
+    /// The animated preview of an asset that moves: 24 frames of its first clip, or a turntable of
+    /// a still asset's splats, as a looping WebP, cached beside the thumbnails. 404 for an asset
+    /// that neither moves nor holds splats.
     func preview(_ record: CatalogSummary, request: Request) async throws -> Response {
         guard record.kind == .model, record.error == nil else {
             throw HTTPError(.notFound, message: "\(record.id) has no preview (\(record.error ?? "not a model"))")
@@ -241,27 +244,29 @@ extension AssetServer {
 
     /// The asset converted to `target`, made once per content hash (on disk beside the catalog,
     /// and in memory); as a download when `attachment`, else for the browser to open.
-    func converted(_ record: CatalogSummary, to target: AssetFormat, request: Request, attachment: Bool) async throws -> Response {
+    /// The asset converted to `target` as `variant` says (the download, the page view's GLB, the AR usdz).
+    func converted(_ record: CatalogSummary, to target: AssetFormat, request: Request, attachment: Bool,
+                   variant: ConversionVariant = .download) async throws -> Response {
         guard record.kind == .model, record.error == nil else { throw HTTPError(.notFound, message: "\(record.id) is not a readable model") }
         guard record.byteSize <= configuration.maxConvertBytes else {
             throw HTTPError(.contentTooLarge, message: "\(record.id) is larger than the \(configuration.maxConvertBytes)-byte conversion limit")
         }
-        let key = "\(record.contentHash).\(target)"
-        let name = ((record.id as NSString).lastPathComponent as NSString).deletingPathExtension + "." + target.fileExtension
+        let key = variant.key(record, target: target)
+        let name = variant.fileName(record, target: target)
         var headers: HTTPFields = [.contentType: target.mediaType, .eTag: "\"\(key)\"", .cacheControl: "public, max-age=86400"]
         if attachment { headers[.contentDisposition] = "attachment; filename=\"\(name)\"" }
         if request.headers[.ifNoneMatch] == "\"\(key)\"" { return Response(status: .notModified, headers: headers) }
         if configuration.redirectToStore, !thumbnails.store.isLocal, attachment {
             return try await redirectToStore(Self.conversionKey(record, fileName: name), notFound: "") { () throws(AssetError) -> [UInt8]? in
-                try self.conversion(of: record, to: target, fileName: name)
+                try self.conversion(of: record, to: target, fileName: name, variant: variant)
             }
         }
         if !thumbnails.store.isLocal {
-            return try await streamedConversion(record, to: target, fileName: name, headers: headers)
+            return try await streamedConversion(record, to: target, fileName: name, variant: variant, headers: headers)
         }
         if let cached = cache.get(key) { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: cached)) }
         let bytes: [UInt8] = try await Blocking.run { () throws(AssetError) -> [UInt8] in
-            try self.conversion(of: record, to: target, fileName: name)
+            try self.conversion(of: record, to: target, fileName: name, variant: variant)
         }
         let buffer = ByteBuffer(bytes: bytes)
         cache.put(key, buffer)

@@ -73,7 +73,7 @@ extension AssetServer {
                 // An asset that moves plays its animated preview under the pointer (or keyboard
                 // focus), in CSS alone; the browser fetches it only then (a hidden lazy image waits).
                 let api = "/api/assets/\(AssetPath.encode(r.id))"
-                let moves = (r.animations ?? 0) > 0
+                let moves = r.hasPreview
                 image = "<img class=\"thumbnail still\(moves ? " moves" : "")\" src=\"\(api)/thumbnail.png?size=256\" alt=\"\" loading=lazy>"
                     + (moves ? "<img class=\"thumbnail moving\" src=\"\(api)/preview.webp?size=256\" alt=\"animated preview\" loading=lazy>" : "")
             case (.texture, _): image = "<img class=thumbnail src=\"/api/assets/\(AssetPath.encode(r.id))/file\" alt=\"\" loading=lazy style=\"object-fit: contain\">"
@@ -82,7 +82,7 @@ extension AssetServer {
             let figures = r.error.map { "<span class=error>\(MarkupText.escape($0))</span>" }
                 ?? "\(r.format) · \(r.triangles.map { "\(PeopleFigures.count($0)) triangles" } ?? r.kind.rawValue) · \(PeopleFigures.bytes(r.byteSize))"
             // The AR link sits beside the card's own link: anchors do not nest.
-            let ar = r.kind == .model && r.error == nil ? Self.arLink(r.id, imageSize: 32, caption: "View \(r.id) in AR") : ""
+            let ar = Self.hasARView(r) ? Self.arLink(r.id, imageSize: 32, caption: "View \(r.id) in AR") : ""
             body += "<div class=card><a class=open href=\"\(link)\">\(image)<b>\(MarkupText.escape(r.id))</b><span class=muted>\(figures)</span>"
                 + "\(Self.arkitBadge(r))</a>\(ar)</div>"
         }
@@ -117,13 +117,18 @@ extension AssetServer {
             body += "<div class=views>" + ["iso", "front", "right", "top"].map {
                 "<figure><img class=thumbnail src=\"\(api)/thumbnail.png?size=256&amp;view=\($0)\" alt=\"\($0) view\"><figcaption>\($0)</figcaption></figure>"
             }.joined()
-            if (r.animations ?? 0) > 0 {
-                body += "<figure><img class=thumbnail src=\"\(api)/preview.webp?size=256\" alt=\"animated preview\"><figcaption>animation</figcaption></figure>"
+            if r.hasPreview {
+                let caption = (r.animations ?? 0) > 0 ? "animation" : "turntable"
+                body += "<figure><img class=thumbnail src=\"\(api)/preview.webp?size=256\" alt=\"\(caption) preview\"><figcaption>\(caption)</figcaption></figure>"
             }
             body += "</div>"
-            body += Self.viewer(id: id, animated: (r.animations ?? 0) > 0, missing: threeMissing, look: viewerLook)
-            body += "<p class=ar>\(Self.arLink(id, imageSize: 128, caption: "View in AR"))<span>View in AR: on an iPhone or iPad, "
-                + "the picture opens the model in AR Quick Look (<a href=\"\(api)/ar.usdz\">the usdz</a>)</span></p>"
+            body += Self.viewer(id: id, animated: (r.animations ?? 0) > 0, splats: (r.splats ?? 0) > 0, missing: threeMissing, look: viewerLook)
+            if Self.hasARView(r) {
+                body += "<p class=ar>\(Self.arLink(id, imageSize: 128, caption: "View in AR"))<span>View in AR: on an iPhone or iPad, "
+                    + "the picture opens the model in AR Quick Look (<a href=\"\(api)/ar.usdz\">the usdz</a>)</span></p>"
+            } else {
+                body += "<p class=muted>No AR view: AR Quick Look does not draw Gaussian splats.</p>"
+            }
         }
         // Cells are HTML: plain values are escaped here, where they are made.
         var rows: [(String, String)] = [("kind", r.kind.rawValue), ("format", r.format.name), ("size", "\(PeopleFigures.bytes(r.byteSize)) (\(PeopleFigures.count(Int(r.byteSize))) bytes)"),

@@ -13,14 +13,14 @@ extension AssetServer {
 
     /// The asset converted to `target`: from the store when it is there, else made (from its
     /// folder or its staged bucket object) and stored for every server sharing the store.
-    func conversion(of record: CatalogSummary, to target: AssetFormat, fileName: String) throws(AssetError) -> [UInt8] {
+    func conversion(of record: CatalogSummary, to target: AssetFormat, fileName: String, variant: ConversionVariant = .download) throws(AssetError) -> [UInt8] {
         let key = Self.conversionKey(record, fileName: fileName)
         if let bytes = try thumbnails.store.read(key, maxBytes: Int(configuration.maxConvertBytes) * 4) { return bytes }
-        return try makeConversion(of: record, to: target, fileName: fileName)
+        return try makeConversion(of: record, to: target, fileName: fileName, variant: variant)
     }
 
-    /// Converts the asset and stores the result under its content-hash key.
-    func makeConversion(of record: CatalogSummary, to target: AssetFormat, fileName: String) throws(AssetError) -> [UInt8] {
+    /// Converts the asset as `variant` says and stores the result under its content-hash key.
+    func makeConversion(of record: CatalogSummary, to target: AssetFormat, fileName: String, variant: ConversionVariant = .download) throws(AssetError) -> [UInt8] {
         let store = thumbnails.store
         let key = Self.conversionKey(record, fileName: fileName)
         let asset = OpenedAsset(record, stores: configuration.stores)
@@ -29,7 +29,7 @@ extension AssetServer {
         let bytes = try asset.using { () throws(AssetError) -> [UInt8] in
             let (path, options) = try asset.open()
             return try ConvertUseCase().convertedBytes(of: path, contentHash: record.contentHash, format: target, fileName: fileName,
-                                                       cacheFolder: scratch, readOptions: options)
+                                                       cacheFolder: scratch, readOptions: options, adjust: variant.adjust)
         }
         try store.write(key, bytes: bytes, contentType: target.mediaType)
         return bytes
@@ -42,7 +42,8 @@ extension AssetServer {
 
     /// A conversion in a bucket store, sent from it in ranged reads; made and stored first when
     /// the store lacks it (then sent from the bytes in hand).
-    func streamedConversion(_ record: CatalogSummary, to target: AssetFormat, fileName: String, headers: HTTPFields) async throws -> Response {
+    func streamedConversion(_ record: CatalogSummary, to target: AssetFormat, fileName: String, variant: ConversionVariant = .download,
+                            headers: HTTPFields) async throws -> Response {
         let store = thumbnails.store
         let key = Self.conversionKey(record, fileName: fileName)
         // A struct, not a tuple: Swift 6.3's SIL generation crashes on a typed-throws closure
@@ -50,7 +51,7 @@ extension AssetServer {
         struct Found: Sendable { var size: Int; var made: [UInt8]? }
         let found = try await Blocking.run { () throws(AssetError) -> Found in
             if let stored = try store.head(key) { return Found(size: Int(stored.byteSize), made: nil) }
-            let made = try self.makeConversion(of: record, to: target, fileName: fileName)  // the HEAD said it is not there
+            let made = try self.makeConversion(of: record, to: target, fileName: fileName, variant: variant)  // the HEAD said it is not there
             return Found(size: made.count, made: made)
         }
         if let made = found.made { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: made))) }

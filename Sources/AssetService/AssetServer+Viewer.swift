@@ -57,23 +57,32 @@ extension AssetServer {
                  body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerScript.source)))
     }
 
+    func splatViewScript(_ request: Request) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=300"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: SplatViewScript.source)))
+    }
+
     /// The view's markup: hidden until the script shows it, so without JavaScript the page is the
     /// thumbnails and links alone.
-    static func viewer(id: String, animated: Bool, missing: String?, look: String = "") -> String {
+    /// An asset with splats loads the GLB made for the view (`view.glb`: its splats trimmed to what
+    /// the view draws) and offers a Turn toggle.
+    static func viewer(id: String, animated: Bool, splats: Bool = false, missing: String?, look: String = "") -> String {
         if let missing { return "<p class=muted>No 3D view: \(MarkupText.escape(missing)). The thumbnails show the model.</p>" }
         let api = "/api/assets/" + AssetPath.encode(id)
+        let glb = splats ? "\(api)/view.glb" : "\(api)/convert?to=glb"
         return """
-            <section id=viewer hidden data-glb="\(api)/convert?to=glb" data-environment="/static/environment.hdr" \(look)>
+            <section id=viewer hidden data-glb="\(glb)" data-environment="/static/environment.hdr" \(look)>
             <canvas width=640 height=480 aria-label="3D view of the model: drag to turn, right-drag to pan, scroll to zoom"></canvas>
             <div class=controls><button type=button data-action=reset>Reset view</button>
             <label><input type=checkbox data-action=wireframe> Wireframe</label>
             <label><input type=checkbox data-action=normals> Normals</label>
             \(animated ? "<button type=button data-action=play>Pause</button> <select data-action=clip aria-label=clip></select>" : "")
+            \(splats ? "<label><input type=checkbox data-action=turn checked> Turn</label>" : "")
             <span class=muted data-status>Loading…</span></div></section>
             <script src="/static/three/three.min.js"></script><script src="/static/three/GLTFLoader.js"></script>
             <script src="/static/three/OrbitControls.js"></script><script src="/static/three/RGBELoader.js"></script>
             <script src="/static/three/PMREMGenerator.js"></script><script src="/static/three/PMREMCubeUVPacker.js"></script>
-            <script src="/static/assetc-viewer.js"></script>
+            <script src="/static/assetc-splats.js"></script><script src="/static/assetc-viewer.js"></script>
             """
     }
 }

@@ -49,6 +49,7 @@ public struct AssetServer: Sendable {
         router.get("/assets/**") { _, context in try await self.assetPage(context.parameters.getCatchAll()) }
         router.get("/static/three/:file") { request, context in try self.threeFile(context.parameters.get("file") ?? "", request: request) }
         router.get("/static/assetc-viewer.js") { request, _ in self.viewerScript(request) }
+        router.get("/static/assetc-splats.js") { request, _ in self.splatViewScript(request) }
         router.get("/static/environment.hdr") { request, _ in try await self.environmentFile(request) }
         return router
     }

@@ -2,7 +2,8 @@
 /// `THREE.OrbitControls`). It frames the model as the thumbnails do (the bounding sphere in a 60°
 /// view from the iso direction, near and far planes around the sphere) so the first frame matches
 /// the iso thumbnail, and offers reset, wireframe, normals, play/pause and a clip list for
-/// animated assets, and a material-variant picker where the glTF has variants. It is lit as the
+/// animated assets, and a material-variant picker where the glTF has variants. Gaussian splats are
+/// drawn by `SplatViewScript` (`window.AssetcSplatView`), the view turning until it is touched. It is lit as the
 /// thumbnails are: the service's environment (`/static/environment.hdr`) through r111's
 /// `RGBELoader`, `PMREMGenerator` and `PMREMCubeUVPacker`, or the headlight. `window.assetcViewer` reports its state for the page tests.
 enum ViewerScript {
@@ -11,11 +12,21 @@ enum ViewerScript {
   "use strict";
   var section = document.getElementById("viewer");
   if (!section || !window.THREE || !THREE.GLTFLoader || !THREE.OrbitControls) return;
-  var state = window.assetcViewer = { ready: false, error: null, clips: [], playing: false, time: 0, meshes: 0, variants: [], variant: null };
+  var state = window.assetcViewer = { ready: false, error: null, clips: [], playing: false, time: 0, meshes: 0, variants: [], variant: null,
+                                      splats: 0, splatSorts: 0 };
   var status = section.querySelector("[data-status]");
   var canvas = section.querySelector("canvas");
   section.hidden = false;
-  var renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: true, preserveDrawingBuffer: true });
+  var renderer;
+  try {
+    renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: true, preserveDrawingBuffer: true });
+  } catch (error) {
+    // No WebGL here: the thumbnails (and a splat asset's turntable) show the model instead.
+    state.error = "no WebGL: " + String(error && error.message || error);
+    canvas.hidden = true;
+    status.textContent = "This browser has no WebGL, so there is no 3D view; the pictures above show the model.";
+    return;
+  }
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   renderer.setClearColor(0xf4f4f4);
   renderer.gammaOutput = true;
@@ -85,7 +96,7 @@ enum ViewerScript {
   function lightWithEnvironment(root) {
     if (!environmentMap) return;
     root.traverse(function (node) {
-      if (!node.isMesh) return;
+      if (!node.isMesh || node.userData.splats) return;
       (Array.isArray(node.material) ? node.material : [node.material]).forEach(function (m) {
         if (m.envMap !== environmentMap) { m.envMap = environmentMap; m.needsUpdate = true; }
       });
@@ -93,7 +104,7 @@ enum ViewerScript {
     // Meshes of the model whose every material is lit by the environment, for the page tests.
     var lit = 0;
     if (model) model.traverse(function (node) {
-      if (node.isMesh && (Array.isArray(node.material) ? node.material : [node.material]).every(function (m) { return m.envMap === environmentMap; })) lit += 1;
+      if (node.isMesh && !node.userData.splats && (Array.isArray(node.material) ? node.material : [node.material]).every(function (m) { return m.envMap === environmentMap; })) lit += 1;
     });
     state.litMeshes = lit;
   }
@@ -104,7 +115,11 @@ enum ViewerScript {
              near: camera.near, far: camera.far, radius: home ? home.radius : null };
   };
   var clock = new THREE.Clock();
-  var mixer = null, actions = [], current = null, home = null, model = null, normals = [];
+  var mixer = null, actions = [], current = null, home = null, model = null, normals = [], splatSets = [];
+  // The order of the splats on screen against the view it was sorted for (0 when back to front).
+  state.splatOrderError = function () {
+    return splatSets.reduce(function (worst, set) { var e = set.orderError(); return e === null ? worst : Math.max(worst, e); }, 0);
+  };
 
   function frame() {
     // The thumbnails' sphere: centred on the box of the vertices in the world, out to the
@@ -115,16 +130,24 @@ enum ViewerScript {
     var box = new THREE.Box3(), point = new THREE.Vector3();
     function eachVertex(visit) {
       model.traverse(function (object) {
-        var positions = object.isMesh && object.geometry && object.geometry.attributes.position;
+        var positions = object.isMesh && !object.userData.splats && object.geometry && object.geometry.attributes.position;
         if (!positions) return;
-        for (var i = 0; i < positions.count; i++) visit(point.fromBufferAttribute(positions, i).applyMatrix4(object.matrixWorld));
+        for (var i = 0; i < positions.count; i++) visit(point.fromBufferAttribute(positions, i).applyMatrix4(object.matrixWorld), 0);
+      });
+      // Splats as the thumbnails bound them: each centre with its 3-sigma reach.
+      splatSets.forEach(function (set) {
+        var reach = set.points.getWorldScale(new THREE.Vector3()), widest = Math.max(reach.x, reach.y, reach.z);
+        for (var i = 0; i < set.count; i++) {
+          visit(point.fromArray(set.position, 3 * i).applyMatrix4(set.points.matrixWorld), set.extent[i] * widest);
+        }
       });
     }
-    eachVertex(function (p) { box.expandByPoint(p); });
+    var extra = new THREE.Vector3();
+    eachVertex(function (p, r) { box.expandByPoint(extra.copy(p).subScalar(r)); box.expandByPoint(extra.copy(p).addScalar(r)); });
     var center = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
     var farthest = 0;
-    eachVertex(function (p) { farthest = Math.max(farthest, p.distanceToSquared(center)); });
-    var sphere = new THREE.Sphere(center, Math.sqrt(farthest));
+    eachVertex(function (p, r) { farthest = Math.max(farthest, p.distanceTo(center) + r); });
+    var sphere = new THREE.Sphere(center, farthest);
     var radius = Math.max(sphere.radius, 1e-6);
     // The sphere fits the narrower of the two fields of view, as the thumbnails' framing does.
     var halfVertical = THREE.Math.degToRad(camera.fov / 2);
@@ -147,7 +170,7 @@ enum ViewerScript {
 
   function setWireframe(on) {
     model.traverse(function (node) {
-      if (!node.isMesh) return;
+      if (!node.isMesh || node.userData.splats) return;
       (Array.isArray(node.material) ? node.material : [node.material]).forEach(function (m) { m.wireframe = on; });
     });
   }
@@ -237,15 +260,22 @@ enum ViewerScript {
     var action = event.target.getAttribute("data-action");
     if (action === "wireframe") setWireframe(event.target.checked);
     if (action === "normals") setNormals(event.target.checked);
+    if (action === "turn") controls.autoRotate = event.target.checked;
     if (action === "clip") play(Number(event.target.value));
   });
 
   new THREE.GLTFLoader().load(section.getAttribute("data-glb"), function (gltf) {
     model = gltf.scene;
     scene.add(model);
+    if (window.AssetcSplatView) splatSets = AssetcSplatView.attach(model, function () { state.splatSorts += 1; });
+    state.splats = splatSets.reduce(function (sum, set) { return sum + set.count; }, 0);
     lightWithEnvironment(model);
-    model.traverse(function (node) { if (node.isMesh) state.meshes += 1; });
+    model.traverse(function (node) { if (node.isMesh && !node.userData.splats) state.meshes += 1; });
     frame();
+    // A capture is shown turning until the viewer takes hold of it.
+    var turn = section.querySelector("[data-action=turn]");
+    controls.autoRotate = splatSets.length > 0 && (!turn || turn.checked);
+    controls.addEventListener("start", function () { controls.autoRotate = false; if (turn) turn.checked = false; });
     if (gltf.animations.length > 0) {
       mixer = new THREE.AnimationMixer(model);
       actions = gltf.animations.map(function (clip) { return mixer.clipAction(clip); });
@@ -275,6 +305,12 @@ enum ViewerScript {
     var delta = clock.getDelta();
     if (mixer && state.playing) { mixer.update(delta); state.time = current ? current.time : 0; }
     controls.update();
+    if (splatSets.length > 0) {
+      var size = renderer.getDrawingBufferSize(new THREE.Vector2());
+      camera.updateMatrixWorld();
+      camera.matrixWorldInverse.getInverse(camera.matrixWorld);
+      splatSets.forEach(function (set) { set.update(camera, size.x, size.y); });
+    }
     renderer.render(scene, camera);
   })();
 })();

@@ -44,6 +44,8 @@ import AssetRender
                 #expect(page.contains("<script src=\"/static/three/three.min.js\"></script>"))
                 #expect(page.contains("<script src=\"/static/three/PMREMGenerator.js\"></script>"))
                 #expect(!page.contains("data-action=play"), "a still model has no play control")
+                #expect(!page.contains("data-action=turn"), "a model without splats does not turn by itself")
+                #expect(page.contains("<script src=\"/static/assetc-splats.js\"></script><script src=\"/static/assetc-viewer.js\"></script>"))
             }
             try await client.execute(uri: "/static/three/GLTFLoader.js", method: .get) { response in
                 #expect(String(buffer: response.body) == "/* examples/js/loaders/GLTFLoader.js */")
@@ -63,9 +65,24 @@ import AssetRender
             try await client.execute(uri: "/static/assetc-viewer.js", method: .get) { response in
                 #expect(String(buffer: response.body).contains("THREE.GLTFLoader"))
             }
+            try await client.execute(uri: "/static/assetc-splats.js", method: .get) { response in
+                #expect(String(buffer: response.body).contains("window.AssetcSplatView"))
+                #expect(response.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            }
             try await client.execute(uri: "/assets/Art/Assets.xcassets/Planks.imageset/planks.png", method: .get) { response in
                 #expect(!String(buffer: response.body).contains("id=viewer"))
             }
         }
+    }
+
+    /// A capture's view loads the GLB made for the view (splats trimmed) and offers the Turn toggle,
+    /// checked; an asset id with spaces and a `#` stays one encoded path.
+    @Test func aSplatAssetsViewLoadsTheViewGLBAndTurns() {
+        let page = AssetServer.viewer(id: "Captures/a #1.ply", animated: false, splats: true, missing: nil)
+        #expect(page.contains("data-glb=\"/api/assets/Captures/a%20%231.ply/view.glb\""))
+        #expect(page.contains("<input type=checkbox data-action=turn checked> Turn"))
+        let mesh = AssetServer.viewer(id: "Captures/a #1.ply", animated: false, splats: false, missing: nil)
+        #expect(mesh.contains("data-glb=\"/api/assets/Captures/a%20%231.ply/convert?to=glb\"") && !mesh.contains("data-action=turn"))
+        #expect(AssetPath.actions.contains("view.glb"))
     }
 }

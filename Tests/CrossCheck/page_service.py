@@ -1,5 +1,5 @@
 """What the browser page tests share: `assetc serve` on a temporary copy of Assets/ with an
-animated and a variant-carrying sample beside it, and Debian's Chromium driven by playwright with
+animated, a variant-carrying and a Gaussian-splat sample beside it, and Debian's Chromium driven by playwright with
 WebGL on SwiftShader (Scripts/setup-reference-tools installs both)."""
 import shutil
 import subprocess
@@ -21,6 +21,8 @@ def service(tmp_path_factory):
     shutil.copytree(ROOT / "Assets", library)
     shutil.copy(FIXTURES / "anim" / "skinned_arm.usda", library / "skinned_arm.usda")
     shutil.copy(FIXTURES / "gltf" / "material_extensions" / "variants.glb", library / "variants.glb")
+    shutil.copy(FIXTURES / "splats" / "upright_capture.ply", library / "capture.ply")
+    shutil.copy(FIXTURES / "splats" / "mixed_mesh_field.usda", library / "mixed_mesh_field.usda")
     port = free_port()
     process = subprocess.Popen([assetc_binary(), "serve", str(library), "--db", str(folder / "catalog.sqlite"), "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

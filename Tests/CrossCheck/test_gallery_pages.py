@@ -1,22 +1,27 @@
 """The gallery and asset pages as a browser shows them (issue 41), in Debian's Chromium through
-playwright: every model's card and page carry Apple's AR link, whose usdz downloads as
+playwright: every model's card and page carry Apple's AR link (but a capture of Gaussian splats
+alone, which AR Quick Look cannot draw), whose usdz downloads as
 model/vnd.usdz+zip and passes usd-core's ARKit checks; a moving asset's card plays its animated
 preview under the pointer, a still one has none; the asset page shows each material's swatch from
 the swatch picture, in the material's colour.
 """
 import json
+import urllib.error
 import urllib.request
 from io import BytesIO
 
+import pytest
 from PIL import Image
 
 import arkit_checker
 from page_service import browser, service  # noqa: F401 (fixtures)
 
 
-def models(base):
+def models(base, ar=False):
+    """The model ids; with `ar`, those AR Quick Look has something to show in (not splats alone)."""
     with urllib.request.urlopen(f"{base}/api/assets?where=kind%20%3D%20model&limit=500") as response:
-        return sorted(item["id"] for item in json.loads(response.read())["items"])
+        items = json.loads(response.read())["items"]
+    return sorted(item["id"] for item in items if not (ar and (item.get("splats") or 0) > 0 and (item.get("meshes") or 0) == 0))
 
 
 def test_every_model_has_an_ar_link_whose_usdz_passes_arkit(service, browser, tmp_path):
@@ -25,7 +30,14 @@ def test_every_model_has_an_ar_link_whose_usdz_passes_arkit(service, browser, tm
     page.goto(base + "/")
     page.wait_for_load_state("networkidle")
     links = page.locator(".card a[rel=ar]")
-    ids = models(base)
+    ids = models(base, ar=True)
+    # A capture of splats alone has no AR link and no AR file: AR Quick Look draws no splats. A
+    # model of meshes and splats has both, its usdz without the splats (checked below with the rest).
+    assert "Library/capture.ply" in models(base) and "Library/capture.ply" not in ids
+    assert "Library/mixed_mesh_field.usda" in ids
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{base}/api/assets/Library/capture.ply/ar.usdz")
+    assert refused.value.code == 404 and "AR Quick Look does not draw" in refused.value.read().decode()
     assert links.count() == len(ids) >= 5
     hrefs = sorted(links.nth(k).get_attribute("href") for k in range(links.count()))
     assert hrefs == sorted(f"/api/assets/{i}/ar.usdz" for i in ids)

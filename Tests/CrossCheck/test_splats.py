@@ -570,3 +570,36 @@ def test_usd_written_by_nvidias_converter_reads_as_usd_core_and_the_source_say(t
             assert np.abs(direct[key] - theirs[key]).max() <= 1e-6 * max(1, np.abs(theirs[key]).max()), key
         assert np.abs(direct["opacities"] - theirs["opacities"]).max() <= 2e-6
         assert same_rotations(direct["quats"], theirs["quats"], 3e-3)
+
+
+def test_frames_of_a_still_capture_are_a_turntable(tmp_path):
+    # `--frames N` on a still asset with splats turns the camera once about the up axis, right-handed,
+    # from the chosen view: from the front, a quarter turn is the right view and half a turn the back
+    # view, each as its own still thumbnail draws it (the same sphere frames them all).
+    from PIL import Image
+
+    def picture(path):
+        return np.asarray(Image.open(path).convert("RGBA"), np.float64)
+
+    def still(view):
+        out = tmp_path / view
+        result = run_assetc("thumbnail", str(SPLATS / "upright_capture.ply"), "--out", str(out), "--view", view, "--size", "128")
+        assert result.returncode == 0, result.stderr
+        return picture(out / "upright_capture.ply.png")
+    out = tmp_path / "turning"
+    result = run_assetc("thumbnail", str(SPLATS / "upright_capture.ply"), "--out", str(out), "--frames", "8", "--view", "front", "--size", "128")
+    assert result.returncode == 0, result.stderr
+    frames = [picture(out / f"upright_capture.ply.{k:03d}.png") for k in range(1, 9)]
+    assert np.abs(frames[0] - picture(out / "upright_capture.ply.png")).max() == 0
+    for frame, view in ((frames[2], "right"), (frames[4], "back")):
+        expected = still(view)
+        assert np.abs(frame - expected).max() <= 2, view
+        assert np.abs(frame - frames[0]).mean() > 2, f"the {view} view is another picture"
+    webp = (out / "upright_capture.ply.webp").read_bytes()
+    durations, at = [], 12  # the RIFF chunks after "RIFF", the size and "WEBP"; each ANMF frame's duration in 24 bits
+    while at + 8 <= len(webp):
+        kind, size = webp[at:at + 4], struct.unpack("<I", webp[at + 4:at + 8])[0]
+        if kind == b"ANMF":
+            durations.append(int.from_bytes(webp[at + 8 + 12:at + 8 + 15], "little"))
+        at += 8 + size + (size & 1)
+    assert durations == [500] * 8  # one turn in 4 s

@@ -63,6 +63,16 @@ public struct RenderCamera: Sendable, Equatable {
         return camera.clipping(around: center, radius: radius)
     }
 
+    /// This camera turned `degrees` about the line through its target along `axis` (right-handed),
+    /// its up turned with it: a turntable's frame.
+    public func turned(about axis: SIMD3<Double>, degrees: Double) -> RenderCamera {
+        let turn = Matrix4x4.rotation(axis: axis, degrees: degrees)
+        var camera = self
+        camera.position = target + turn.transformDirection(position - target)
+        camera.up = turn.transformDirection(up)
+        return camera
+    }
+
     /// This camera with its near and far planes around a sphere: every point of the sphere between
     /// them with a margin, so nothing of the model inside is clipped, and no more depth range than
     /// that (float depth keeps its precision). A camera inside the sphere keeps a near plane a

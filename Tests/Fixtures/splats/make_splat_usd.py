@@ -10,6 +10,8 @@ tested on files shaped by OpenUSD itself.
   radiance:sphericalHarmonicsCoefficientsh), degree 1, from inria_deg1_be.ply.
 - field_rules.usda: the schema's length rules: 4 positions, 6 scales (cut to 4), 2 opacities (too
   few: ignored, opacity 1), no orientations, no degree authored (fallback 3) and 4 x 16 coefficients.
+- mixed_mesh_field.usda: a grey box (a mesh with a UsdPreviewSurface) with inria_deg1_be.ply's splats
+  above it: a scene of both kinds, Y up, in metres.
 """
 import pathlib
 
@@ -82,6 +84,34 @@ def main():
     f.CreateOpacitiesAttr(Vt.FloatArray([0.5, 0.25]))
     f.CreateRadianceSphericalHarmonicsCoefficientsAttr(Vt.Vec3fArray([Gf.Vec3f(0.01 * k, 0, 0) for k in range(4 * 16)]))
     stage.SetDefaultPrim(f.GetPrim())
+    stage.Save()
+
+    mixed()
+
+
+def mixed():
+    from pxr import UsdShade
+    stage = Usd.Stage.CreateNew(str(HERE / "mixed_mesh_field.usda"))
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.y)
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    root = UsdGeom.Xform.Define(stage, "/Scene")
+    stage.SetDefaultPrim(root.GetPrim())
+    box = UsdGeom.Mesh.Define(stage, "/Scene/Box")
+    corners = [(x, y, z) for x in (-1, 1) for y in (-1, 0) for z in (-1, 1)]
+    box.CreatePointsAttr([Gf.Vec3f(*c) for c in corners])
+    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    box.CreateFaceVertexCountsAttr([4] * 6)
+    box.CreateFaceVertexIndicesAttr([i for f in faces for i in f])
+    box.CreateExtentAttr([Gf.Vec3f(-1, -1, -1), Gf.Vec3f(1, 0, 1)])
+    material = UsdShade.Material.Define(stage, "/Scene/Materials/Grey")
+    shader = UsdShade.Shader.Define(stage, "/Scene/Materials/Grey/Surface")
+    shader.CreateIdAttr("UsdPreviewSurface")
+    shader.CreateInput("diffuseColor", Sdf.ValueTypeNames.Color3f).Set(Gf.Vec3f(0.5, 0.5, 0.5))
+    material.CreateSurfaceOutput().ConnectToSource(shader.ConnectableAPI(), "surface")
+    UsdShade.MaterialBindingAPI.Apply(box.GetPrim()).Bind(material)
+    splats = UsdGeom.Xform.Define(stage, "/Scene/Splats")
+    splats.AddTranslateOp().Set(Gf.Vec3d(0, 1, 0))
+    field(stage, "/Scene/Splats/Field", activated("inria_deg1_be.ply"))
     stage.Save()
 
 
