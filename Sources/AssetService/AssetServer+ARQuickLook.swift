@@ -20,7 +20,9 @@ extension AssetServer {
             throw HTTPError(.notFound, message: "\(id) holds only Gaussian splats, which AR Quick Look does not draw; it has no AR view")
         }
         guard entry.record.format == .usdz, entry.record.arkitErrors == 0 else {
-            return try await converted(summary, to: .usdz, request: request, attachment: false, variant: .arQuickLook)
+            // Without splats the AR file is the download's usdz: one conversion, cached once.
+            let variant: ConversionVariant = (entry.record.splats ?? 0) > 0 ? .arQuickLook : .download
+            return try await converted(summary, to: .usdz, request: request, attachment: false, variant: variant)
         }
         let key = "\(summary.contentHash).ar"
         let headers: HTTPFields = [.contentType: AssetFormat.usdz.mediaType, .eTag: "\"\(key)\"", .cacheControl: "public, max-age=86400"]
