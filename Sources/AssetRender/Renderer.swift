@@ -188,13 +188,19 @@ public enum Renderer {
         for instance in placed {
             let set = sets[instance.instance.splats], m = instance.worldTransform
             let stretch = [m.c0, m.c1, m.c2].map { Vector.length(SIMD3($0.x, $0.y, $0.z)) }.max() ?? 1
-            set.withBuffers { b in
-                for i in 0..<set.count {
-                    let c = m.transformPoint(b.center(i).double)
-                    let reach = Vector.length(c - center) + Double(SplatSet.extentSigmas * b.scale(i).max()) * stretch
-                    if reach.isFinite { farthest = max(farthest, reach) }
-                }
+            let reach = set.withBuffers { b in
+                nonisolated(unsafe) let b = b
+                return SplitReduction.reduce(count: set.count, { range in
+                    var farthest = 0.0
+                    for i in range {
+                        let c = m.transformPoint(b.center(i).double)
+                        let reach = Vector.length(c - center) + Double(SplatSet.extentSigmas * b.scale(i).max()) * stretch
+                        if reach.isFinite { farthest = max(farthest, reach) }
+                    }
+                    return farthest
+                }, max)
             }
+            farthest = max(farthest, reach)
         }
         return farthest
     }

@@ -45,8 +45,7 @@ extension PLYBody {
                 decoder.decodeBinary(bytes, start: cursor, bigEndian: header.encoding == .binaryBigEndian, into: &columns)
                 cursor += element.count * stride
             }
-            set = SplatSet(name: name, centers: .float(columns.centers), rotations: .float(columns.rotations), scales: .float(columns.scales),
-                           opacities: .float(columns.opacities), shDegree: layout.shDegree, sh: .float(columns.sh), axes: .rightDownForward)
+            set = columns.takeSet(name: name, shDegree: layout.shDegree)
         }
         return set!
     }

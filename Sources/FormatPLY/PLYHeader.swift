@@ -65,12 +65,15 @@ struct PLYHeader {
     /// Line of the first body line, for ASCII error locations.
     var bodyLine: Int
 
+    /// How far into the file `end_header` is looked for.
+    static let searchLimit = 1 << 16
+
     init(bytes: [UInt8], file: String) throws(AssetError) {
         var lines: [(text: Substring, number: Int)] = []
         var i = 0, number = 1, lineStart = 0
         var end: Int?
         // The header is text up to `end_header`; 64 KiB is far more than any real one.
-        let limit = min(bytes.count, 1 << 16)
+        let limit = min(bytes.count, Self.searchLimit)
         while i < limit {
             if bytes[i] == 0x0A {
                 let text = String(decoding: bytes[lineStart..<i], as: UTF8.self)

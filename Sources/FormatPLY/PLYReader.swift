@@ -20,7 +20,13 @@ public struct PLYReader: SceneReader {
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
         let display = file.url.relativePath
         let budget = ReadBudget(options.limits)
-        let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget, staged: options.staged)
+        let bytes: [UInt8]
+        if let mapped = try MappedFile.mapIfLarge(path: file.url.path, display: display, budget: budget, staged: options.staged) {
+            if let capture = try readMappedCapture(mapped, file: file, options: options, budget: budget) { return capture }
+            bytes = Array(mapped.bytes)  // not a binary capture: the general reader, on a copy (the budget has the file already)
+        } else {
+            bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget, staged: options.staged)
+        }
         let header = try PLYHeader(bytes: bytes, file: display)
         var body = PLYBody(bytes: bytes, header: header, file: display, budget: budget)
         var diagnostics: [Diagnostic] = []
@@ -37,14 +43,48 @@ public struct PLYReader: SceneReader {
         return ReadResult(scene: scene, diagnostics: diagnostics)
     }
 
+    /// A large binary 3DGS capture (its vertex element alone, as capture tools write it) decoded
+    /// straight from the mapped file, each run of records' pages dropped once decoded: the file is
+    /// never resident whole beside its splats, and never copied. Nil for any other PLY.
+    private func readMappedCapture(_ mapped: MappedFile, file: SniffedFile, options: ReadOptions,
+                                   budget: ReadBudget) throws(AssetError) -> ReadResult? {
+        let display = file.url.relativePath
+        let header = try PLYHeader(bytes: Array(mapped.bytes.prefix(PLYHeader.searchLimit)), file: display)
+        guard header.encoding != .ascii, header.elements.count == 1, let element = header.elements.first, element.name == "vertex",
+              let layout = try PLYSplatLayout(element, file: display) else { return nil }
+        let stride = element.properties.reduce(0) { $0 + $1.type.size }
+        let left = mapped.bytes.count - header.bodyStart
+        guard element.count <= left / max(stride, 1) else {
+            throw AssetError(.malformed("\(element.count) splats of \(stride) bytes run past the end of the file (\(left) bytes are left)"),
+                             at: SourceLocation(file: display, line: element.line))
+        }
+        try budget.spend(work: element.count * max(element.properties.count, 1), for: "\(element.count) vertex records",
+                         at: SourceLocation(file: display, line: element.line))
+        let decoder = PLYSplatDecoder(layout: layout, element: element)
+        var columns = try decoder.columns(budget: budget, file: display)
+        decoder.decodeBinary(UnsafeRawBufferPointer(mapped.bytes), start: header.bodyStart, bigEndian: header.encoding == .binaryBigEndian,
+                             into: &columns, release: { mapped.release($0) })
+        if mapped.changedWhileRead { throw MappedFile.changedError(at: display) }
+        let name = file.url.deletingPathExtension().lastPathComponent
+        let splats = columns.takeSet(name: name, shDegree: layout.shDegree)
+        return capture(consume splats, layout: layout, header: header, file: file, options: options)
+    }
+
     /// A 3DGS PLY: one splat set on one node, changed from the file's axes (`rdf` unless
     /// `--splat-axes` says otherwise) into the scene's.
     private func readSplats(_ body: inout PLYBody, layout: PLYSplatLayout, vertexIndex: Int, file: SniffedFile,
                             options: ReadOptions) throws(AssetError) -> ReadResult {
+        let name = file.url.deletingPathExtension().lastPathComponent
+        let splats = try body.readSplats(layout: layout, vertexIndex: vertexIndex, name: name)
+        return capture(consume splats, layout: layout, header: body.header, file: file, options: options)
+    }
+
+    /// The capture's scene, with what the layout says about the file named in warnings.
+    private func capture(_ splats: consuming SplatSet, layout: PLYSplatLayout, header: PLYHeader, file: SniffedFile,
+                         options: ReadOptions) -> ReadResult {
         let display = file.url.relativePath
         let name = file.url.deletingPathExtension().lastPathComponent
         var diagnostics: [Diagnostic] = []
-        let splats = try body.readSplats(layout: layout, vertexIndex: vertexIndex, name: name)
         switch layout.kind {
         case .surfels:
             diagnostics.append(.warning("a 2DGS file (two scales, no scale_2): its surfels are kept as flat 3D Gaussians", at: SourceLocation(file: display)))
@@ -52,10 +92,10 @@ public struct PLYReader: SceneReader {
             diagnostics.append(.warning("splats coloured by red/green/blue instead of f_dc: their colour is kept as SH degree 0", at: SourceLocation(file: display)))
         case .gaussians: break
         }
-        if let faces = body.header.elements.first(where: { $0.name == "face" && $0.count > 0 }) {
+        if let faces = header.elements.first(where: { $0.name == "face" && $0.count > 0 }) {
             diagnostics.append(.warning("\(faces.count) faces beside splats are not read", at: SourceLocation(file: display, line: faces.line)))
         }
-        let scene = Scene.splatCapture(splats, from: options.splatAxes ?? .rightDownForward, node: name, typeName: "ply", format: .ply)
+        let scene = Scene.splatCapture(consume splats, from: options.splatAxes ?? .rightDownForward, node: name, typeName: "ply", format: .ply)
         return ReadResult(scene: scene, diagnostics: diagnostics)
     }
 }

@@ -48,8 +48,9 @@ struct SPZDecoder {
                 }
             }
         }
-        var set = SplatSet(name: name, centers: .float(centers), rotations: .float(rotations), scales: .float(scales), opacities: .float(opacities),
-                           shDegree: degree, sh: .float(sh), axes: .rightUpBack)
+        // Moved, not shared: a set whose arrays another reference holds copies them when turned.
+        var set = SplatSet(name: name, centers: .float(consume centers), rotations: .float(consume rotations), scales: .float(consume scales),
+                           opacities: .float(consume opacities), shDegree: degree, sh: .float(consume sh), axes: .rightUpBack)
         set.antialiased = header.antialiased
         return set
     }

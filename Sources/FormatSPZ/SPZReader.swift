@@ -36,7 +36,7 @@ public struct SPZReader: SceneReader {
         }
         let name = file.url.deletingPathExtension().lastPathComponent
         let splats = try SPZDecoder(header: header, arrays: arrays).splats(name: name, budget: budget, file: display)
-        let scene = Scene.splatCapture(splats, from: options.splatAxes ?? .rightUpBack, node: name, typeName: "spz", format: .spz)
+        let scene = Scene.splatCapture(consume splats, from: options.splatAxes ?? .rightUpBack, node: name, typeName: "spz", format: .spz)
         return ReadResult(scene: scene, diagnostics: diagnostics)
     }
 

@@ -603,3 +603,28 @@ def test_frames_of_a_still_capture_are_a_turntable(tmp_path):
             durations.append(int.from_bytes(webp[at + 8 + 12:at + 8 + 15], "little"))
         at += 8 + size + (size & 1)
     assert durations == [500] * 8  # one turn in 4 s
+
+
+@pytest.mark.parametrize("endianness", ["<", ">"], ids=["little", "big"])
+def test_a_large_capture_is_read_from_its_mapping(tmp_path, endianness):
+    # Past 8 MB a binary capture is decoded straight from the mapped file (its pages dropped as the
+    # read moves on): 36,000 degree-3 splats written by plyfile, read back as plyfile reads them;
+    # the same file cut short is one located error.
+    from plyfile import PlyData, PlyElement
+    rng = np.random.default_rng(7)
+    n = 36000
+    names = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2"] + [f"f_rest_{k}" for k in range(45)] \
+        + ["opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"]
+    data = np.zeros(n, dtype=[(name, endianness + "f4") for name in names])
+    for name in names:
+        data[name] = rng.normal(size=n) * (0.3 if name.startswith("f_rest") else 1.0)
+    path = tmp_path / "large.ply"
+    PlyData([PlyElement.describe(data, "vertex")], byte_order=endianness).write(str(path))
+    assert path.stat().st_size > 8 << 20
+    convert(path, tmp_path / "out.ply")
+    for ours, theirs in zip(ply_activated(tmp_path / "out.ply"), ply_activated(path)):
+        assert ours.shape == theirs.shape and np.abs(ours - theirs).max() <= 1e-6 * max(1.0, np.abs(theirs).max())
+    cut = tmp_path / "cut.ply"
+    cut.write_bytes(path.read_bytes()[:-1000])
+    result = run_assetc("info", str(cut))
+    assert result.returncode == 1 and "36000 splats of 236 bytes run past the end of the file" in result.stderr, result.stderr

@@ -22,6 +22,10 @@ extension SplatRasterizer {
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let rows = (band * height / bands)..<((band + 1) * height / bands)
                 guard !rows.isEmpty else { return }
+                if n == 4 {
+                    blendFourSamples(band, rows: rows, lists: lists, splats: splats, members: members, colours: colours, depths: depths)
+                    return
+                }
                 let first = rows.lowerBound * width * n, count = rows.count * width * n
                 var colour = [SIMD3<Float>](repeating: .zero, count: count)
                 var transmittance = [Float](repeating: 1, count: count)
@@ -29,9 +33,9 @@ extension SplatRasterizer {
                 transmittance.withUnsafeMutableBufferPointer { transmittance in
                     for m in lists.starts[band]..<lists.starts[band + 1] {
                         let splat = splats[Int(members[m])]
-                        let x = splat.x, y = splat.y, r = splat.radius
-                        let x0 = max(0, Int((x - r).rounded(.down))), x1 = min(width - 1, Int((x + r).rounded(.down)))
-                        let y0 = max(rows.lowerBound, Int((y - r).rounded(.down))), y1 = min(rows.upperBound - 1, Int((y + r).rounded(.down)))
+                        let x = splat.x, y = splat.y, rx = splat.halfWidth, ry = splat.halfHeight
+                        let x0 = max(0, Int((x - rx).rounded(.down))), x1 = min(width - 1, Int((x + rx).rounded(.down)))
+                        let y0 = max(rows.lowerBound, Int((y - ry).rounded(.down))), y1 = min(rows.upperBound - 1, Int((y + ry).rounded(.down)))
                         guard x0 <= x1, y0 <= y1 else { continue }
                         let conic = splat.conic, opacity = splat.opacity, ink = splat.colour, z = splat.ndcDepth
                         for py in y0...y1 {
@@ -47,7 +51,7 @@ extension SplatRasterizer {
                                 let dx = Float(px) + 0.5 - x
                                 let power = -0.5 * (conic.x * dx * dx + conic.z * dy * dy) - conic.y * dx * dy
                                 // Beyond 3 sigma (a Mahalanobis distance over 3) the splat has no say.
-                                guard power <= 0, power > -4.5 else { continue }
+                                guard power <= 0, power > -4.5, power >= splat.cutoff else { continue }
                                 let alpha = min(Self.maxAlpha, opacity * exp(power))
                                 guard alpha >= Self.minAlpha else { continue }
                                 for k in 0..<n {
@@ -74,7 +78,7 @@ extension SplatRasterizer {
     /// `starts[b + 1]`. Made once, so a band walks its own splats instead of testing every one.
     func bandLists(_ splats: [Splat2D], bands: Int) -> (starts: [Int], members: [Int32]) {
         func span(_ splat: Splat2D) -> ClosedRange<Int>? {
-            let top = Int((splat.y - splat.radius).rounded(.down)), bottom = Int((splat.y + splat.radius).rounded(.down))
+            let top = Int((splat.y - splat.halfHeight).rounded(.down)), bottom = Int((splat.y + splat.halfHeight).rounded(.down))
             guard bottom >= 0, top < height else { return nil }
             // Band b holds rows b * height / bands ..< (b + 1) * height / bands; one band more on
             // each side than the division says covers its rounding (a band reached by no row of

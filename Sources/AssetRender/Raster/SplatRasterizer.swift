@@ -27,12 +27,17 @@ struct SplatRasterizer {
     static let minAlpha: Float = 1 / 255
     static let minTransmittance: Float = 1e-4
 
-    /// One splat ready to draw: 48 bytes, one cache line, so the blend reads each splat once in
-    /// depth order without a miss per value.
+    /// One splat ready to draw, in one cache line (64 bytes), so the blend reads each splat once
+    /// in depth order without a miss per value.
     struct Splat2D {
         var x: Float, y: Float
-        var radius: Float
+        /// Half the width and height of the box where the splat can still reach `minAlpha`: its
+        /// ellipse at `reach` standard deviations, boxed exactly (sqrt of the covariance's diagonal).
+        var halfWidth: Float, halfHeight: Float
         var opacity: Float
+        /// Below this exponent the splat's alpha is under `minAlpha` (or past 3 sigma): such
+        /// samples are skipped before `exp`.
+        var cutoff: Float
         /// The inverse 2D covariance (a, b, c) in pixels.
         var conic: SIMD3<Float>
         /// Display-referred sRGB, in 0...1.
@@ -41,12 +46,41 @@ struct SplatRasterizer {
         var ndcDepth: Float
     }
 
-    /// The splats in front of the camera, and the view distance each is ordered by.
+    /// The splats in front of the camera, in the parts the projection made them in (two a set,
+    /// one a core), and the view distance each is ordered by, all parts one after another. Kept in
+    /// parts: joining them would be one more copy of 64 bytes a splat before the sort's own.
     struct Projected {
-        var splats: [Splat2D] = []
+        var parts: [[Splat2D]] = []
         var viewDepth: [Float] = []
 
-        var count: Int { splats.count }
+        var count: Int { viewDepth.count }
+
+        /// The splats in `order` (positions in the parts taken one after another), on both cores.
+        func gathered(_ order: [Int32]) -> [Splat2D] {
+            var starts = [0]
+            for part in parts { starts.append(starts[starts.count - 1] + part.count) }
+            let starts32 = starts.map { Int32($0) }
+            return [Splat2D](unsafeUninitializedCapacity: order.count) { out, initialized in
+                nonisolated(unsafe) let out = out
+                let parts = parts
+                order.withUnsafeBufferPointer { order in
+                    nonisolated(unsafe) let order = order
+                    SplitReduction.forEachHalf(count: order.count) { range in
+                        for k in range {
+                            let at = order[k]
+                            // The last part starting at or before `at`: one compare for one set.
+                            var low = 0, high = parts.count - 1
+                            while low < high {
+                                let middle = (low + high + 1) / 2
+                                if starts32[middle] <= at { low = middle } else { high = middle - 1 }
+                            }
+                            (out.baseAddress! + k).initialize(to: parts[low][Int(at - starts32[low])])
+                        }
+                    }
+                }
+                initialized = order.count
+            }
+        }
     }
 
     let camera: RenderCamera
@@ -61,7 +95,7 @@ struct SplatRasterizer {
         }
         guard projected.count > 0 else { return }
         let order = Self.frontToBack(projected.viewDepth)
-        blend(order.map { projected.splats[Int($0)] }, into: &framebuffer)
+        blend(projected.gathered(order), into: &framebuffer)
     }
 
     // MARK: Projection
@@ -90,10 +124,12 @@ struct SplatRasterizer {
             let split = n / 2
             DispatchQueue.concurrentPerform(iterations: n >= 4096 ? 2 : 1) { half in
                 let range = n >= 4096 ? (half == 0 ? 0..<split : split..<n) : 0..<n
-                var part = Projected()
+                var splats: [Splat2D] = [], viewDepth: [Float] = []
+                splats.reserveCapacity(range.count)
+                viewDepth.reserveCapacity(range.count)
                 var basis = [Float](repeating: 0, count: 16)
                 let k = set.coefficientsPerSplat
-                var coefficients = [Float](repeating: 0, count: 3 * k)
+                guard let coefficients = buffers.sh.baseAddress else { return }
                 for i in range {
                     let opacity = buffers.opacities[i]
                     guard opacity >= Self.minAlpha else { continue }
@@ -122,31 +158,35 @@ struct SplatRasterizer {
                     // Mip-Splatting's trained antialiasing keeps the splat's energy under the low-pass.
                     if set.antialiased { alpha *= (max(detBefore, 0) / det).squareRoot() }
                     guard alpha >= Self.minAlpha else { continue }
-                    let middle = 0.5 * (covA + covC)
-                    let largest = middle + max(0.1, middle * middle - det).squareRoot()
-                    let radius = 3 * largest.squareRoot()
+                    // alpha exp(power) >= minAlpha needs power >= log(minAlpha / alpha), and past 3
+                    // sigma (power -4.5) the splat has no say: the box is cut to that ellipse. The
+                    // cutoff is a thousandth looser than exact, so that rounding never skips a
+                    // sample the blend's own test would keep.
+                    let cutoff = log(Self.minAlpha / alpha) - 1e-3
+                    let reach = (-2 * max(-4.5, cutoff)).squareRoot() * 1.0001
+                    let halfWidth = reach * covA.squareRoot(), halfHeight = reach * covC.squareRoot()
                     let sx = cx + focal * p.x * inv, sy = cy - focal * p.y * inv
-                    guard sx + radius >= 0, sx - radius <= Float(width), sy + radius >= 0, sy - radius <= Float(height) else { continue }
+                    guard sx + halfWidth >= 0, sx - halfWidth <= Float(width), sy + halfHeight >= 0, sy - halfHeight <= Float(height) else { continue }
                     // Colour along the ray from the eye, in the set's frame.
                     var direction = c - eye
                     direction /= max((direction * direction).sum().squareRoot(), 1e-20)
-                    for q in 0..<(3 * k) { coefficients[q] = buffers.sh[3 * k * i + q] }
                     SplatHarmonics.basis(direction, degree: set.shDegree, into: &basis)
                     var colour = SIMD3<Float>(repeating: 0.5)
-                    for q in 0..<k { colour += SIMD3(coefficients[3 * q], coefficients[3 * q + 1], coefficients[3 * q + 2]) * basis[q] }
+                    let own = coefficients + 3 * k * i
+                    for q in 0..<k { colour += SIMD3(own[3 * q], own[3 * q + 1], own[3 * q + 2]) * basis[q] }
                     colour = pointwiseMax(colour, .zero)
                     if linearColour { colour = SIMD3(ColorSpace.toSRGB(min(colour.x, 1)), ColorSpace.toSRGB(min(colour.y, 1)), ColorSpace.toSRGB(min(colour.z, 1))) }
                     let ndc = ((far + near) / (near - far) * p.z + 2 * far * near / (near - far)) / depth
-                    part.splats.append(Splat2D(x: sx, y: sy, radius: radius, opacity: alpha, conic: SIMD3(covC, -covB, covA) / det,
-                                               colour: pointwiseMin(colour, SIMD3(repeating: 1)), ndcDepth: ndc))
-                    part.viewDepth.append(depth)
+                    splats.append(Splat2D(x: sx, y: sy, halfWidth: halfWidth, halfHeight: halfHeight, opacity: alpha, cutoff: cutoff,
+                                               conic: SIMD3(covC, -covB, covA) / det, colour: pointwiseMin(colour, SIMD3(repeating: 1)), ndcDepth: ndc))
+                    viewDepth.append(depth)
                 }
-                halves[half] = part
+                halves[half] = Projected(parts: [splats], viewDepth: viewDepth)
             }
         }
         }
-        for part in slots {
-            out.splats += part.splats
+        for part in slots where part.count > 0 {
+            out.parts += part.parts
             out.viewDepth += part.viewDepth
         }
     }
