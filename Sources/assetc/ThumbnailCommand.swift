@@ -43,7 +43,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Vertical field of view in degrees for the explicit camera.")
     var fov = 60.0
 
-    @Option(help: ArgumentHelp("For animated assets, also render this many evenly spaced frames of the first clip as numbered PNGs (ship.dae.001.png...) and one looping animated WebP (ship.dae.webp), which the gallery plays.",
+    @Option(help: ArgumentHelp("For animated assets, also render this many evenly spaced frames of the first clip as numbered PNGs (ship.dae.001.png...) and one looping animated WebP (ship.dae.webp), which the gallery plays; for a still asset with Gaussian splats, a turntable of this many frames.",
                                valueName: "n"))
     var frames: Int?
 

@@ -33,14 +33,11 @@ extension SplatRasterizer {
                 transmittance.withUnsafeMutableBufferPointer { transmittance in
                     for m in lists.starts[band]..<lists.starts[band + 1] {
                         let splat = splats[Int(members[m])]
-                        let x = splat.x, y = splat.y, rx = splat.halfWidth, ry = splat.halfHeight
-                        let x0 = max(0, Int((x - rx).rounded(.down))), x1 = min(width - 1, Int((x + rx).rounded(.down)))
-                        let y0 = max(rows.lowerBound, Int((y - ry).rounded(.down))), y1 = min(rows.upperBound - 1, Int((y + ry).rounded(.down)))
-                        guard x0 <= x1, y0 <= y1 else { continue }
-                        let conic = splat.conic, opacity = splat.opacity, ink = splat.colour, z = splat.ndcDepth
-                        for py in y0...y1 {
-                            let dy = Float(py) + 0.5 - y
-                            for px in x0...x1 {
+                        guard let (columns, reached) = footprint(splat, rows: rows) else { continue }
+                        let ink = splat.colour, z = splat.ndcDepth
+                        for py in reached {
+                            let dy = Float(py) + 0.5 - splat.y
+                            for px in columns {
                                 // Evaluated once, at the pixel's centre, as the 3DGS renderers do;
                                 // each sample then blends it behind its own transmittance and in
                                 // front of its own mesh depth.
@@ -48,12 +45,7 @@ extension SplatRasterizer {
                                 var open = false
                                 for k in 0..<n where transmittance[pixel + k - first] >= Self.minTransmittance { open = true; break }
                                 guard open else { continue }  // every sample there is already opaque
-                                let dx = Float(px) + 0.5 - x
-                                let power = -0.5 * (conic.x * dx * dx + conic.z * dy * dy) - conic.y * dx * dy
-                                // Beyond 3 sigma (a Mahalanobis distance over 3) the splat has no say.
-                                guard power <= 0, power > -4.5, power >= splat.cutoff else { continue }
-                                let alpha = min(Self.maxAlpha, opacity * exp(power))
-                                guard alpha >= Self.minAlpha else { continue }
+                                guard let alpha = Self.alpha(splat, dx: Float(px) + 0.5 - splat.x, dy: dy) else { continue }
                                 for k in 0..<n {
                                     let local = pixel + k - first
                                     let remaining = transmittance[local]
@@ -71,6 +63,28 @@ extension SplatRasterizer {
                 }
             }
         }}}}
+    }
+
+    /// The pixels of `splat`'s footprint (its box, `halfWidth` by `halfHeight`) within the band's
+    /// `rows` and the picture; nil when it reaches none.
+    @inline(__always)
+    func footprint(_ splat: Splat2D, rows: Range<Int>) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
+        let x0 = max(0, Int((splat.x - splat.halfWidth).rounded(.down))), x1 = min(width - 1, Int((splat.x + splat.halfWidth).rounded(.down)))
+        let y0 = max(rows.lowerBound, Int((splat.y - splat.halfHeight).rounded(.down)))
+        let y1 = min(rows.upperBound - 1, Int((splat.y + splat.halfHeight).rounded(.down)))
+        guard x0 <= x1, y0 <= y1 else { return nil }
+        return (x0...x1, y0...y1)
+    }
+
+    /// The splat's alpha at offset (dx, dy) from its centre: opacity x G, capped at `maxAlpha`; nil
+    /// past 3 sigma (a Mahalanobis distance over 3, where the splat has no say) or under `minAlpha`.
+    @inline(__always)
+    static func alpha(_ splat: Splat2D, dx: Float, dy: Float) -> Float? {
+        let conic = splat.conic
+        let power = -0.5 * (conic.x * dx * dx + conic.z * dy * dy) - conic.y * dx * dy
+        guard power <= 0, power > -4.5, power >= splat.cutoff else { return nil }
+        let alpha = min(maxAlpha, splat.opacity * exp(power))
+        return alpha >= minAlpha ? alpha : nil
     }
 
     /// For each band of rows, the splats whose footprint reaches it, front to back: one list after

@@ -1,10 +1,5 @@
 import AssetCore
 import AssetImage
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension SplatRasterizer {
     /// `blend`'s band for the default 2x2 supersampling: a pixel's four samples side by side in
@@ -34,28 +29,19 @@ extension SplatRasterizer {
         depth.withUnsafeBufferPointer { depth in
             for m in lists.starts[band]..<lists.starts[band + 1] {
                 let splat = splats[Int(members[m])]
-                let x = splat.x, y = splat.y, rx = splat.halfWidth, ry = splat.halfHeight
-                let x0 = max(0, Int((x - rx).rounded(.down))), x1 = min(width - 1, Int((x + rx).rounded(.down)))
-                let y0 = max(rows.lowerBound, Int((y - ry).rounded(.down))), y1 = min(rows.upperBound - 1, Int((y + ry).rounded(.down)))
-                guard x0 <= x1, y0 <= y1 else { continue }
-                let conic = splat.conic, opacity = splat.opacity, z = SIMD4<Float>(repeating: splat.ndcDepth)
-                let ink = splat.colour
-                for py in y0...y1 {
-                    let dy = Float(py) + 0.5 - y
+                guard let (columns, reached) = footprint(splat, rows: rows) else { continue }
+                let z = SIMD4<Float>(repeating: splat.ndcDepth), ink = splat.colour
+                for py in reached {
+                    let dy = Float(py) + 0.5 - splat.y
                     let row = (py - rows.lowerBound) * width
-                    for px in x0...x1 {
+                    for px in columns {
                         // First whether any sample is still open: in a dense capture most pixels
                         // are opaque long before its last splats, which then cost two loads.
                         let p = row + px
                         let remaining = transmittance[p]
                         let open = (remaining .>= floor) .& (z .< depth[p])
                         guard any(open) else { continue }  // opaque, or behind the mesh, in every sample
-                        let dx = Float(px) + 0.5 - x
-                        let power = -0.5 * (conic.x * dx * dx + conic.z * dy * dy) - conic.y * dx * dy
-                        // Beyond 3 sigma (a Mahalanobis distance over 3) the splat has no say.
-                        guard power <= 0, power > -4.5, power >= splat.cutoff else { continue }
-                        let alpha = min(Self.maxAlpha, opacity * exp(power))
-                        guard alpha >= Self.minAlpha else { continue }
+                        guard let alpha = Self.alpha(splat, dx: Float(px) + 0.5 - splat.x, dy: dy) else { continue }
                         let weight = SIMD4<Float>.zero.replacing(with: remaining * alpha, where: open)
                         red[p] += weight * ink.x
                         green[p] += weight * ink.y
