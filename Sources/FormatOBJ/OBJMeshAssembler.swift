@@ -73,17 +73,28 @@ struct OBJMeshAssembler {
         for (stream, count, isTexcoord) in [(group.texcoords, parser.texcoords.count, true), (group.normals, parser.normals.count, false)] {
             let missing = stream.withUnsafeBufferPointer { all in all.reduce(0) { $0 + ($1 < 0 ? 1 : 0) } }
             guard missing < stream.count else { continue }
-            guard missing == 0 else {
-                diagnostics.append(.warning("\(isTexcoord ? "texture coordinates" : "normals") on some faces of \(name) only; dropped", at: here))
-                continue
+            var stream = stream
+            var texcoords = parser.texcoords
+            if missing > 0 {
+                // A normal cannot be made up (the face's own would crease a smooth surface), so
+                // normals on some faces only are dropped and recomputed; texture coordinates on
+                // some faces only are kept and the rest get (0, 0), as Blender's importer does.
+                guard isTexcoord else {
+                    diagnostics.append(.warning("normals on some faces of \(name) only; dropped", at: here))
+                    continue
+                }
+                diagnostics.append(.warning("texture coordinates on some faces of \(name) only; \(missing) corners get (0, 0)", at: here))
+                texcoords.append(.zero)
+                let zero = Int32(texcoords.count - 1)
+                stream = stream.map { $0 < 0 ? zero : $0 }
             }
-            let compacted = compact(stream, count: count)
+            let compacted = compact(stream, count: isTexcoord ? texcoords.count : count)
             let indices = compacted?.local ?? stream
             let values: PrimvarValues
             if let used = compacted?.used {
-                values = isTexcoord ? .float2(used.map { parser.texcoords[Int($0)] }) : .float3(used.map { parser.normals[Int($0)] })
+                values = isTexcoord ? .float2(used.map { texcoords[Int($0)] }) : .float3(used.map { parser.normals[Int($0)] })
             } else {
-                values = isTexcoord ? .float2(parser.texcoords) : .float3(parser.normals)
+                values = isTexcoord ? .float2(texcoords) : .float3(parser.normals)
             }
             mesh.primvars.append(Primvar(name: isTexcoord ? "st" : Primvar.normalsName, interpolation: .faceVarying, values: values,
                                          indices: indices, role: isTexcoord ? .textureCoordinate : .normal))

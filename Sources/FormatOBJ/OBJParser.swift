@@ -49,8 +49,11 @@ struct OBJParser {
     var materialNames: [String] = []
     var materialLibraries: [(name: String, line: Int)] = []
     var skippedStatements: [String: Int] = [:]
-    /// Faces left out because a corner points at nothing, by the kind of problem.
+    /// Faces left out because a corner's position points at nothing, by the kind of problem.
     var droppedFaces: [String: DroppedFaces] = [:]
+    /// Faces kept without their texcoords or normals because a corner's index points at nothing.
+    var lostAttributes: [String: DroppedFaces] = [:]
+    private enum Stream { case texcoords, normals }
     /// The group faces go to at the end of the part, not yet in `groups` (`closeGroups()` adds it).
     var openGroup = Group(name: "", line: 1)
     /// The `usemtl` in force at the end of the part.
@@ -92,7 +95,19 @@ struct OBJParser {
                 failure = AssetError(.malformed(message), at: SourceLocation(file: file, line: line))
                 failed = true
             }
-            func skipBlanks() { while i < p.count, p[i] == 0x20 || p[i] == 0x09 { i += 1 } }
+            /// Blanks, and a `\` that ends a line: the statement continues on the next (Blender,
+            /// trimesh and assimp read such faces whole).
+            func skipBlanks() {
+                while i < p.count {
+                    if p[i] == 0x20 || p[i] == 0x09 { i += 1; continue }
+                    guard p[i] == UInt8(ascii: "\\") else { return }
+                    var k = i + 1
+                    if k < p.count, p[k] == 0x0D { k += 1 }
+                    guard k < p.count, p[k] == 0x0A else { return }
+                    i = k + 1
+                    line += 1
+                }
+            }
             func endOfLine() {
                 while i < p.count, p[i] != 0x0A { i += 1 }
                 if i < p.count { i += 1; line += 1 }
@@ -118,6 +133,7 @@ struct OBJParser {
             func resolve(_ raw: Int32, count: Int, what: String, problem: inout (kind: String, text: String)?) -> Int32? {
                 let resolved = raw > 0 ? Int(raw) - 1 : count + Int(raw)
                 guard raw != 0, resolved >= 0, resolved < count else {
+                    guard problem == nil else { return nil }
                     problem = (what, raw == 0 ? "\(what) index 0 (OBJ counts from 1)" : "\(what) index \(raw) past the \(count) defined")
                     return nil
                 }
@@ -162,9 +178,12 @@ struct OBJParser {
                     i += 2
                     var size: Int32 = 0
                     // Exporters in the wild write corners other readers take in their stride
-                    // (`1//`, `1/`), and corners that point at nothing: the latter drop their face,
-                    // counted and named once, and the rest of the file is read.
+                    // (`1//`, `1/`), and corners that point at nothing. A position that points at
+                    // nothing drops its face; a texcoord or normal that does leaves the face
+                    // without that attribute (trimesh's `cubevt.obj` indexes texcoords it never
+                    // defines). Either is counted and named once, and the rest of the file is read.
                     var problem: (kind: String, text: String)?
+                    var lostTexcoord: (kind: String, text: String)?, lostNormal: (kind: String, text: String)?
                     while !atLineEnd() {
                         guard startsNumber(), let rawV = DecimalNumberParser.parseInt32(p, &i) else {
                             problem = ("no position", "a corner with no position index")
@@ -176,15 +195,13 @@ struct OBJParser {
                             i += 1
                             if startsNumber() {
                                 guard let raw = DecimalNumberParser.parseInt32(p, &i) else { problem = ("texcoord", "a texcoord index that is not a number"); break }
-                                guard let resolved = resolve(raw, count: base.texcoords + texcoords.count, what: "texcoord", problem: &problem) else { break }
-                                t = resolved
+                                t = resolve(raw, count: base.texcoords + texcoords.count, what: "texcoord", problem: &lostTexcoord) ?? -1
                             }
                             if i < p.count && p[i] == UInt8(ascii: "/") {
                                 i += 1
                                 if startsNumber() {
                                     guard let raw = DecimalNumberParser.parseInt32(p, &i) else { problem = ("normal", "a normal index that is not a number"); break }
-                                    guard let resolved = resolve(raw, count: base.normals + normals.count, what: "normal", problem: &problem) else { break }
-                                    n = resolved
+                                    n = resolve(raw, count: base.normals + normals.count, what: "normal", problem: &lostNormal) ?? -1
                                 }
                             }
                         }
@@ -206,6 +223,17 @@ struct OBJParser {
                         current.positions.removeLast(Int(size)); current.texcoords.removeLast(Int(size)); current.normals.removeLast(Int(size))
                         skippedStatements["faces with fewer than 3 corners", default: 0] += 1
                     } else {
+                        // A face has an attribute on every corner or on none.
+                        let first = current.positions.count - Int(size)
+                        for (lost, kind) in [(lostTexcoord, Stream.texcoords), (lostNormal, .normals)] {
+                            guard let lost else { continue }
+                            switch kind {
+                            case .texcoords: for c in first..<current.texcoords.count { current.texcoords[c] = -1 }
+                            case .normals: for c in first..<current.normals.count { current.normals[c] = -1 }
+                            }
+                            if lostAttributes[lost.kind] == nil { lostAttributes[lost.kind] = DroppedFaces(count: 0, firstLine: line, firstReason: lost.text) }
+                            lostAttributes[lost.kind]!.count += 1
+                        }
                         current.faceSizes.append(size)
                         current.faceMaterials.append(currentMaterial)
                         corners += Int(size)

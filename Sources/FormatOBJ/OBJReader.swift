@@ -37,6 +37,12 @@ public struct OBJReader: SceneReader {
             diagnostics.append(.warning("\(faces) dropped: \(dropped.firstReason)\(dropped.count > 1 ? " (the first)" : "")",
                                         at: SourceLocation(file: display, line: dropped.firstLine)))
         }
+        for (_, lost) in parser.lostAttributes.sorted(by: { $0.value.firstLine < $1.value.firstLine }) {
+            let faces = lost.count == 1 ? "1 face" : "\(lost.count) faces"
+            let what = lost.firstReason.hasPrefix("texcoord") ? "texture coordinates" : "normals"
+            diagnostics.append(.warning("\(faces) read without \(what): \(lost.firstReason)\(lost.count > 1 ? " (the first)" : "")",
+                                        at: SourceLocation(file: display, line: lost.firstLine)))
+        }
         var scene = Scene()
         scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: .obj)
         scene.metadata.declaresUnits = false

@@ -70,7 +70,13 @@ enum OBJSplitParse {
     /// p·(1 − f) gives f = 1 / (2 − c/p) ≈ 5/9.
     static func cutPoint(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var k = bytes.count / 9 * 5
-        while k < bytes.count, bytes[k] != 0x0A { k += 1 }
+        // Not after a line a `\` continues: the statement would be cut in two.
+        func continued(_ k: Int) -> Bool {
+            var e = k - 1
+            if e >= 0, bytes[e] == 0x0D { e -= 1 }
+            return e >= 0 && bytes[e] == UInt8(ascii: "\\")
+        }
+        while k < bytes.count, bytes[k] != 0x0A || continued(k) { k += 1 }
         return k < bytes.count - 1 ? k + 1 : nil
     }
 
@@ -150,10 +156,12 @@ enum OBJSplitParse {
         first.finalMaterial = second.finalMaterial == OBJParser.inheritedMaterial ? inherited
             : (second.finalMaterial >= 0 ? remap[Int(second.finalMaterial)] : second.finalMaterial)
         first.skippedStatements.merge(second.skippedStatements, uniquingKeysWith: +)
-        first.droppedFaces.merge(second.droppedFaces) { a, b in
-            var merged = a
-            merged.merge(b)
-            return merged
+        for (kinds, more) in [(\OBJParser.droppedFaces, second.droppedFaces), (\.lostAttributes, second.lostAttributes)] {
+            first[keyPath: kinds].merge(more) { a, b in
+                var merged = a
+                merged.merge(b)
+                return merged
+            }
         }
         first.materialLibraries += second.materialLibraries
     }

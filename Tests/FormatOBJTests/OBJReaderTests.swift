@@ -66,9 +66,10 @@ import Testing
         }
     }
 
-    /// What Blender, trimesh and assimp read, assetc reads: `1//` and `1/` corners are positions
-    /// alone; a corner pointing at nothing drops its face, counted per kind with the first line.
-    @Test func unresolvableCornersDropTheirFaceAndTheRestIsRead() throws {
+    /// `1//` and `1/` corners are positions alone; a corner whose position points at nothing drops
+    /// its face; one whose texcoord or normal points at nothing keeps its face without that
+    /// attribute (as trimesh reads them). Each kind is counted with its first line.
+    @Test func unresolvableCornersLoseWhatTheyPointAtAndTheRestIsRead() throws {
         let text = """
             v 0 0 0
             v 1 0 0
@@ -86,14 +87,34 @@ import Testing
             """
         let result = try read(text)
         let mesh = try #require(result.scene.meshes.first)
-        #expect(mesh.faceVertexIndices == [0, 1, 2, 1, 3, 2], "the two faces with plain positions, nothing else")
+        #expect(mesh.faceVertexIndices == [0, 1, 2, 1, 3, 2, 0, 1, 2, 0, 1, 3, 0, 1, 3], "every face but the three whose position is missing")
+        #expect(mesh.primvars.first { $0.role == .textureCoordinate } == nil, "the one face with texcoords lost them")
         let warnings = result.warnings.map(\.message)
-        #expect(warnings.contains("2 faces dropped: normal index 1 past the 0 defined (the first)"))
+        #expect(warnings.contains("2 faces read without normals: normal index 1 past the 0 defined (the first)"))
+        #expect(warnings.contains("1 face read without texture coordinates: texcoord index 2 past the 1 defined"))
         #expect(warnings.contains("1 face dropped: position index 9 past the 4 defined"))
         #expect(warnings.contains("1 face dropped: a corner with no position index"))
         #expect(warnings.contains("1 face dropped: a corner with unexpected text after its indices"))
-        #expect(warnings.contains("1 face dropped: texcoord index 2 past the 1 defined"))
-        #expect(result.warnings.first { $0.message.hasPrefix("2 faces dropped") }?.location.line == 7)
+        #expect(result.warnings.first { $0.message.hasPrefix("2 faces read without normals") }?.location.line == 7)
+    }
+
+    /// Texture coordinates on some faces of a group are kept; the faces without get (0, 0).
+    @Test func texcoordsOnSomeFacesAreKeptAndTheRestZero() throws {
+        let result = try read("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0.5 0.5\nf 1/1 2/1 3/1\nf 2 4 3\n")
+        let mesh = try #require(result.scene.meshes.first)
+        let st = try #require(mesh.primvars.first { $0.role == .textureCoordinate })
+        guard case .float2(let values) = st.values else { Issue.record("st is not float2"); return }
+        #expect(st.indices.map { $0.map { values[Int($0)] } } == [SIMD2(0.5, 0.5), SIMD2(0.5, 0.5), SIMD2(0.5, 0.5), .zero, .zero, .zero])
+        #expect(result.warnings.map(\.message).contains("texture coordinates on some faces of t only; 3 corners get (0, 0)"))
+    }
+
+    /// A `\\` at a line's end continues the statement (LF or CRLF); a keyword counts only where a
+    /// statement starts, not inside a group's name.
+    @Test func continuedStatementsAndKeywordsInNames() throws {
+        let result = try read("v 0 0 0\nv 1 \\\n 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 \\\r\n 3 \\\n4\ng a f b v c\nf 1 3 4\n")
+        #expect(result.scene.meshes.map(\.faceVertexCounts) == [[4], [3]])
+        #expect(result.scene.meshes.map(\.name) == ["t", "a f b v c"] || result.scene.meshes.map(\.name) == ["group0", "a f b v c"])
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
     }
 }
 
@@ -161,6 +182,17 @@ import Testing
         for parser in [split, whole] {
             let dropped = try #require(parser.droppedFaces["position"])
             #expect(dropped.count == 2 && dropped.firstLine == 4 && dropped.firstReason == "position index 7 past the 3 defined")
+        }
+    }
+
+    /// The cut never falls after a line a `\\` continues.
+    @Test func theCutKeepsAContinuedFaceWhole() throws {
+        let face = "f 1 2 \\\n 3\n"
+        for padding in 0..<12 {
+            let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\n" + String(repeating: "# pad\n", count: padding) + String(repeating: face, count: 4)
+            let split = try parse(text, threshold: 1)
+            #expect(split.groups.flatMap(\.faceSizes) == [3, 3, 3, 3], "padding \(padding)")
+            #expect(split.skippedStatements.isEmpty, "padding \(padding)")
         }
     }
 
