@@ -55,6 +55,7 @@ struct GLTFSceneBuilder {
         var animation = GLTFAnimationBuilder(asset: asset, accessors: meshBuilder.accessors, file: file, nodePaths: nodePaths)
         try animation.build(into: &scene)
         diagnostics += animation.diagnostics
+        GLTFSkinnedPlacement.apply(to: &scene)
         return scene
     }
 
