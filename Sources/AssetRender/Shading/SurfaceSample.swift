@@ -44,9 +44,13 @@ struct SurfaceSample {
         self.usesSpecularWorkflow = usesSpecularWorkflow
     }
 
-    @inline(__always) init(_ input: MaterialInputs, mesh: DrawMesh, triangle: Int, _ b: SIMD3<Float>) {
+    /// `tint`, the vertex colour, multiplies the base colour before the diffuse colour and F0 are
+    /// made from it (multiplied after, it reached the headlight's shading only, and environment
+    /// light drew vertex-coloured materials in their plain base colour).
+    @inline(__always) init(_ input: MaterialInputs, mesh: DrawMesh, triangle: Int, _ b: SIMD3<Float>, tint: SIMD3<Float> = .one) {
         let m = input.material
         if let t = input.baseColor?.texel(mesh, triangle: triangle, b) { baseColor = SIMD3(t.x, t.y, t.z) } else { baseColor = m.baseColor.value }
+        baseColor *= tint
         opacity = input.opacity?.scalar(mesh, triangle: triangle, b) ?? m.opacity.value
         metallic = Self.unit(input.metallic?.scalar(mesh, triangle: triangle, b) ?? m.metallic.value)
         roughness = Self.unit(input.roughness?.scalar(mesh, triangle: triangle, b) ?? m.roughness.value)

@@ -66,20 +66,19 @@ struct SurfaceShader: FragmentShader {
             return finish(SurfaceSample.unbound(color: vertexColor(triangle, b)), normal: normal, v: v, alpha: 1)
         }
         let input = inputs[m]
-        var sample = SurfaceSample(input, mesh: mesh, triangle: triangle, b)
+        let vertexColor = mesh.colors.map { Self.interpolate($0, triangle, b) }
+        var sample = SurfaceSample(input, mesh: mesh, triangle: triangle, b,
+                                   tint: vertexColor.map { SIMD3($0.x, $0.y, $0.z) } ?? .one)
         var alpha: Float = 1
+        // Under OPAQUE the vertex colour's alpha is ignored, as the material's is; its colour is not.
         if input.alphaMode != .opaque {
             alpha = sample.opacity
-            if let c = mesh.colors { alpha *= Self.interpolate(c, triangle, b).w }
+            if let vertexColor { alpha *= vertexColor.w }
             if input.alphaMode == .mask {
                 guard alpha >= input.material.opacityThreshold else { return nil }
                 alpha = 1
             }
             alpha = min(max(alpha, 0), 1)
-        }
-        if let c = mesh.colors {
-            let color = Self.interpolate(c, triangle, b)
-            sample.baseColor *= SIMD3(color.x, color.y, color.z)
         }
         let shadingNormal = input.normal.map { perturb(normal, by: $0, triangle: triangle, b, frontFacing: frontFacing) } ?? normal
         sample.normal = shadingNormal
