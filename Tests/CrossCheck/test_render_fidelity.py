@@ -20,10 +20,12 @@ RENDER = FIXTURES / "render"
 # written (Docs/Rendering.md) with about 30% room, so a change that moves a picture away from Cycles
 # fails here. orm_cube: Blender's importer keeps glTF's occlusion texture for export only, and Cycles
 # computes its own; spec_gloss: Blender turns specular-glossiness into its own Principled inputs.
+# texture_transforms_blender is held closer than the 0.06: with the rotation turned the other
+# way it measures 0.087, with offsets mirrored 0.103, with the one texCoord override ignored 0.044.
 THRESHOLDS = {"sphere_grid.glb": 0.05, "normal_plane.glb": 0.06, "orm_cube.glb": 0.2, "emissive.glb": 0.13,
               "alpha_modes.glb": 0.03, "texture_transform.glb": 0.07, "spec_gloss.glb": 0.2, "clearcoat.glb": 0.08,
               "zup_sphere.usda": 0.05, "fbx/props.fbx": 0.07, "collada/phong": 0.04, "vertex_alpha_box.glb": 0.06,
-              "occlusion_second_uv.glb": 0.06}
+              "occlusion_second_uv.glb": 0.06, "texture_transforms_blender.glb": 0.025}
 SCENES = list(THRESHOLDS)
 
 

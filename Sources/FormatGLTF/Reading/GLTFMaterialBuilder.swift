@@ -16,10 +16,6 @@ struct GLTFMaterialBuilder {
     /// What the scene model cannot keep of the material extensions, said once with the materials using it
     /// (`finish`).
     var unkept: [String: [String]] = [:]
-    /// Per glTF material, the KHR_texture_transform each texcoord set is sampled through. The scene
-    /// model has no per-texture transform, so the mesh builder applies it to the set's coordinates;
-    /// that is exact when every texture on a set shares one transform (as gltfpack's quantization
-    /// writes them). A set whose textures disagree keeps the first and is warned about.
 
     init(asset: GLTFAsset, file: String, loadImage: @escaping (Int) throws(AssetError) -> (source: Texture.Source, warning: String?)) {
         self.asset = asset
