@@ -25,7 +25,8 @@ RENDER = FIXTURES / "render"
 THRESHOLDS = {"sphere_grid.glb": 0.05, "normal_plane.glb": 0.06, "orm_cube.glb": 0.2, "emissive.glb": 0.13,
               "alpha_modes.glb": 0.03, "texture_transform.glb": 0.07, "spec_gloss.glb": 0.2, "clearcoat.glb": 0.08,
               "zup_sphere.usda": 0.05, "fbx/props.fbx": 0.07, "collada/phong": 0.04, "vertex_alpha_box.glb": 0.06,
-              "occlusion_second_uv.glb": 0.06, "texture_transforms_blender.glb": 0.025}
+              "occlusion_second_uv.glb": 0.06, "texture_transforms_blender.glb": 0.025,
+              "primvar_reader_variant.usda": 0.06}
 SCENES = list(THRESHOLDS)
 
 

@@ -40,6 +40,10 @@ public struct Material: Sendable, Equatable {
     public var shadingSource: String?
     /// The MaterialX network the material was read from, as authored; USD writers write it back.
     public var network: ShadingNetwork?
+    /// The base colour is the mesh's vertex colour (`displayColor`) times `baseColor`: a USD
+    /// UsdPreviewSurface whose diffuseColor a UsdPrimvarReader feeds. USD writers write the reader
+    /// back; glTF's COLOR_0 multiplies the base colour whatever this says.
+    public var baseColorFromVertexColor = false
 
     /// Defaults are UsdPreviewSurface's fallbacks.
     public init(

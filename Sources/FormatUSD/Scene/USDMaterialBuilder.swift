@@ -14,6 +14,20 @@ struct USDMaterialBuilder {
     var diagnostics: [Diagnostic] = []
     private var textureIndex: [String: Int] = [:]
 
+    /// Per Material prim path, its preview surface's inputs that UsdPrimvarReaders feed.
+    var primvarInputs: [String: [PrimvarInput]] = [:]
+
+    /// A UsdPreviewSurface input fed by a UsdPrimvarReader_float/float2/float3/float4.
+    struct PrimvarInput {
+        /// The preview surface inputs a reader may feed that the scene model holds.
+        static let inputs = ["diffuseColor", "emissiveColor", "specularColor", "metallic", "roughness", "opacity", "clearcoat", "clearcoatRoughness"]
+        var input: String
+        var varname: String
+        /// The reader's `fallback`, for meshes without the primvar; UsdPrimvarReader's own is 0.
+        var fallback: [Float]
+        var location: SourceLocation
+    }
+
     init(primsByPath: [String: USDComposedPrim], values: USDAttributeValues, resolver: USDAssetResolver) {
         self.primsByPath = primsByPath
         self.values = values
@@ -38,18 +52,26 @@ struct USDMaterialBuilder {
             diagnostics.append(.warning("material \(prim.name) has no UsdPreviewSurface or MaterialX surface; its fallback values are used", at: prim.location))
             return material
         }
-        if let c = color(surface, "diffuseColor") { material.baseColor = c }
-        if let c = color(surface, "emissiveColor") { material.emissive = c }
-        if let f = scalar(surface, "metallic") { material.metallic = f }
-        if let f = scalar(surface, "roughness") { material.roughness = f }
-        if let f = scalar(surface, "opacity") { material.opacity = f }
+        // Inputs a UsdPrimvarReader feeds are read from the bound meshes' primvars once the scene
+        // is built (USDSceneBuilder+PrimvarInputs); here they keep their defaults.
+        var fedByPrimvars: [PrimvarInput] = []
+        for name in PrimvarInput.inputs {
+            if let reader = primvarReader(surface, name) { fedByPrimvars.append(reader) }
+        }
+        primvarInputs[prim.path] = fedByPrimvars.isEmpty ? nil : fedByPrimvars
+        func fed(_ name: String) -> Bool { fedByPrimvars.contains { $0.input == name } }
+        if !fed("diffuseColor"), let c = color(surface, "diffuseColor") { material.baseColor = c }
+        if !fed("emissiveColor"), let c = color(surface, "emissiveColor") { material.emissive = c }
+        if !fed("metallic"), let f = scalar(surface, "metallic") { material.metallic = f }
+        if !fed("roughness"), let f = scalar(surface, "roughness") { material.roughness = f }
+        if !fed("opacity"), let f = scalar(surface, "opacity") { material.opacity = f }
         if let f = scalar(surface, "opacityThreshold") { material.opacityThreshold = f.value }
         material.normal = texture(surface, "normal")
         material.occlusion = texture(surface, "occlusion")
         if case .value(let value, _) = input(surface, "useSpecularWorkflow"), let on = value.doubleValue { material.usesSpecularWorkflow = on != 0 }
-        if let c = color(surface, "specularColor") { material.specularColor = c }
-        if let f = scalar(surface, "clearcoat") { material.clearcoat = f }
-        if let f = scalar(surface, "clearcoatRoughness") { material.clearcoatRoughness = f }
+        if !fed("specularColor"), let c = color(surface, "specularColor") { material.specularColor = c }
+        if !fed("clearcoat"), let f = scalar(surface, "clearcoat") { material.clearcoat = f }
+        if !fed("clearcoatRoughness"), let f = scalar(surface, "clearcoatRoughness") { material.clearcoatRoughness = f }
         if let f = scalar(surface, "ior") { material.ior = f.value }
         if case .output = input(surface, "displacement") {
             diagnostics.append(.warning("material \(prim.name): displacement is not kept", at: surface.location))
@@ -168,6 +190,20 @@ struct USDMaterialBuilder {
         case .none:
             return nil
         }
+    }
+
+    /// The primvar a UsdPrimvarReader feeding the input reads; nil when no reader feeds it (or
+    /// one names no primvar, which is said).
+    private mutating func primvarReader(_ surface: USDComposedPrim, _ name: String) -> PrimvarInput? {
+        guard case .output(let shader, _) = input(surface, name),
+              let id = values.string(shader.attribute("info:id")), id.hasPrefix("UsdPrimvarReader_") else { return nil }
+        guard case .value(let value, _) = input(shader, "varname"), let varname = value.stringValue, !varname.isEmpty else {
+            diagnostics.append(.warning("primvar reader \(shader.name) names no primvar; inputs:\(name) keeps its default", at: shader.location))
+            return nil
+        }
+        var fallback: [Float] = [0, 0, 0, 0]
+        if case .value(let value, _) = input(shader, "fallback"), let numbers = value.flatNumbers { fallback = numbers.map(Float.init) }
+        return PrimvarInput(input: name, varname: varname, fallback: fallback, location: shader.location)
     }
 
     private mutating func texture(_ surface: USDComposedPrim, _ name: String) -> TextureReference? {

@@ -75,6 +75,7 @@ struct USDSceneBuilder {
         }
         splitClips()
         readMaterialVariants()
+        applyPrimvarInputs(materials.primvarInputs)
         diagnostics += skel.diagnostics
         return scene
     }

@@ -76,8 +76,26 @@ extension USDLayerBuilder {
         }
 
         let c = material.baseColor.value
-        input("diffuseColor", type: "color3f", constant: .floats(c), texture: material.baseColor.texture,
-              output: "rgb", fallback: .floats(SIMD4(c, 1)))
+        if material.baseColorFromVertexColor && material.baseColor.texture == nil {
+            // The base colour is the vertex colour, as the source's primvar reader said. Its
+            // constant can only be the reader's fallback (UsdPreviewSurface multiplies nothing),
+            // so a base colour other than white is named where it is lost.
+            if c != .one {
+                diagnostics.append(.warning("material \(material.name): the vertex colour's factor \(c) is left out (a primvar reader feeds diffuseColor alone)"))
+            }
+            surface.properties.append(.connection("inputs:diffuseColor", "color3f", to: "\(path)/VertexColorReader.outputs:result"))
+            var reader = USDPrimSpec(specifier: .def, typeName: "Shader", name: "VertexColorReader", line: 0)
+            reader.properties = [
+                .attribute("info:id", "token", .string("UsdPrimvarReader_float3"), uniform: true),
+                .attribute("inputs:varname", "string", .string(Primvar.displayColorName)),
+                .attribute("inputs:fallback", "float3", .floats(c)),
+                .attribute("outputs:result", "float3", nil),
+            ]
+            textureShaders.append(reader)
+        } else {
+            input("diffuseColor", type: "color3f", constant: .floats(c), texture: material.baseColor.texture,
+                  output: "rgb", fallback: .floats(SIMD4(c, 1)))
+        }
         input("emissiveColor", type: "color3f", constant: material.emissive.value == .zero ? nil : .floats(material.emissive.value),
               texture: material.emissive.texture, output: "rgb", fallback: .floats(SIMD4(material.emissive.value, 1)))
         // An opaque material (glTF OPAQUE) keeps USD's opacity fallback of 1, so USD reads it opaque too.
