@@ -47,7 +47,8 @@ struct GLTFBuilder {
                                                 matrix: source.transform.isIdentity ? nil : source.transform.columnMajorElements))
         var children: [Int] = []
         for (k, instance) in source.meshInstances.enumerated() where scene.meshes.indices.contains(instance.mesh) {
-            let mesh = mesh(for: instance)
+            let isPointCloud = scene.meshes[instance.mesh].faceVertexCounts.isEmpty && !scene.meshes[instance.mesh].points.isEmpty
+            let mesh = isPointCloud ? pointsMesh(for: instance) : mesh(for: instance)
             var holder = index
             if k == 0 {
                 document.nodes[index].mesh = mesh

@@ -3,8 +3,9 @@ import AssetCore
 /// One pass over an OBJ file's bytes: `v` (with optional r g b after x y z), `vt`, `vn` into flat
 /// arrays, `f` corners (v, v/vt, v//vn, v/vt/vn; negative indices counted back from the end)
 /// into per-group corner streams, `o`/`g` starting groups, `usemtl` switching the material of
-/// the faces that follow, `mtllib` naming material files. Numbers go through the shared decimal
-/// parser straight from the bytes. Statements assetc does not use (`s`, `l`, `p`, curves) are
+/// the faces that follow, `mtllib` naming material files, `p` points into the group's point cloud.
+/// Numbers go through the shared decimal parser straight from the bytes. Statements assetc does
+/// not use (`s`, `l`, curves) are
 /// skipped; a malformed one is an error naming its line.
 struct OBJParser {
     struct Group {
@@ -16,6 +17,8 @@ struct OBJParser {
         var faceSizes: [Int32] = []
         /// Per face, the index into `materialNames` (-1: none).
         var faceMaterials: [Int32] = []
+        /// `p` statements' points, 0-based position indices: the group's point cloud.
+        var points: [Int32] = []
         var line: Int
         /// The group the previous part of a split file left open: its faces continue it.
         var continuesPrevious = false
@@ -53,6 +56,8 @@ struct OBJParser {
     var droppedFaces: [String: DroppedFaces] = [:]
     /// Faces kept without their texcoords or normals because a corner's index points at nothing.
     var lostAttributes: [String: DroppedFaces] = [:]
+    /// `p` points whose index points at nothing.
+    var droppedPoints = 0
     private enum Stream { case texcoords, normals }
     /// The group faces go to at the end of the part, not yet in `groups` (`closeGroups()` adds it).
     var openGroup = Group(name: "", line: 1)
@@ -256,7 +261,7 @@ struct OBJParser {
                     case "o", "g":
                         let name = rest()
                         // A `g` right after an `o` names the same faces: keep one group for them.
-                        if current.faceSizes.isEmpty {
+                        if current.faceSizes.isEmpty && current.points.isEmpty {
                             if !name.isEmpty { current.name = name }
                             current.line = line
                             current.continuesPrevious = false
@@ -264,6 +269,23 @@ struct OBJParser {
                             groups.append(current)
                             current = Group(name: name, line: line)
                         }
+                    case "p":
+                        // Points: position indices only (a `v/vt` form keeps its position).
+                        var problem: (kind: String, text: String)?
+                        while !atLineEnd() {
+                            guard startsNumber(), let raw = DecimalNumberParser.parseInt32(p, &i) else {
+                                problem = ("malformed", "a point that is not a position index")
+                                break
+                            }
+                            while i < p.count, p[i] > 0x20, p[i] != UInt8(ascii: "#") { i += 1 }
+                            if let v = resolve(raw, count: base.positions + positions.count, what: "position", problem: &problem) {
+                                current.points.append(v)
+                            } else {
+                                problem = nil
+                                droppedPoints += 1
+                            }
+                        }
+                        if let problem { malformed(problem.text) }
                     case "usemtl":
                         let name = rest()
                         if let known = materialIndex[name] { currentMaterial = known } else {
@@ -321,7 +343,7 @@ struct OBJParser {
 
     /// Adds the open group to `groups` when it has faces: the parse is complete.
     mutating func closeGroups() {
-        if !openGroup.faceSizes.isEmpty { groups.append(openGroup) }
+        if !openGroup.faceSizes.isEmpty || !openGroup.points.isEmpty { groups.append(openGroup) }
         openGroup = Group(name: "", line: openGroup.line)
     }
 }

@@ -49,19 +49,41 @@ public struct OBJReader: SceneReader {
         var materials = OBJMaterials(objPath: path, display: display, options: options)
         materials.load(parser.materialLibraries, names: parser.materialNames)
         var assembler = OBJMeshAssembler(parser: parser)
-        for (k, group) in parser.groups.enumerated() where !group.faceSizes.isEmpty {
+        if parser.droppedPoints > 0 {
+            diagnostics.append(.warning("\(parser.droppedPoints) 'p' points dropped: their position index points at nothing", at: SourceLocation(file: display)))
+        }
+        for (k, group) in parser.groups.enumerated() where !group.faceSizes.isEmpty || !group.points.isEmpty {
             let name = group.name.isEmpty ? (parser.groups.count == 1 ? file.url.deletingPathExtension().lastPathComponent : "group\(k)") : group.name
-            let (mesh, materialNames) = assembler.mesh(group, name: name, at: SourceLocation(file: display, line: group.line), diagnostics: &diagnostics)
-            let materialIDs = materialNames.map { $0.flatMap { materials.index(of: $0) } }
-            try budget.spend(bytes: mesh.points.count * 16 + mesh.faceVertexIndices.count * 12, for: "group \(name)", at: SourceLocation(file: display, line: group.line))
-            scene.meshes.append(mesh)
-            var instance = MeshInstance(mesh: scene.meshes.count - 1)
-            if mesh.subsets.isEmpty { instance.material = materialIDs.first.flatMap { $0 } }
-            else { instance.subsetMaterials = materialIDs }
-            scene.root.children.append(Node(name: name, typeName: "group", meshInstances: [instance]))
+            var node = Node(name: name, typeName: "group")
+            if !group.faceSizes.isEmpty {
+                let (mesh, materialNames) = assembler.mesh(group, name: name, at: SourceLocation(file: display, line: group.line), diagnostics: &diagnostics)
+                let materialIDs = materialNames.map { $0.flatMap { materials.index(of: $0) } }
+                try budget.spend(bytes: mesh.points.count * 16 + mesh.faceVertexIndices.count * 12, for: "group \(name)", at: SourceLocation(file: display, line: group.line))
+                scene.meshes.append(mesh)
+                var instance = MeshInstance(mesh: scene.meshes.count - 1)
+                if mesh.subsets.isEmpty { instance.material = materialIDs.first.flatMap { $0 } }
+                else { instance.subsetMaterials = materialIDs }
+                node.meshInstances.append(instance)
+            }
+            if !group.points.isEmpty {
+                try budget.spend(bytes: group.points.count * 16, for: "points of group \(name)", at: SourceLocation(file: display, line: group.line))
+                scene.meshes.append(pointCloud(group.points, parser: parser, name: group.faceSizes.isEmpty ? name : name + "_points"))
+                node.meshInstances.append(MeshInstance(mesh: scene.meshes.count - 1))
+            }
+            scene.root.children.append(node)
         }
         scene.materials = materials.materials
         scene.textures = materials.textures
         return ReadResult(scene: scene, diagnostics: diagnostics + materials.diagnostics)
+    }
+
+    /// A group's `p` points as a point cloud, with their vertex colours when the file has them.
+    private func pointCloud(_ indices: [Int32], parser: OBJParser, name: String) -> Mesh {
+        var mesh = Mesh(name: name, points: indices.map { parser.positions[Int($0)] })
+        if !parser.colors.isEmpty {
+            mesh.primvars.append(Primvar(name: Primvar.displayColorName, interpolation: .vertex,
+                                         values: .float3(indices.map { parser.colors[Int($0)] }), role: .color))
+        }
+        return mesh
     }
 }

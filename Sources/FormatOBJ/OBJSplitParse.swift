@@ -147,6 +147,7 @@ enum OBJSplitParse {
             first.openGroup.normals += continuation.normals
             first.openGroup.faceSizes += continuation.faceSizes
             first.openGroup.faceMaterials += continuation.faceMaterials
+            first.openGroup.points += continuation.points
         }
         if let last = sequence.last {
             first.closeGroups()
@@ -164,5 +165,6 @@ enum OBJSplitParse {
             }
         }
         first.materialLibraries += second.materialLibraries
+        first.droppedPoints += second.droppedPoints
     }
 }

@@ -28,6 +28,12 @@ public struct OBJWriter: SceneWriter {
                 if let normals, case .float3(let values) = normals.values {
                     for n in values { obj += "vn \(NumberText.float(n.x)) \(NumberText.float(n.y)) \(NumberText.float(n.z))\n" }
                 }
+                if mesh.isPointCloud {
+                    // A point cloud as `p` statements, a line per 32 points.
+                    for start in stride(from: 0, to: mesh.points.count, by: 32) {
+                        obj += "p" + (start..<min(start + 32, mesh.points.count)).map { " \($0 + offsets.v)" }.joined() + "\n"
+                    }
+                }
                 // Faces grouped by material: each subset with its own, then the rest.
                 var faceMaterial = [Int?](repeating: instance.material, count: mesh.faceVertexCounts.count)
                 for (s, subset) in mesh.subsets.enumerated() where s < instance.subsetMaterials.count {

@@ -29,7 +29,7 @@ public struct STLWriter: SceneWriter {
             }
         }
         let warnings = scene.droppedContentWarnings(format: "STL", keepsMaterials: false, keepsTexcoordSets: 0,
-                                                    keepsNormals: false, keepsColors: false)
+                                                    keepsNormals: false, keepsColors: false, keepsPointClouds: false)
         return WriteResult(files: [OutputFile(relativePath: context.outputName, bytes: out.bytes)], diagnostics: warnings)
     }
 }

@@ -1,5 +1,5 @@
 """Every glTF and Collada fixture, walked: whatever the file holds that assetc does not carry is named in a
-warning. glTF (pygltflib): extensions used, POINTS primitives, attributes beyond the ones kept, materials
+warning. glTF (pygltflib): extensions used, POINTS primitives (kept as point clouds), attributes beyond the ones kept, materials
 referenced, animation channels (node targets and KHR_animation_pointer), cameras. Collada (the XML): every
 channel target either drives a node transform or a morph weight, or is named; every clip is read."""
 import xml.etree.ElementTree as ET
@@ -39,11 +39,12 @@ def test_gltf_loses_nothing_unnamed(path):
     for extension in document.extensionsUsed or []:
         assert extension in CARRIED_EXTENSIONS or named(warnings, extension), f"{extension} neither carried nor named"
     referenced = set()
+    cloud_points = 0
     for mesh in document.meshes:
         for primitive in mesh.primitives:
             splats = "KHR_gaussian_splatting" in (primitive.extensions or {})
             if primitive.mode == 0 and not splats:
-                assert named(warnings, "POINTS"), "a POINTS primitive left out without a word"
+                cloud_points += document.accessors[primitive.attributes.POSITION].count
             attributes = {k: v for k, v in vars(primitive.attributes).items() if v is not None and not k.startswith("_")}
             for name in attributes:
                 if not name.startswith(KEPT_ATTRIBUTES) and not (splats and name.startswith("KHR_gaussian_splatting:")):
@@ -52,6 +53,7 @@ def test_gltf_loses_nothing_unnamed(path):
                 referenced.add(primitive.material)
             for mapping in (primitive.extensions or {}).get("KHR_materials_variants", {}).get("mappings", []):
                 referenced.add(mapping["material"])
+    assert info["points"] >= cloud_points, f"POINTS primitives hold {cloud_points} points, {info['points']} read"
     assert info["materials"] >= len(referenced) or named(warnings, "material"), f"{len(referenced)} materials used, {info['materials']} read"
     clips_with_channels = 0
     animated_materials = set()

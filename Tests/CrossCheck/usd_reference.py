@@ -4,7 +4,8 @@ Conventions match Docs/CLI.md: values at the layer's startTimeCode when authored
 default time (where usd-core reads default values only); prims traversed as usd-core's default predicate does (with instance
 proxies); geometry of guide/proxy purpose and invisible prims left out; bounds from the points
 themselves under their world transforms (never an authored extent); tessellated intrinsic shapes
-counted as `primitives`, their bounds from their schema extent; BasisCurves counted as `curves`
+counted as `primitives`, their bounds from their schema extent; Points counted as a mesh of points and no
+faces; BasisCurves counted as `curves`
 (curveVertexCounts) and `segments` (vertices less one per curve), their bounds from their points.
 """
 import math
@@ -50,6 +51,12 @@ def figures(path):
             out["faces"] += len(counts)
             out["triangles"] += int(np.maximum(counts - 2, 0).sum())
             corners = points
+        elif prim.IsA(UsdGeom.Points):
+            # A point cloud: assetc counts it as a mesh of points and no faces.
+            points = UsdGeom.Points(prim).GetPointsAttr().Get(time)
+            corners = np.array(points, dtype=np.float64).reshape(-1, 3) if points is not None else np.zeros((0, 3))
+            out["meshes"] += 1
+            out["points"] += len(corners)
         elif prim.IsA(UsdGeom.BasisCurves):
             curves = UsdGeom.BasisCurves(prim)
             counts = np.array(curves.GetCurveVertexCountsAttr().Get(time) or [], dtype=np.int64)

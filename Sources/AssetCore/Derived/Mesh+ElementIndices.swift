@@ -58,8 +58,9 @@ extension Mesh {
 extension Scene {
     /// Warnings for what a format cannot hold, one per kind of content present.
     public func droppedContentWarnings(format: String, keepsMaterials: Bool, keepsTexcoordSets: Int,
-                                       keepsNormals: Bool, keepsColors: Bool) -> [Diagnostic] {
+                                       keepsNormals: Bool, keepsColors: Bool, keepsPointClouds: Bool = true) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
+        if !keepsPointClouds, let warning = pointCloudsDropped(format: format) { warnings.append(warning) }
         if !keepsMaterials && !materials.isEmpty { warnings.append(.warning("\(format) holds no materials: \(materials.count) dropped")) }
         let sets = meshes.map { $0.texcoordSets.count }.max() ?? 0
         if sets > keepsTexcoordSets {
@@ -72,5 +73,14 @@ extension Scene {
         }
         if !cameras.isEmpty || !lights.isEmpty { warnings.append(.warning("\(format) output holds no cameras or lights: \(cameras.count + lights.count) dropped")) }
         return warnings
+    }
+
+    /// One warning counting the point clouds (meshes of points alone) a format cannot hold; nil
+    /// when the scene has none.
+    public func pointCloudsDropped(format: String) -> Diagnostic? {
+        let clouds = meshes.filter(\.isPointCloud)
+        guard !clouds.isEmpty else { return nil }
+        let points = clouds.reduce(0) { $0 + $1.points.count }
+        return .warning("\(format) holds no point clouds: \(clouds.count == 1 ? "1 point cloud" : "\(clouds.count) point clouds") of \(points) points dropped")
     }
 }

@@ -4,6 +4,8 @@ public struct Primvar: Sendable, Equatable {
     public static let normalsName = "normals"
     public static let displayColorName = "displayColor"
     public static let displayOpacityName = "displayOpacity"
+    /// A point cloud's point sizes (UsdGeomPoints' `widths`), diameters in scene units.
+    public static let widthsName = "widths"
 
     public var name: String
     public var interpolation: Interpolation

@@ -73,6 +73,9 @@ struct ColladaDocumentWriter {
             for i in scene.curves.indices { x += curvesGeometry(i) }
             x += "  </library_geometries>\n"
         }
+        // Collada's primitives are faces and lines: a point cloud's geometry holds its points alone,
+        // which readers place as nothing.
+        if let warning = scene.pointCloudsDropped(format: "Collada") { diagnostics.append(warning) }
         if !scene.cameras.isEmpty || !scene.lights.isEmpty {
             diagnostics.append(.warning("Collada output: cameras and lights are not written yet: \(scene.cameras.count + scene.lights.count) dropped"))
         }

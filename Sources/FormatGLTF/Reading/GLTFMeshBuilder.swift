@@ -2,7 +2,7 @@ import AssetCore
 
 /// One glTF primitive as assetc's geometry: triangle modes (list, strip, fan; indexed or not) as a
 /// `Mesh` with vertex-rate primvars, line modes as `Curves`, KHR_gaussian_splatting points as a
-/// `SplatSet`, other points skipped with a warning.
+/// `SplatSet`, other points as a point cloud (a mesh of points and no faces).
 /// Texture coordinates flip to USD's bottom-left origin (`v' = 1 - v`), as the writer flips them back.
 struct GLTFMeshBuilder {
     let accessors: GLTFAccessorReader
@@ -23,10 +23,6 @@ struct GLTFMeshBuilder {
         }
         if mode == 0, let splatting = primitive.extensions?.KHR_gaussian_splatting {
             return .splats(try GLTFSplatBuilder(accessors: accessors).build(primitive, extension: splatting, name: name, at: here, diagnostics: &diagnostics))
-        }
-        if mode == 0 {
-            diagnostics.append(.warning("POINTS primitives are not kept (assetc has no point clouds); skipped", at: here))
-            return nil
         }
         guard (0...6).contains(mode) else { throw AssetError(.malformed("primitive mode \(mode) is not one glTF defines"), at: here) }
         var draco: GLTFDracoMesh?
@@ -60,7 +56,8 @@ struct GLTFMeshBuilder {
         if mode == 1 || mode == 2 || mode == 3 { return .curves(curves(name: name, points: points, order: order, mode: mode, at: here, diagnostics: &diagnostics)) }
 
         var mesh = Mesh(name: name, points: points)
-        mesh.faceVertexIndices = triangles(order, mode: mode, at: here, diagnostics: &diagnostics)
+        // POINTS are a point cloud: a mesh of points and no faces, its attributes per point.
+        mesh.faceVertexIndices = mode == 0 ? [] : triangles(order, mode: mode, at: here, diagnostics: &diagnostics)
         mesh.faceVertexCounts = [Int32](repeating: 3, count: mesh.faceVertexIndices.count / 3)
         var texcoordSets: [(Int, String)] = []
         for (attribute, index) in primitive.attributes.sorted(by: { $0.key < $1.key }) where attribute != "POSITION" {
@@ -88,6 +85,10 @@ struct GLTFMeshBuilder {
             default:
                 diagnostics.append(.warning("attribute \(attribute) is not kept", at: here))
             }
+        }
+        if mode == 0 {
+            if primitive.indices != nil { mesh = mesh.selectingPoints(order) }
+            return .mesh(mesh)
         }
         mesh.skinWeights = try skinWeights(primitive, pointCount: points.count, draco: draco, at: here, diagnostics: &diagnostics)
         mesh.blendShapes = try blendShapes(primitive, names: targetNames, pointCount: points.count, at: here, diagnostics: &diagnostics)

@@ -1,7 +1,8 @@
 import AssetCore
 
 /// Builds a `Mesh` from a composed UsdGeomMesh prim: topology, orientation, normals, every primvar
-/// with its interpolation and indices, and materialBind GeomSubsets. A mesh whose topology is
+/// with its interpolation and indices, and materialBind GeomSubsets; or a point cloud (no faces)
+/// from a UsdGeomPoints prim, its `widths` kept as a primvar. A mesh whose topology is
 /// unusable is dropped with a warning; a primvar that does not fit is dropped on its own.
 struct USDMeshBuilder {
     let values: USDAttributeValues
@@ -77,6 +78,11 @@ struct USDMeshBuilder {
             let shortName = String(name.dropFirst("primvars:".count))
             guard let primvar = makePrimvar(shortName, property, indices: prim.attribute(name + ":indices"), prim: prim,
                                             defaultInterpolation: .constant, diagnostics: &diagnostics) else { continue }
+            result.append(primvar)
+        }
+        // UsdGeomPoints' sizes: an attribute, not a primvar, vertex-rate unless it says otherwise.
+        if prim.typeName == "Points", let widths = prim.attribute("widths"),
+           let primvar = makePrimvar(Primvar.widthsName, widths, indices: nil, prim: prim, defaultInterpolation: .vertex, diagnostics: &diagnostics) {
             result.append(primvar)
         }
         if !result.contains(where: { $0.name == Primvar.normalsName }), let normals = prim.attribute("normals"),

@@ -12,7 +12,7 @@ import Darwin
 struct USDSceneBuilder {
     static let shadingTypes: Set<String> = ["Material", "Shader", "NodeGraph", "GeomSubset"]
     static let groupTypes: Set<String> = ["", "Xform", "Scope", "SkelRoot", "SkelAnimation", "BlendShape"]
-    static let curveTypes: Set<String> = ["Points", "NurbsCurves", "HermiteCurves", "NurbsPatch", "TetMesh"]
+    static let curveTypes: Set<String> = ["NurbsCurves", "HermiteCurves", "NurbsPatch", "TetMesh"]
     static let lightKinds: [String: Light.Kind] = [
         "DistantLight": .directional, "SphereLight": .point, "RectLight": .point, "DiskLight": .point,
         "CylinderLight": .point, "DomeLight": .ambient,
@@ -200,6 +200,12 @@ struct USDSceneBuilder {
                     resolveBinding(subset, inherited: nil).map(\.material)
                 }
                 node.meshInstances = [MeshInstance(mesh: scene.meshes.count, material: binding?.material, subsetMaterials: subsetMaterials)]
+                scene.meshes.append(built.mesh)
+            }
+        case "Points":
+            try chargeMesh(prim)
+            if let built = USDMeshBuilder(values: values).build(prim, diagnostics: &diagnostics) {
+                node.meshInstances = [MeshInstance(mesh: scene.meshes.count, material: binding?.material)]
                 scene.meshes.append(built.mesh)
             }
         case let type where USDGprimTessellator.types.contains(type):

@@ -2,7 +2,8 @@ import AssetCore
 
 extension USDLayerBuilder {
     mutating func meshPrim(_ mesh: Mesh, instance: MeshInstance, name: String, path: String, node: Node?, scenePath: String) -> USDPrimSpec {
-        var prim = USDPrimSpec(specifier: .def, typeName: "Mesh", name: name, line: 0)
+        // A point cloud is UsdGeomPoints: its points with widths, no faces.
+        var prim = USDPrimSpec(specifier: .def, typeName: mesh.isPointCloud ? "Points" : "Mesh", name: name, line: 0)
         let binds = instance.material != nil || instance.subsetMaterials.contains { $0 != nil } || !instance.variantBindings.isEmpty
         let skin = rig.flatMap { skinBinding(mesh, instance: instance, scenePath: scenePath, primPath: path, plan: $0, skeletonPath: skeletonPath) }
         let schemas = (binds ? ["MaterialBindingAPI"] : []) + (skin != nil ? ["SkelBindingAPI"] : [])
@@ -20,8 +21,10 @@ extension USDLayerBuilder {
             let corners = [bounds.min, bounds.max].flatMap { [$0.x, $0.y, $0.z] }.map { Double(Float($0)) }
             properties.append(.attribute("extent", "float3[]", .numbers(corners, components: 3)))
         }
-        properties.append(.attribute("faceVertexCounts", "int[]", .integers(mesh.faceVertexCounts)))
-        properties.append(.attribute("faceVertexIndices", "int[]", .integers(mesh.faceVertexIndices)))
+        if !mesh.isPointCloud {
+            properties.append(.attribute("faceVertexCounts", "int[]", .integers(mesh.faceVertexCounts)))
+            properties.append(.attribute("faceVertexIndices", "int[]", .integers(mesh.faceVertexIndices)))
+        }
         var points = USDPropertySpec.attribute("points", "point3f[]", .floatArray(mesh.points))
         if let cache = channelsByPath[scenePath]?.first(where: { if case .points(let n) = $0.property { return n == mesh.points.count }; return false }) {
             let n = cache.property.components
@@ -30,8 +33,13 @@ extension USDLayerBuilder {
             }
         }
         properties.append(points)
-        for primvar in mesh.primvars { properties += Self.primvarProperties(primvar) }
-        properties.append(.attribute("subdivisionScheme", "token", .string("none"), uniform: true))
+        if mesh.isPointCloud {
+            properties += Self.pointWidths(mesh)
+            for primvar in mesh.primvars where primvar.name != Primvar.widthsName { properties += Self.primvarProperties(primvar) }
+        } else {
+            for primvar in mesh.primvars { properties += Self.primvarProperties(primvar) }
+            properties.append(.attribute("subdivisionScheme", "token", .string("none"), uniform: true))
+        }
         // What a variant rebinds is bound in the variants alone (see addMaterialVariants).
         let wholeVaries = instance.variantBindings.contains { $0.subset == nil }
         if let m = instance.material, let target = materialPaths[m], !wholeVaries { properties.append(.relationship("material:binding", to: target)) }
@@ -61,6 +69,21 @@ extension USDLayerBuilder {
         prim.properties = properties
         if !instance.variantBindings.isEmpty { variantOvers.append((path, subsetNames, instance)) }
         return prim
+    }
+
+    /// UsdGeomPoints' `widths`: the source's (USD `Points` read back), else one width for every
+    /// point, a two-hundredth of the cloud's diagonal, so viewers draw a scan as dots rather than
+    /// at the schema's fallback of one unit.
+    static func pointWidths(_ mesh: Mesh) -> [USDPropertySpec] {
+        if let widths = mesh.primvar(named: Primvar.widthsName), case .float(var values) = widths.values {
+            if let indices = widths.indices { values = indices.map { values[Int($0)] } }
+            let interpolation: USDValue = .string(widths.interpolation == .constant ? "constant" : "vertex")
+            return [.attribute("widths", "float[]", .floatArray(.float(values)), metadata: ["interpolation": interpolation])]
+        }
+        let bounds = mesh.bounds()
+        let diagonal = bounds.isEmpty ? 1 : ((bounds.max - bounds.min) * (bounds.max - bounds.min)).sum().squareRoot()
+        let width = diagonal > 0 ? diagonal / 200 : 0.01
+        return [.attribute("widths", "float[]", .floatArray(.float([Float(width)])), metadata: ["interpolation": .string("constant")])]
     }
 
     /// `primvars:<name>` with its interpolation and indices; a colour with alpha is split into
