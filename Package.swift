@@ -207,7 +207,8 @@ if Context.environment["ASSETC_FUZZ"] != nil {
                                  ("FuzzSPZReader", ["FormatSPZ", "AssetCore", "FuzzSupport"]),
                                  ("FuzzFBXReader", ["FormatFBX", "AssetCore", "FuzzSupport"]), ("FuzzLegacyImage", ["AssetImage", "AssetCore"]),
                                  ("FuzzEnvironment", ["AssetImage", "AssetRender", "AssetCore"]), ("FuzzTextureImage", ["AssetImage", "AssetCore"]),
-                                 ("FuzzMaterialXLayer", ["FormatUSD", "AssetCore"]), ("FuzzS3Response", ["StorageS3", "AssetCore"])] {
+                                 ("FuzzMaterialXLayer", ["FormatUSD", "AssetCore"]), ("FuzzS3Response", ["StorageS3", "AssetCore"]),
+                                 ("FuzzRenderBudget", ["FormatCollada", "AssetRender", "AssetCore", "FuzzSupport"])] {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies.map { .target(name: $0) }, path: "Fuzz/\(name)"))
     }
 }

@@ -38,15 +38,16 @@ public enum Renderer {
         let here = SourceLocation(file: options.source)
         try budget.spend(bytes: size * size * grid * grid * bytesPerSample, for: "a \(size)-pixel image at \(grid)x\(grid) samples", at: here)
         try budget.spendInstancedTriangles(of: scene, for: "drawing the scene", at: here)
+        try checkDrawingBudget(scene, limits: options.limits, at: here)
         let bounds = scene.worldBounds
-        let placed = scene.placedMeshes()
+        let placed = PlacementFraming.distinct(scene.placedMeshes())
         // One unwelded copy per mesh, however many instances place it.
         var shapes = [DrawMesh?](repeating: nil, count: scene.meshes.count)
         for p in placed where shapes[p.instance.mesh] == nil { shapes[p.instance.mesh] = DrawMesh(mesh: scene.meshes[p.instance.mesh]) }
         let placedCurves = scene.placedCurves()
         let placedSplats = scene.placedSplats()
         try budget.spend(work: placedSplats.reduce(0) { $0 + scene.splats[$1.instance.splats].count }, for: "drawing the splats", at: here)
-        let radius = bounds.isEmpty ? nil : max(farthestPoint(placed, shapes, from: bounds.center),
+        let radius = bounds.isEmpty ? nil : max(PlacementFraming.farthestPoint(placed, shapes, from: bounds.center),
                                                 farthestPoint(placedCurves, scene.curves, from: bounds.center),
                                                 farthestExtent(placedSplats, scene.splats, from: bounds.center))
         // An explicit camera keeps where it looks; its near and far planes still come from the
@@ -205,19 +206,13 @@ public enum Renderer {
         return farthest
     }
 
-    /// Distance from `center` to the farthest finite vertex: the radius of the bounding sphere the
-    /// camera frames.
-    static func farthestPoint(_ placed: [PlacedMesh], _ shapes: [DrawMesh?], from center: SIMD3<Double>) -> Double {
-        let c = SIMD3<Float>(Float(center.x), Float(center.y), Float(center.z))
-        var farthest: Float = 0
-        for instance in placed {
-            guard let shape = shapes[instance.instance.mesh] else { continue }
-            for p in instance.worldTransform.transformedPoints(shape.positions) {
-                let d = p - c
-                let squared = (d * d).sum()
-                if squared.isFinite { farthest = max(farthest, squared) }
-            }
-        }
-        return Double(farthest.squareRoot())
+    /// Refuses, before framing or drawing, a scene that places more triangles than a thumbnail
+    /// draws in about ten seconds here (`ReadLimits.maxPlacedTriangles`): counted over every
+    /// placement the file asks for, duplicates included, since that is what the file claims.
+    static func checkDrawingBudget(_ scene: Scene, limits: ReadLimits, at here: SourceLocation) throws(AssetError) {
+        let triangles = scene.instancedTriangleCount()
+        guard triangles > limits.maxPlacedTriangles else { return }
+        throw AssetError(.limitExceeded("drawing the scene places \(triangles) triangles once instances are placed, more than the \(limits.maxPlacedTriangles) a picture draws (raise it with --max-drawn-triangles)"),
+                         at: here)
     }
 }

@@ -31,6 +31,7 @@ struct IndexCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var reading: ReadingOptions
+    @OptionGroup var drawing: DrawingOptions
 
     @Option(help: ArgumentHelp("Seconds to keep retrying while an S3 store does not answer, then fail with status 75.", valueName: "seconds"))
     var retryFor: Double = 60
@@ -38,7 +39,7 @@ struct IndexCommand: AsyncParsableCommand {
     @OptionGroup(title: "Look of the thumbnails (workers rendering deferred ones should be given the same)") var look: LookOptions
 
     func run() async throws {
-        var useCase = IndexUseCase(readOptions: reading.readOptions, thumbnails: thumbnails)
+        var useCase = IndexUseCase(readOptions: drawing.applied(to: reading.readOptions), thumbnails: thumbnails)
         useCase.deferThumbnails = deferThumbnails
         useCase.render.size = thumbnailSize
         useCase.stores = Stores.opener(retry: Stores.retry(for: retryFor))

@@ -121,3 +121,21 @@ struct ByteSizeArgument: ExpressibleByArgument {
         self.bytes = bytes
     }
 }
+
+/// The drawing budget of the commands that render (`thumbnail`, `index --thumbnails`).
+struct DrawingOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Most triangles a picture draws once instances are placed; a scene past it is refused before drawing (default \(ReadLimits.defaultPlacedTriangles), about ten seconds on two cores).",
+                                            valueName: "count"))
+    var maxDrawnTriangles: Int?
+
+    func validate() throws {
+        if let maxDrawnTriangles, maxDrawnTriangles <= 0 { throw ValidationError("--max-drawn-triangles must be a positive number of triangles") }
+    }
+
+    /// `options` with the drawing budget set.
+    func applied(to options: ReadOptions) -> ReadOptions {
+        var options = options
+        if let maxDrawnTriangles { options.limits.maxPlacedTriangles = maxDrawnTriangles }
+        return options
+    }
+}

@@ -51,6 +51,7 @@ struct ThumbnailCommand: ParsableCommand {
     var html = false
 
     @OptionGroup var reading: ReadingOptions
+    @OptionGroup var drawing: DrawingOptions
 
     @OptionGroup(title: "Look") var look: LookOptions
 
@@ -89,7 +90,7 @@ struct ThumbnailCommand: ParsableCommand {
         try look.apply(to: &render)
         let sources = try AssetSources.forCommand(assetRoot: reading.sandbox.assetRoot, maxBytes: reading.readOptions.limits.maxFileBytes)
         defer { sources.closeSaying() }
-        var base = ThumbnailUseCase(render: render, readOptions: reading.readOptions)
+        var base = ThumbnailUseCase(render: render, readOptions: drawing.applied(to: reading.readOptions))
         base.frames = frames
         let (useCase, jobs, out) = try ExitStatus.orExit {
             try base.staged(paths, output: self.out, sources: sources, keepingRoot: reading.sandbox.hasFolderRoot)

@@ -245,7 +245,7 @@ def usda_many_references(path, points=100000, copies=1000):
     open(path, "w").write("\n".join(lines) + "\n")
 
 
-def dae_many_instances(path, triangles=10000, instances=60000):
+def dae_many_instances(path, triangles=10000, instances=60000, spacing=1):
     side = int((triangles // 2) ** 0.5) + 1
     positions = " ".join("%d %d 0" % (i % side, i // side) for i in range(side * side))
     indices = []
@@ -254,7 +254,7 @@ def dae_many_instances(path, triangles=10000, instances=60000):
             i = y * side + x
             indices += [i, i + 1, i + side, i + 1, i + side + 1, i + side]
     count = len(indices) // 3
-    nodes = "\n".join('<node id="n%d"><translate>%d 0 0</translate><instance_geometry url="#g"/></node>' % (i, i)
+    nodes = "\n".join('<node id="n%d"><translate>%d 0 0</translate><instance_geometry url="#g"/></node>' % (i, i * spacing)
                       for i in range(instances))
     open(path, "w").write(f"""<?xml version="1.0" encoding="utf-8"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
@@ -283,6 +283,8 @@ GENERATORS = {
     "reference_fan_out.usda": usda_reference_fan_out,
     "many_references.usda": usda_many_references,
     "many_instances.dae": dae_many_instances,
+    # Issue 62: under the work budget (1.96 x 10^8 triangles) but all at one spot, drawn for minutes once.
+    "same_place_instances.dae": lambda path: dae_many_instances(path, instances=20000, spacing=0),
 }
 
 

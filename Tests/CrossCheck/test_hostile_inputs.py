@@ -29,6 +29,8 @@ EXPECTED = {
     ("many_instances.dae", "info"): (0, None),
     ("many_instances.dae", "thumbnail"): (1, "drawing the scene (588000000 triangles once instances are placed): " + WORK),
     ("many_instances.dae", "convert"): (1, "converting the scene (588000000 triangles once instances are placed): " + WORK),
+    ("same_place_instances.dae", "info"): (0, None),
+    ("same_place_instances.dae", "thumbnail"): (1, "drawing the scene places 196000000 triangles once instances are placed, more than the 50000000 a picture draws"),
 }
 
 
@@ -153,6 +155,63 @@ def test_the_60000_instance_file_is_refused_quickly_by_thumbnail_index_and_serve
         assert "triangles once instances are placed" in refused.value.read().decode()
         with urllib.request.urlopen(base + "/api/assets/library/ship.dae/thumbnail.png", timeout=60) as other:
             assert other.status == 200 and other.read()[:4] == b"\x89PNG", "the service goes on with the rest"
+    finally:
+        service.terminate()
+        service.communicate(timeout=30)
+
+
+def test_the_drawing_budget_is_checked_before_framing_and_raised_by_its_flag(hostile, tmp_path):
+    """Issue 62: 20,000 placements of one 9,800-triangle mesh at one spot (1.96 x 10^8 triangles, under the work
+    budget) took 34 s to draw once at 64 pixels. The drawing budget refuses it at once, `index --thumbnails`
+    records that and `serve` answers 413 naming it; raised with --max-drawn-triangles, the duplicates are drawn once,
+    so it renders as fast as one copy. The bound is exact: a scene of 196 placements renders at a budget of its
+    own 1,920,800 triangles and is refused one below."""
+    import shutil
+    import time
+    import urllib.error
+    import urllib.request
+
+    path = hostile / "same_place_instances.dae"
+    started = time.monotonic()
+    raised = subprocess.run([assetc_binary(), "thumbnail", str(path), "--out", str(tmp_path / "raised"), "--size", "64",
+                             "--max-drawn-triangles", "200000000"], capture_output=True, text=True, timeout=120)
+    assert raised.returncode == 0, raised.stderr
+    assert time.monotonic() - started < 30, "identical placements are drawn once"
+    one = tmp_path / "one.dae"
+    hostile_inputs.dae_many_instances(str(one), instances=1)
+    def picture(folder):
+        from PIL import Image
+        return list(Image.open(next(folder.rglob("*.png"))).convert("RGBA").getdata())
+    assert subprocess.run([assetc_binary(), "thumbnail", str(one), "--out", str(tmp_path / "one"), "--size", "64"]).returncode == 0
+    assert picture(tmp_path / "raised") == picture(tmp_path / "one"), "20,000 copies at one spot draw as one"
+
+    legit = tmp_path / "spread.dae"
+    hostile_inputs.dae_many_instances(str(legit), instances=196)
+    def thumbnail(limit):
+        return subprocess.run([assetc_binary(), "thumbnail", str(legit), "--out", str(tmp_path / f"spread{limit}"), "--size", "32",
+                               "--max-drawn-triangles", str(limit)], capture_output=True, text=True, timeout=300)
+    assert thumbnail(1_920_800).returncode == 0
+    below = thumbnail(1_920_799)
+    assert below.returncode == 1 and "places 1920800 triangles" in below.stderr and "--max-drawn-triangles" in below.stderr
+
+    library = tmp_path / "library"
+    library.mkdir()
+    shutil.copy(path, library / path.name)
+    index = subprocess.run([assetc_binary(), "index", str(library), "--db", str(tmp_path / "catalog.sqlite"), "--thumbnails"],
+                           capture_output=True, text=True, timeout=60)
+    assert index.returncode == 0 and "1 thumbnails failed" in index.stdout, index.stdout + index.stderr
+    port = free_port()
+    service = subprocess.Popen([assetc_binary(), "serve", str(library), "--db", str(tmp_path / "served.sqlite"), "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        assert wait_for_ok(base + f"/api/assets/library/{path.name}"), "the service never listed the file"
+        started = time.monotonic()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(base + f"/api/assets/library/{path.name}/thumbnail.png", timeout=30)
+        assert time.monotonic() - started < 20
+        assert refused.value.code == 413
+        assert "a picture draws" in refused.value.read().decode()
     finally:
         service.terminate()
         service.communicate(timeout=30)
