@@ -50,13 +50,18 @@ public enum Renderer {
         let radius = bounds.isEmpty ? nil : max(PlacementFraming.farthestPoint(placed, shapes, from: bounds.center),
                                                 farthestPoint(placedCurves, scene.curves, from: bounds.center),
                                                 farthestExtent(placedSplats, scene.splats, from: bounds.center))
+        let shadow = options.shadow && !placed.isEmpty
+            ? radius.map { GroundShadow(placed: placed, shapes: shapes, bounds: bounds, radius: Float($0), upAxis: scene.metadata.upAxis) } : nil
+        // The picture holds the shadow where it can be seen as well as the model: a shadow cut by
+        // the picture's border reads as a defect (8 of 36 served views were).
+        let footprint = (shadow?.footprint() ?? []).map { SIMD3<Double>($0) }
         // An explicit camera keeps where it looks; its near and far planes still come from the
         // bounding sphere, so no part of the model is cut off whatever planes it came with.
         let camera = if let given = options.camera {
             radius.map { given.clipping(around: bounds.center, radius: $0) } ?? given
         } else {
             RenderCamera.framing(bounds.isEmpty ? Bounds3(min: [-1, -1, -1], max: [1, 1, 1]) : bounds,
-                                 radius: radius, view: options.view, upAxis: scene.metadata.upAxis)
+                                 radius: radius, view: options.view, upAxis: scene.metadata.upAxis, pixels: size, holding: footprint)
         }
         var rasterizer = TriangleRasterizer(framebuffer: Framebuffer(width: size, height: size, grid: grid))
         guard !bounds.isEmpty else {
@@ -123,10 +128,7 @@ public enum Renderer {
             rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
                             triangle: t, shader: shader, opaque: false)
         }
-        if options.shadow, let radius {
-            let shadow = GroundShadow(placed: placed, shapes: shapes, bounds: bounds, radius: Float(radius), upAxis: scene.metadata.upAxis)
-            shadow.composite(into: &rasterizer.framebuffer, camera: camera)
-        }
+        shadow?.composite(into: &rasterizer.framebuffer, camera: camera)
         SplatRasterizer(camera: camera, width: size, height: size).draw(placedSplats, of: scene, into: &rasterizer.framebuffer)
         drawCurves(placedCurves, of: scene, vp: vp, into: &rasterizer.framebuffer)
         return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)

@@ -153,10 +153,110 @@ enum ViewerScript {
     var halfVertical = THREE.Math.degToRad(camera.fov / 2);
     var halfHorizontal = Math.atan(Math.tan(halfVertical) * camera.aspect);
     var distance = radius / Math.sin(Math.min(halfVertical, halfHorizontal)) * 1.04;
+    // And, as the thumbnails keep, at least two pixels (and one for antialiasing) clear of every
+    // edge of the canvas, however small it is.
+    var pixels = Math.min(renderer.domElement.width, renderer.domElement.height);
+    if (pixels > 0) {
+      var clear = Math.max(1 - 6 / pixels, 0.05);
+      distance = Math.max(distance, radius / Math.sin(Math.atan(Math.tan(Math.min(halfVertical, halfHorizontal)) * clear)));
+    }
     var direction = new THREE.Vector3(1, 0.75, 1.1).normalize();
+    distance = holdShadow(box, center, radius, direction, halfVertical, halfHorizontal, distance, pixels);
     home = { position: sphere.center.clone().addScaledVector(direction, distance), target: sphere.center.clone(), radius: radius,
              near: Math.max(distance - radius * 1.5, distance * 0.001), far: distance + radius * 1.5 };
     reset();
+  }
+
+  // The served thumbnails hold their ground shadow in the frame where it can be seen
+  // (GroundShadow.footprint, in the renderer): the same 128-texel contact map made here from the
+  // same vertices (each triangle low enough to cast, as dark as its lowest corner is close to the
+  // ground, three box blurs), and the view backs away as they do, so its first frame is the
+  // thumbnail's. Corners of the visible rectangle on the ground, or none.
+  function shadowFootprint(box, radius) {
+    var n = 128;
+    var ground = box.min.y, height = Math.max(box.max.y - ground, radius * 1e-3);
+    var reach = Math.max(height * 0.5, radius * 0.25);
+    var half = Math.max(box.max.x - box.min.x, box.max.z - box.min.z) * 0.5 + radius * 0.35;
+    var originA = (box.min.x + box.max.x) / 2 - half, originB = (box.min.z + box.max.z) / 2 - half;
+    var scale = n / (2 * half);
+    var map = new Float32Array(n * n);
+    function keep(x, y, value) { if (x >= 0 && y >= 0 && x < n && y < n) map[y * n + x] = Math.max(map[y * n + x], value); }
+    function fill(p0, p1, p2, value) {
+      [p0, p1, p2].forEach(function (p) { keep(Math.floor(p[0]), Math.floor(p[1]), value); });
+      var area = (p1[0] - p0[0]) * (p2[1] - p0[1]) - (p1[1] - p0[1]) * (p2[0] - p0[0]);
+      if (area === 0 || !isFinite(area)) return;
+      var sign = area > 0 ? 1 : -1;
+      var minX = Math.max(Math.floor(Math.min(p0[0], p1[0], p2[0])), 0), maxX = Math.min(Math.ceil(Math.max(p0[0], p1[0], p2[0])), n - 1);
+      var minY = Math.max(Math.floor(Math.min(p0[1], p1[1], p2[1])), 0), maxY = Math.min(Math.ceil(Math.max(p0[1], p1[1], p2[1])), n - 1);
+      for (var y = minY; y <= maxY; y++) {
+        for (var x = minX; x <= maxX; x++) {
+          var px = x + 0.5, py = y + 0.5;
+          var w0 = ((p2[0] - p1[0]) * (py - p1[1]) - (p2[1] - p1[1]) * (px - p1[0])) * sign;
+          var w1 = ((p0[0] - p2[0]) * (py - p2[1]) - (p0[1] - p2[1]) * (px - p2[0])) * sign;
+          var w2 = ((p1[0] - p0[0]) * (py - p0[1]) - (p1[1] - p0[1]) * (px - p0[0])) * sign;
+          if (w0 >= 0 && w1 >= 0 && w2 >= 0) map[y * n + x] = Math.max(map[y * n + x], value);
+        }
+      }
+    }
+    var corners = [new THREE.Vector3(), new THREE.Vector3(), new THREE.Vector3()];
+    model.traverse(function (object) {
+      var geometry = object.isMesh && !object.userData.splats && object.geometry;
+      var positions = geometry && geometry.attributes.position;
+      if (!positions) return;
+      var index = geometry.index, count = index ? index.count : positions.count;
+      for (var t = 0; t + 2 < count; t += 3) {
+        for (var k = 0; k < 3; k++) corners[k].fromBufferAttribute(positions, index ? index.getX(t + k) : t + k).applyMatrix4(object.matrixWorld);
+        var low = Math.min(corners[0].y, corners[1].y, corners[2].y) - ground;
+        if (!(low < reach)) continue;
+        var shade = 1 - Math.max(low, 0) / reach;
+        var flat = corners.map(function (p) { return [(p.x - originA) * scale, (p.z - originB) * scale]; });
+        fill(flat[0], flat[1], flat[2], shade * shade);
+      }
+    });
+    var blur = Math.max(Math.round(radius * 0.12 * scale), 1), width = 2 * blur + 1;
+    var a = map, b = new Float32Array(n * n);
+    for (var pass = 0; pass < 3; pass++) {
+      for (var y = 0; y < n; y++) for (var x = 0; x < n; x++) {
+        var sum = 0;
+        for (var k = -blur; k <= blur; k++) { var xx = x + k; if (xx >= 0 && xx < n) sum += a[y * n + xx]; }
+        b[y * n + x] = sum / width;
+      }
+      var next = new Float32Array(n * n);
+      for (var y2 = 0; y2 < n; y2++) for (var x2 = 0; x2 < n; x2++) {
+        var sum2 = 0;
+        for (var k2 = -blur; k2 <= blur; k2++) { var yy = y2 + k2; if (yy >= 0 && yy < n) sum2 += b[yy * n + x2]; }
+        next[y2 * n + x2] = sum2 / width;
+      }
+      a = next;
+    }
+    var visible = 0.5 / 255 / 0.45, lo = [n, n], hi = [-1, -1];
+    for (var y3 = 0; y3 < n; y3++) for (var x3 = 0; x3 < n; x3++) {
+      if (a[y3 * n + x3] > visible) { lo = [Math.min(lo[0], x3), Math.min(lo[1], y3)]; hi = [Math.max(hi[0], x3), Math.max(hi[1], y3)]; }
+    }
+    if (hi[0] < lo[0]) return [];
+    var u0 = originA + (lo[0] - 1) / scale, u1 = originA + (hi[0] + 2) / scale;
+    var v0 = originB + (lo[1] - 1) / scale, v1 = originB + (hi[1] + 2) / scale;
+    return [[u0, v0], [u1, v0], [u0, v1], [u1, v1]].map(function (c) { return new THREE.Vector3(c[0], ground, c[1]); });
+  }
+
+  function holdShadow(box, center, radius, direction, halfVertical, halfHorizontal, distance, pixels) {
+    if (box.isEmpty()) return distance;
+    var points = shadowFootprint(box, radius);
+    if (!points.length) return distance;
+    var inside = 1 / 1.04;
+    if (pixels > 0) inside = Math.min(inside, Math.max(1 - 6 / pixels, 0.05));
+    var forward = direction.clone().negate();
+    var right = new THREE.Vector3().crossVectors(forward, new THREE.Vector3(0, 1, 0)).normalize();
+    var up = new THREE.Vector3().crossVectors(right, forward);
+    // Both across and up within the narrower field, as the sphere is: the square in the middle of
+    // the canvas is the square thumbnail.
+    var tan = Math.tan(Math.min(halfVertical, halfHorizontal)) * inside;
+    points.forEach(function (p) {
+      var q = p.clone().sub(center);
+      var along = q.dot(forward);
+      distance = Math.max(distance, Math.abs(q.dot(right)) / tan - along, Math.abs(q.dot(up)) / tan - along);
+    });
+    return distance;
   }
 
   function reset() {

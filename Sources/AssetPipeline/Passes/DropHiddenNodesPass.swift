@@ -12,9 +12,18 @@ public struct DropHiddenNodesPass: ScenePass {
     public func run(_ scene: inout Scene, diagnostics: inout [Diagnostic]) {
         var dropped: [String] = []
         let counted = scene.countedPurposes
+        // A skeleton's joints place its skinned meshes whatever the skeleton's purpose or
+        // visibility (usd-core's skeleton-purpose files author `guide`): they stay as plain
+        // transforms, or every skin on them would be lost.
+        var joints: Set<String> = []
+        scene.forEachNode { node, _ in
+            for instance in node.meshInstances {
+                if let skin = instance.skin, scene.skeletons.indices.contains(skin.skeleton) { joints.formUnion(scene.skeletons[skin.skeleton].jointPaths) }
+            }
+        }
         for i in scene.root.children.indices.reversed() {
             let child = scene.root.children[i]
-            if !Self.prune(&scene.root.children[i], path: "/" + child.name, inherited: .default, counted: counted, dropped: &dropped) {
+            if !Self.prune(&scene.root.children[i], path: "/" + child.name, inherited: .default, counted: counted, joints: joints, dropped: &dropped) {
                 scene.root.children.remove(at: i)
             }
         }
@@ -25,17 +34,19 @@ public struct DropHiddenNodesPass: ScenePass {
     }
 
     /// Prunes under `node`; false when nothing of it is left to write.
-    private static func prune(_ node: inout Node, path: String, inherited: Purpose, counted: PurposeSet,
+    private static func prune(_ node: inout Node, path: String, inherited: Purpose, counted: PurposeSet, joints: Set<String>,
                               dropped: inout [String]) -> Bool {
-        if node.isInvisible {
+        let isJoint = joints.contains(path)
+        // An invisible node drops everything under it, but for the joints there.
+        if node.isInvisible && !isJoint && !joints.contains(where: { $0.hasPrefix(path + "/") }) {
             dropped.append(path)
             return false
         }
-        let purpose = node.purpose ?? inherited
+        let purpose = node.isInvisible ? .guide : node.purpose ?? inherited
         var keptChildren = false
         for i in node.children.indices.reversed() {
             let childPath = path + "/" + node.children[i].name
-            if prune(&node.children[i], path: childPath, inherited: purpose, counted: counted, dropped: &dropped) {
+            if prune(&node.children[i], path: childPath, inherited: purpose, counted: counted, joints: joints, dropped: &dropped) {
                 keptChildren = true
             } else {
                 node.children.remove(at: i)
@@ -46,9 +57,12 @@ public struct DropHiddenNodesPass: ScenePass {
         node.meshInstances = []
         node.camera = nil
         node.light = nil
-        if hadContent || !keptChildren { dropped.append(path) }
-        // Kept as a plain transform when a counted descendant needs its place in the hierarchy.
-        if keptChildren { node.purpose = nil }
-        return keptChildren
+        if hadContent || !(keptChildren || isJoint) { dropped.append(path) }
+        // Kept as a plain transform when a counted descendant or a skin needs its place in the hierarchy.
+        if keptChildren || isJoint {
+            node.purpose = nil
+            node.isInvisible = false
+        }
+        return keptChildren || isJoint
     }
 }

@@ -48,20 +48,53 @@ public struct RenderCamera: Sendable, Equatable {
     /// `radius` is the sphere's around the box centre when known (the farthest point), else the
     /// box's half-diagonal. `aspect` is width over height: below 1 the horizontal field is the
     /// narrower, and the sphere must fit that one too.
+    /// `holding` are further points the picture must show whole (the corners of the ground shadow
+    /// where it can be seen): the camera backs away along its line until each is inside the same
+    /// margin as the sphere.
     public static func framing(_ bounds: Bounds3, radius sphereRadius: Double? = nil, view: RenderView, upAxis: UpAxis,
-                               verticalFieldOfView: Double = 60, aspect: Double = 1) -> RenderCamera {
+                               verticalFieldOfView: Double = 60, aspect: Double = 1, pixels: Int? = nil,
+                               holding points: [SIMD3<Double>] = []) -> RenderCamera {
         let center = bounds.center
         let radius = max(sphereRadius ?? bounds.boundingSphereRadius, 1e-9)
         let halfVertical = verticalFieldOfView * .pi / 360
         let halfHorizontal = atan(tan(halfVertical) * max(aspect, 1e-6))
-        let distance = radius / sin(min(halfVertical, halfHorizontal)) * 1.04
+        let half = min(halfVertical, halfHorizontal)
+        // The sphere's outline 4% inside the frame, and, for a picture of `pixels`, at least
+        // `borderPixels` inside its edge (plus one for antialiasing), so a small thumbnail keeps
+        // its border transparent too.
+        var inside = 1 / 1.04
+        var distance = radius / sin(half) * 1.04
+        if let pixels, pixels > 0 {
+            let clear = max(1 - 2 * Double(Self.borderPixels + 1) / Double(pixels), 0.05)
+            distance = max(distance, radius / sin(atan(tan(half) * clear)))
+            inside = min(inside, clear)
+        }
         let (direction, upYUp) = view.directionAndUp
         let toWorld = Self.fromYUp(upAxis)
         let d = toWorld.transformDirection(Vector.normalize(direction))
-        let camera = RenderCamera(position: center + d * distance, target: center, up: toWorld.transformDirection(upYUp),
+        var camera = RenderCamera(position: center + d * distance, target: center, up: toWorld.transformDirection(upYUp),
                                   verticalFieldOfView: verticalFieldOfView)
-        return camera.clipping(around: center, radius: radius)
+        if !points.isEmpty {
+            // In the camera's frame a point at (x, y) across and z along the view from the target is
+            // inside when |x| and |y| are at most T·(z + distance): each point asks for a distance.
+            let forward = -d
+            var upVector = camera.up
+            if Vector.length(Vector.cross(forward, upVector)) < 1e-9 { upVector = abs(forward.y) < 0.9 ? [0, 1, 0] : [0, 0, 1] }
+            let right = Vector.normalize(Vector.cross(forward, upVector)), up = Vector.cross(right, forward)
+            let tanX = tan(halfHorizontal) * inside, tanY = tan(halfVertical) * inside
+            for p in points where p.isFinite {
+                let q = p - center
+                let along = (q * forward).sum()
+                distance = max(distance, abs((q * right).sum()) / tanX - along, abs((q * up).sum()) / tanY - along)
+            }
+            camera.position = center + d * distance
+        }
+        let reach = points.reduce(radius) { max($0, $1.isFinite ? Vector.length($1 - center) : 0) }
+        return camera.clipping(around: center, radius: reach)
     }
+
+    /// Pixels at every edge of a framed picture that stay clear of the model and its shadow.
+    public static let borderPixels = 2
 
     /// This camera turned `degrees` about the line through its target along `axis` (right-handed),
     /// its up turned with it: a turntable's frame.

@@ -67,8 +67,13 @@ struct SurfaceShader: FragmentShader {
         }
         let input = inputs[m]
         let vertexColor = mesh.colors.map { Self.interpolate($0, triangle, b) }
+        // The vertex colour tints the base colour where the material says so (glTF's COLOR_0, a USD
+        // primvar reader on diffuseColor); a USD, FBX, Collada or OBJ material bound over vertex
+        // colours shades without them, as usdview, Blender and Cycles do. SceneKit's headlight
+        // look multiplies them always, as SceneKit does.
+        let tints = input.material.baseColorFromVertexColor || setup.lighting == .headlight
         var sample = SurfaceSample(input, mesh: mesh, triangle: triangle, b,
-                                   tint: vertexColor.map { SIMD3($0.x, $0.y, $0.z) } ?? .one)
+                                   tint: tints ? vertexColor.map { SIMD3($0.x, $0.y, $0.z) } ?? .one : .one)
         var alpha: Float = 1
         // Under OPAQUE the vertex colour's alpha is ignored, as the material's is; its colour is not.
         if input.alphaMode != .opaque {

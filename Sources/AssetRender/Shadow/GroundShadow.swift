@@ -110,6 +110,26 @@ struct GroundShadow {
         return a
     }
 
+    /// The corners, on the ground, of the rectangle where the shadow can be seen (darkness enough
+    /// to move a pixel by half a step of 8-bit alpha), for framing: the picture holds them as it
+    /// holds the model. The browser's view (ViewerScript's `shadowFootprint`) makes the same map
+    /// from the same vertices, so its first frame is the thumbnail's. Empty when nothing casts.
+    func footprint() -> [SIMD3<Float>] {
+        let n = Self.resolution
+        let visible = 0.5 / 255 / Self.intensity
+        var lo = SIMD2<Int>(n, n), hi = SIMD2<Int>(-1, -1)
+        for y in 0..<n {
+            for x in 0..<n where darkness[y * n + x] > visible {
+                lo = pointwiseMin(lo, SIMD2(x, y)); hi = pointwiseMax(hi, SIMD2(x, y))
+            }
+        }
+        guard hi.x >= lo.x else { return [] }
+        // Texel edges, one texel out for the bilinear lookup's reach.
+        let a0 = origin.x + Float(lo.x - 1) / scale, a1 = origin.x + Float(hi.x + 2) / scale
+        let b0 = origin.y + Float(lo.y - 1) / scale, b1 = origin.y + Float(hi.y + 2) / scale
+        return [(a0, b0), (a1, b0), (a0, b1), (a1, b1)].map { a, b in up * ground + axisA * a + axisB * b }
+    }
+
     /// Darkness at a ground point, bilinear; 0 off the map.
     func darkness(at p: SIMD3<Float>) -> Float {
         let n = Self.resolution

@@ -100,6 +100,8 @@ struct GLTFMaterialBuilder {
             material.baseColor = MaterialProperty(.zero)
         }
         material.isDoubleSided = source.doubleSided ?? false
+        // glTF: COLOR_0, where a primitive has it, multiplies the base colour.
+        material.baseColorFromVertexColor = true
         return material
     }
 

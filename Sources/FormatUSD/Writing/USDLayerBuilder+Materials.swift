@@ -6,14 +6,28 @@ extension USDLayerBuilder {
     mutating func looksScope(path looksPath: String) -> USDPrimSpec {
         let looksName = String(looksPath.split(separator: "/").last ?? "Looks")
         var looks = USDPrimSpec(specifier: .def, typeName: "Scope", name: looksName, line: 0)
+        let tinted = tintedMaterials
         for (i, material) in scene.materials.enumerated() {
             guard let path = materialPaths[i] else { continue }
-            looks.children.append(materialPrim(material, index: i, path: path))
+            looks.children.append(materialPrim(material, index: i, path: path, tinted: tinted.contains(i)))
         }
         return looks
     }
 
-    private mutating func materialPrim(_ material: Material, index: Int, path: String) -> USDPrimSpec {
+    /// Materials bound to a mesh that has vertex colours (for the primvar reader their base colour
+    /// takes from them).
+    var tintedMaterials: Set<Int> {
+        var tinted: Set<Int> = []
+        scene.forEachNode { node, _ in
+            for instance in node.meshInstances where scene.meshes.indices.contains(instance.mesh)
+                && scene.meshes[instance.mesh].primvar(named: Primvar.displayColorName) != nil {
+                for m in [instance.material] + instance.subsetMaterials { if let m { tinted.insert(m) } }
+            }
+        }
+        return tinted
+    }
+
+    private mutating func materialPrim(_ material: Material, index: Int, path: String, tinted: Bool) -> USDPrimSpec {
         let name = String(path.split(separator: "/").last!)
         var prim = USDPrimSpec(specifier: .def, typeName: "Material", name: name, line: 0)
         prim.properties = [.connection("outputs:surface", "token", to: "\(path)/PreviewSurface.outputs:surface")]
@@ -76,7 +90,7 @@ extension USDLayerBuilder {
         }
 
         let c = material.baseColor.value
-        if material.baseColorFromVertexColor && material.baseColor.texture == nil {
+        if material.baseColorFromVertexColor && material.baseColor.texture == nil && tinted {
             // The base colour is the vertex colour, as the source's primvar reader said. Its
             // constant can only be the reader's fallback (UsdPreviewSurface multiplies nothing),
             // so a base colour other than white is named where it is lost.
