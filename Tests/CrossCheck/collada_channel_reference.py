@@ -161,3 +161,20 @@ class Document:
         curves = [c[4] for c in channels] + (list(self.morph_channels.values()) if clip is None else [])
         times = [t for curve in curves for t in curve.times]
         return max(times) - min(times) if times else 0.0
+
+
+def usd_worlds(path, tmp_path, names=None):
+    """A function (prim name, seconds) -> world matrix of assetc's usda of `path`, as usd-core computes it.
+    `names` maps a name asked for to the prim's name (Collada node ids to the names assetc gives them)."""
+    import subprocess
+    from pxr import Usd, UsdGeom
+    from conftest import assetc_binary
+    out = tmp_path / (path.stem + ".usda")
+    result = subprocess.run([assetc_binary(), "convert", "--force", str(path), str(out)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    stage = Usd.Stage.Open(str(out))
+    prims = {p.GetName(): UsdGeom.Xformable(p) for p in stage.Traverse() if p.IsA(UsdGeom.Xformable)}
+    fps = stage.GetTimeCodesPerSecond()
+    names = names or {}
+    # The stage is held by the closure: its prims die with it.
+    return lambda name, seconds, _stage=stage: numpy.array(prims[names.get(name, name)].ComputeLocalToWorldTransform(Usd.TimeCode(seconds * fps))).T

@@ -12,22 +12,11 @@ import numpy
 import pytest
 from pxr import Usd, UsdGeom
 
-from collada_channel_reference import NS, Document
+from collada_channel_reference import NS, Document, usd_worlds
 from conftest import FIXTURES, assetc_binary, assetc_info
 
 FOLDER = FIXTURES / "anim" / "collada_channels"
 NODE_CASES = ["component_targets.dae", "matrix_targets.dae", "lookat_skew_targets.dae", "clips.dae", "nested.dae", "material_channel.dae"]
-
-
-def usd_worlds(path, tmp_path):
-    out = tmp_path / (path.stem + ".usda")
-    result = subprocess.run([assetc_binary(), "convert", "--force", str(path), str(out)], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    stage = Usd.Stage.Open(str(out))
-    prims = {p.GetName(): UsdGeom.Xformable(p) for p in stage.Traverse() if p.IsA(UsdGeom.Xformable)}
-    fps = stage.GetTimeCodesPerSecond()
-    # The stage is held by the closure: its prims die with it.
-    return lambda name, seconds, _stage=stage: numpy.array(prims[name].ComputeLocalToWorldTransform(Usd.TimeCode(seconds * fps))).T
 
 
 @pytest.mark.parametrize("name", NODE_CASES)

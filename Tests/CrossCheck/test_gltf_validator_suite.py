@@ -1,6 +1,6 @@
 """The Khronos glTF-Validator's own test files (../shared/conformance/gltf-validator/test/, each with
 its `*.report.json`): `assetc validate --json` must name the same set of error codes and the same
-set of warning codes as the validator on at least 95% of them (issue 52). Infos and hints are not
+set of warning codes as the validator on at least 98% of them (issue 62; 95% in issue 52). Infos and hints are not
 compared (assetc reports neither). The files are read where they lie; none is copied."""
 import json
 import os
@@ -71,4 +71,4 @@ def test_validate_agrees_with_the_khronos_validator_on_its_own_suite():
         for path, expected, got in results:
             if expected != got:
                 print(path.relative_to(SUITE), "want", {k: sorted(v) for k, v in expected.items()}, "got", {k: sorted(v) for k, v in got.items()})
-    assert share >= 0.95, f"{len(agreed)} of {len(files)} agree ({share:.1%}); at least 95% must"
+    assert share >= 0.98, f"{len(agreed)} of {len(files)} agree ({share:.1%}); at least 98% must"

@@ -28,23 +28,22 @@ struct GLBStructure {
             findings.add("GLB_INVALID_VERSION", "container version \(version); GLB is version 2", at: header)
             return
         }
+        // The stream is read in order, as the validator reads it: the declared length bounds the
+        // chunks that are looked for, the bytes bound what can be read, and the two are compared
+        // only when the reading did not end early (a cut-off file is one finding, not two).
         let declared = Int(Self.u32(bytes, 8))
-        guard declared >= 12 else {
-            findings.add("GLB_LENGTH_TOO_SMALL", "the header declares \(declared) bytes, less than the header itself", at: header)
-            return
+        if declared <= 12 {
+            findings.add("GLB_LENGTH_TOO_SMALL", "the header declares \(declared) bytes, no room for a chunk", at: header)
         }
-        if declared < bytes.count {
-            findings.add("GLB_EXTRA_DATA", "\(bytes.count - declared) bytes follow the declared length of \(declared)", at: header)
-        }
-        let end = min(declared, bytes.count)
         var offset = 12
         var index = 0
         var seenJSON = false, seenBIN = false
-        while offset < end {
+        var endedEarly = false
+        while offset < declared && offset < bytes.count {
             let here = "GLB chunk \(index) at byte \(offset)"
-            guard end - offset >= 8 else {
-                findings.add("GLB_UNEXPECTED_END_OF_CHUNK_HEADER", "\(end - offset) bytes left, a chunk header takes 8", at: here)
-                offset = end
+            guard bytes.count - offset >= 8 else {
+                findings.add("GLB_UNEXPECTED_END_OF_CHUNK_HEADER", "\(bytes.count - offset) bytes left, a chunk header takes 8", at: here)
+                endedEarly = true
                 break
             }
             let length = Int(Self.u32(bytes, offset)), type = Self.u32(bytes, offset + 4)
@@ -57,7 +56,7 @@ struct GLBStructure {
             }
             if length > bytes.count - start {
                 findings.add("GLB_UNEXPECTED_END_OF_CHUNK_DATA", "the \(name) chunk claims \(length) bytes; the file holds \(bytes.count - start) after its header", at: here)
-                offset = end
+                endedEarly = true
                 break
             }
             let data = bytes[start..<(start + length)]
@@ -96,10 +95,11 @@ struct GLBStructure {
             offset = start + length
             index += 1
         }
-        if offset != declared && declared <= bytes.count {
+        guard !endedEarly else { return }
+        if offset == declared && bytes.count > declared {
+            findings.add("GLB_EXTRA_DATA", "\(bytes.count - declared) bytes follow the declared length of \(declared)", at: header)
+        } else if offset != declared {
             findings.add("GLB_LENGTH_MISMATCH", "the header declares \(declared) bytes; the chunks end at \(offset)", at: header)
-        } else if declared > bytes.count {
-            findings.add("GLB_LENGTH_MISMATCH", "the header declares \(declared) bytes; the file has \(bytes.count)", at: header)
         }
     }
 

@@ -87,7 +87,8 @@ struct GLTFDataRules {
             let element = GLTFDocumentRules.elementSize(type: type, componentSize: size)
             let stride = views[viewIndex]["byteStride"]?.integer ?? stream?.stride ?? element
             let offset = accessor["byteOffset"]?.integer ?? 0
-            guard offset >= 0, offset + stride * (count - 1) + element <= bytes.count else { return nil }
+            let last = GLTFDocumentRules.elementSize(type: type, componentSize: size, paddingLastColumn: false)
+            guard offset >= 0, offset + stride * (count - 1) + last <= bytes.count else { return nil }
             let rows = type.hasPrefix("MAT") ? Int(Double(per).squareRoot()) : per
             let columnStride = type.hasPrefix("MAT") ? (rows * size + 3) & ~3 : rows * size
             scratch.withUnsafeMutableBufferPointer { buffer in
@@ -354,18 +355,19 @@ struct GLTFDataRules {
         let weightsAt = "/accessors/\(set.weights[0])"
         var unnormalized = 0, firstUnnormalized = (0, 0.0)
         for v in 0..<vertices {
-            var sum = 0.0
+            var sum = 0.0, negative = false
             var seen: [Double] = []
             for s in 0..<weights.count {
                 for c in 0..<4 {
                     let w = weights[s][v * 4 + c] * scales[s]
                     sum += w
+                    if w < 0 { negative = true }
                     guard joints.indices.contains(s), v * 4 + c < joints[s].count else { continue }
                     let j = joints[s][v * 4 + c]
                     if let limit = set.jointCount, j >= Double(limit) {
                         findings.add("ACCESSOR_JOINTS_INDEX_OOB", "vertex \(v) names joint \(Int(j)); skin \(set.skin ?? 0) has \(limit)", at: "/accessors/\(set.joints[s])")
                     }
-                    if w > 0 {
+                    if w != 0 {
                         if seen.contains(j) { findings.add("ACCESSOR_JOINTS_INDEX_DUPLICATE", "vertex \(v) names joint \(Int(j)) twice", at: "/accessors/\(set.joints[s])") }
                         seen.append(j)
                     } else if j != 0 {
@@ -373,7 +375,9 @@ struct GLTFDataRules {
                     }
                 }
             }
-            if abs(sum - 1) > Self.weightSumTolerance {
+            // A negative weight (ACCESSOR_WEIGHTS_NEGATIVE) leaves no normalized set, whatever the
+            // sum: the validator grades such a vertex so too.
+            if abs(sum - 1) > Self.weightSumTolerance || negative {
                 if unnormalized == 0 { firstUnnormalized = (v, sum) }
                 unnormalized += 1
             }

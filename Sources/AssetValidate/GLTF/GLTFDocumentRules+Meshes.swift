@@ -46,7 +46,15 @@ extension GLTFDocumentRules {
             let base = "/meshes/\(meshIndex)"
             let primitives = mesh["primitives"]?.elements ?? []
             let targetCounts = primitives.map { $0["targets"]?.elements?.count ?? 0 }
-            if Set(targetCounts).count > 1 {
+            // Primitives are compared only when each is well formed (an object whose attributes are
+            // a non-empty object and whose targets, if any, an array of non-empty objects): the
+            // schema's findings already say what is wrong with the others.
+            let wellFormed = primitives.allSatisfy { p in
+                guard let attributes = p["attributes"]?.members, !attributes.isEmpty else { return false }
+                guard let targets = p["targets"] else { return true }
+                return targets.elements.map { $0.allSatisfy { ($0.members?.isEmpty == false) } } ?? false
+            }
+            if wellFormed && Set(targetCounts).count > 1 {
                 findings.add("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", "primitives have \(targetCounts.map(String.init).joined(separator: ", ")) morph targets", at: base + "/primitives")
             }
             if let weights = mesh["weights"]?.elements, let targets = targetCounts.first, weights.count != targets {
@@ -67,7 +75,8 @@ extension GLTFDocumentRules {
         if primitive["extensions"]?["KHR_gaussian_splatting"] != nil { gaussianSplatting(primitive, attributes: attributes, at: here) }
         var sets: [String: [Int]] = [:]
         var counts: [(String, Int)] = []
-        var vertexViews: [Int: Int] = [:]
+        // Per view, the distinct accessors read from it (one accessor read twice is one attribute's data).
+        var vertexViews: [Int: Set<Int>] = [:]
         for (name, value) in attributes {
             let pointer = "\(here)/attributes/\(JSONPointer.escape(name))"
             // An extension may name attributes of its own, `EXTENSION:NAME` (KHR_gaussian_splatting's).
@@ -90,17 +99,20 @@ extension GLTFDocumentRules {
                 findings.add("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", "accessor \(index) has no min and max", at: pointer)
             }
             if let viewIndex = accessor["bufferView"]?.integer, let view = view(of: accessor) {
-                vertexViews[viewIndex, default: 0] += 1
+                let first = vertexViews[viewIndex, default: []].insert(index).inserted
                 let start = (view["byteOffset"]?.integer ?? 0) + (accessor["byteOffset"]?.integer ?? 0)
                 if start % 4 != 0 || (view["byteStride"]?.integer ?? 0) % 4 != 0 {
                     findings.add("MESH_PRIMITIVE_ACCESSOR_UNALIGNED", "\(name) starts at byte \(start) of its buffer or strides by a count not a multiple of 4", at: pointer)
                 }
-                if vertexViews[viewIndex] == 2 && view["byteStride"] == nil {
+                if first && vertexViews[viewIndex]?.count == 2 && view["byteStride"] == nil {
                     findings.add("MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE", "bufferView \(viewIndex) holds two attributes but has no byteStride", at: pointer)
                 }
             }
         }
-        if !attributes.contains(where: { $0.key == "POSITION" }) { findings.add("MESH_PRIMITIVE_NO_POSITION", "the primitive has no POSITION", at: here + "/attributes") }
+        // An empty or malformed attributes object is the schema's finding alone.
+        if !attributes.isEmpty && !attributes.contains(where: { $0.key == "POSITION" }) {
+            findings.add("MESH_PRIMITIVE_NO_POSITION", "the primitive has no POSITION", at: here + "/attributes")
+        }
         if attributes.contains(where: { $0.key == "TANGENT" }) && !attributes.contains(where: { $0.key == "NORMAL" }) {
             findings.add("MESH_PRIMITIVE_TANGENT_WITHOUT_NORMAL", "TANGENT without NORMAL", at: here + "/attributes/TANGENT")
         }
@@ -167,6 +179,10 @@ extension GLTFDocumentRules {
                 let pointer = "\(here)/targets/\(t)/\(JSONPointer.escape(name))"
                 guard let index = value.integer, let accessor = accessor(index) else { continue }
                 use(index, as: .vertex, at: pointer)
+                // The specification asks min and max of a target's POSITION as of the base's (3.7.2.2).
+                if name == "POSITION" && (accessor["min"] == nil || accessor["max"] == nil) {
+                    findings.add("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", "accessor \(index) has no min and max", at: pointer)
+                }
                 guard let baseIndex = base[name] ?? nil else {
                     findings.add("MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR", "the primitive has no \(name) for this target to move", at: pointer)
                     continue

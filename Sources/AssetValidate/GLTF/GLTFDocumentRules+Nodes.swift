@@ -67,7 +67,17 @@ extension GLTFDocumentRules {
         unusedMeshWeights()
         skinsInScenes()
         for (index, node) in nodes.enumerated() where node["skin"] != nil && node["mesh"].map({ meshHasJoints($0.integer ?? -1) }) == true {
-            if parent[index] != nil { findings.add("NODE_SKINNED_MESH_NON_ROOT", "the skinned node has a parent, whose transform the skin ignores", at: "/nodes/\(index)") }
+            guard parent[index] != nil else { continue }
+            findings.add("NODE_SKINNED_MESH_NON_ROOT", "the skinned node is not a root node", at: "/nodes/\(index)")
+            // An ancestor that moves it: its transform is ignored too (glTF 2.0, 3.7.3.3).
+            var ancestor = parent[index], seen: Set<Int> = []
+            while let a = ancestor, seen.insert(a).inserted {
+                if ["matrix", "translation", "rotation", "scale"].contains(where: { nodes[a][$0] != nil }) {
+                    findings.add("NODE_SKINNED_MESH_PARENT_TRANSFORMS", "ancestor node \(a) has a transform, which the skin ignores", at: "/nodes/\(index)")
+                    break
+                }
+                ancestor = parent[a]
+            }
         }
         scenes(parent: parent)
     }
@@ -188,6 +198,12 @@ extension GLTFDocumentRules {
                 var chain = [joint], at = joint, guardCount = 0
                 while let up = parent[at], guardCount < nodes.count { chain.append(up); at = up; guardCount += 1 }
                 return chain
+            }
+            // A joint that names no node has no root at all, so none is common (as the validator has it).
+            let listed = skin["joints"]?.elements?.count ?? 0
+            if listed > joints.count {
+                findings.add("SKIN_NO_COMMON_ROOT", "a joint names no node, so the joints have no common root", at: here + "/joints")
+                continue
             }
             guard let first = chains.first else { continue }
             let common = first.filter { candidate in chains.allSatisfy { $0.contains(candidate) } }

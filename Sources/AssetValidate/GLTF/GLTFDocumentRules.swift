@@ -140,9 +140,6 @@ struct GLTFDocumentRules {
         } else if declared != target {
             findings.add("BUFFER_VIEW_TARGET_OVERRIDE", "bufferView \(viewIndex)'s target is \(declared!) but it is used as \(name)", at: pointer)
         }
-        if target == 34963 && views[viewIndex]["byteStride"] != nil {
-            findings.add("BUFFER_VIEW_INVALID_BYTE_STRIDE", "bufferView \(viewIndex) holds indices and has a byteStride", at: "/bufferViews/\(viewIndex)/byteStride")
-        }
     }
 
     // MARK: asset and extensions
@@ -200,6 +197,10 @@ struct GLTFDocumentRules {
             if let stride = view["byteStride"]?.integer, stride > length {
                 findings.add("BUFFER_VIEW_TOO_BIG_BYTE_STRIDE", "byteStride \(stride) is more than byteLength \(length)", at: here + "/byteStride")
             }
+            // Indices are tightly packed: a view declared for them takes no stride.
+            if view["byteStride"] != nil && view["target"]?.integer == 34963 {
+                findings.add("BUFFER_VIEW_INVALID_BYTE_STRIDE", "bufferView \(index) is for indices (target 34963) and has a byteStride", at: here + "/byteStride")
+            }
             if let b = view["buffer"]?.integer, buffers.indices.contains(b), let capacity = buffers[b]["byteLength"]?.integer {
                 let offset = view["byteOffset"]?.integer ?? 0
                 if offset + length > capacity {
@@ -222,8 +223,14 @@ struct GLTFDocumentRules {
                     findings.add("ARRAY_LENGTH_NOT_IN_LIST", "\(values.count) values; a \(type) accessor's \(bound) has \(per)", at: "\(here)/\(bound)")
                 }
             }
-            usage.refer("bufferViews", accessor["sparse"]?["indices"]?["bufferView"]?.integer)
-            usage.refer("bufferViews", accessor["sparse"]?["values"]?["bufferView"]?.integer)
+            for part in ["indices", "values"] {
+                guard let v = accessor["sparse"]?[part]?["bufferView"]?.integer else { continue }
+                usage.refer("bufferViews", v)
+                // Sparse data is tightly packed too.
+                if views.indices.contains(v), views[v]["byteStride"] != nil {
+                    findings.add("BUFFER_VIEW_INVALID_BYTE_STRIDE", "bufferView \(v) holds sparse \(part) and has a byteStride", at: "\(here)/sparse/\(part)/bufferView")
+                }
+            }
             if let sparse = accessor["sparse"], let count = sparse["count"]?.integer, let total = accessor["count"]?.integer, count > total {
                 findings.add("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", "the sparse part replaces \(count) of \(total) elements", at: here + "/sparse/count")
             }
@@ -236,8 +243,11 @@ struct GLTFDocumentRules {
             let view = views[viewIndex]
             let element = Self.elementSize(type: type, componentSize: size)
             let stride = view["byteStride"]?.integer
-            if type.hasPrefix("MAT"), size < 4, ((view["byteOffset"]?.integer ?? 0) + offset) % 4 != 0 || (stride ?? element) % 4 != 0 {
-                findings.add("ACCESSOR_MATRIX_ALIGNMENT", "a \(type) of \(size)-byte components must start and stride on 4-byte boundaries", at: here)
+            // Columns start on 4-byte boundaries within the element; the accessor's own offset
+            // and the stride keep them so (the view's offset is the buffer's affair, as the
+            // Khronos validator has it).
+            if type.hasPrefix("MAT"), offset % 4 != 0 || (stride ?? element) % 4 != 0 {
+                findings.add("ACCESSOR_MATRIX_ALIGNMENT", "a \(type) accessor must start and stride on 4-byte boundaries", at: here + (offset % 4 != 0 ? "/byteOffset" : ""))
             }
             if let stride, stride < element {
                 findings.add("ACCESSOR_SMALL_BYTESTRIDE", "bufferView \(viewIndex)'s byteStride \(stride) is shorter than the \(element)-byte element", at: here)
@@ -247,7 +257,8 @@ struct GLTFDocumentRules {
                 findings.add("ACCESSOR_TOTAL_OFFSET_ALIGNMENT", "the data starts at byte \(total) of its buffer, not a multiple of \(size)", at: here)
             }
             if let length = view["byteLength"]?.integer, count > 0 {
-                let needed = offset + (stride ?? element) * (count - 1) + element
+                // The last element needs no padding after its last column.
+                let needed = offset + (stride ?? element) * (count - 1) + Self.elementSize(type: type, componentSize: size, paddingLastColumn: false)
                 if needed > length {
                     findings.add("ACCESSOR_TOO_LONG", "\(count) elements from byte \(offset) need \(needed) bytes; bufferView \(viewIndex) has \(length)",
                                  at: accessor["byteOffset"] != nil ? here + "/byteOffset" : here)
@@ -256,14 +267,13 @@ struct GLTFDocumentRules {
         }
     }
 
-    /// Bytes of one element, with matrix columns padded to 4 bytes as glTF lays them out.
-    static func elementSize(type: String, componentSize: Int) -> Int {
-        switch (type, componentSize) {
-        case ("MAT2", 1): return 8
-        case ("MAT3", 1): return 12
-        case ("MAT3", 2): return 24
-        default: return (GLTFSchema.componentsPerType[type] ?? 1) * componentSize
-        }
+    /// Bytes of one element, with matrix columns padded to 4 bytes as glTF lays them out; without
+    /// the last column's padding when `paddingLastColumn` is false (where the data may end).
+    static func elementSize(type: String, componentSize: Int, paddingLastColumn: Bool = true) -> Int {
+        let columns: Int = switch type { case "MAT2": 2; case "MAT3": 3; case "MAT4": 4; default: 0 }
+        guard columns > 0 else { return (GLTFSchema.componentsPerType[type] ?? 1) * componentSize }
+        let column = columns * componentSize, padded = (column + 3) / 4 * 4
+        return padded * (columns - 1) + (paddingLastColumn ? padded : column)
     }
 
     // MARK: cameras, materials, textures

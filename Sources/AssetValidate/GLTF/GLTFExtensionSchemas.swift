@@ -82,7 +82,7 @@ enum GLTFExtensionSchemas {
         ], required: ["kernel", "colorSpace"])],
         "KHR_mesh_quantization": [:],
         "EXT_texture_webp": ["texture": GLTFObjectSchema(properties: [("source", .index("images"))])],
-        "KHR_animation_pointer": ["animation.channel.target": GLTFObjectSchema(properties: [("pointer", .string)], required: ["pointer"])],
+        "KHR_animation_pointer": ["animation.channel.target": GLTFObjectSchema(properties: [("pointer", .jsonPointer)], required: ["pointer"])],
     ] }
 
     static var objects: [String: GLTFObjectSchema] { [

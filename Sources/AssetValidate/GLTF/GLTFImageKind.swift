@@ -71,10 +71,29 @@ enum GLTFImageKind {
     func truncated(_ b: [UInt8]) -> Bool {
         switch self {
         case .png: return b.count < 24
-        case .jpeg: return !b.contains(0xC0) && b.count < 1024
+        case .jpeg: return Self.jpegRunsOut(b)
         case .webp: return b.count < 30
         case .ktx2: return b.count < 28
         }
+    }
+
+    /// Whether a JPEG whose frame header could not be read ends inside its marker segments (cut
+    /// short) rather than breaking their syntax first: a byte where a marker belongs, or a
+    /// segment length below 2, is damaged data, as the Khronos validator grades it.
+    private static func jpegRunsOut(_ b: [UInt8]) -> Bool {
+        var i = 2
+        while i + 1 < b.count {
+            guard b[i] == 0xFF else { return false }
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if marker == 0x00 { return false }
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { i += 2; continue }
+            guard i + 3 < b.count else { return true }
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 2 else { return false }
+            i += 2 + length
+        }
+        return true
     }
 
     private static func little(_ b: [UInt8], _ at: Int, _ count: Int) -> Int {

@@ -11,6 +11,8 @@ indirect enum GLTFShape: Sendable {
     case string
     case uri
     case version
+    /// A JSON pointer (RFC 6901), as KHR_animation_pointer's `pointer`.
+    case jsonPointer
     /// An image's mimeType: PNG or JPEG, or a type an extension in use enables.
     case mimeType
     case boolean

@@ -102,6 +102,15 @@ struct GLTFSchemaWalk {
                 return
             }
             uri(text, pointer: pointer)
+        case .jsonPointer:
+            guard let text = value.string else {
+                findings.add("TYPE_MISMATCH", "\(Self.shown(value)) is not a string", at: pointer)
+                return
+            }
+            // RFC 6901: empty, or "/" segments in which "~" is only "~0" or "~1".
+            if text.wholeMatch(of: /(?:\/(?:[^\/~]|~0|~1)*)*/) == nil {
+                findings.add("PATTERN_MISMATCH", "'\(text)' is not a JSON pointer (^(?:/(?:[^/~]|~0|~1)*)*$)", at: pointer)
+            }
         case .version:
             guard let text = value.string else {
                 findings.add("TYPE_MISMATCH", "\(Self.shown(value)) is not a string", at: pointer)
@@ -116,7 +125,11 @@ struct GLTFSchemaWalk {
                 return
             }
             if let needed = Self.enabledBy[text] {
-                if !used.contains(needed) { findings.add("IMAGE_NON_ENABLED_MIME_TYPE", "'\(text)' needs \(needed) in extensionsUsed", at: pointer) }
+                if !used.contains(needed) {
+                    // Without its extension the type is outside the core list too, as the validator says.
+                    findings.add("IMAGE_NON_ENABLED_MIME_TYPE", "'\(text)' needs \(needed) in extensionsUsed", at: pointer)
+                    findings.add("VALUE_NOT_IN_LIST", "'\(text)' is not one of image/jpeg, image/png", at: pointer)
+                }
             } else if text != "image/png" && text != "image/jpeg" {
                 findings.add("VALUE_NOT_IN_LIST", "'\(text)' is not one of image/jpeg, image/png", at: pointer)
             }
@@ -161,6 +174,11 @@ struct GLTFSchemaWalk {
                     index(item, collection: collection, local: local, pointer: here, container: container, inArray: true)
                 case .number where item.number == nil, .string where item.string == nil:
                     findings.add("ARRAY_TYPE_MISMATCH", "\(Self.shown(item)) is not a \(Self.name(element))", at: here)
+                case .object where item.members == nil && pointer.dropFirst().contains("/"):
+                    // An element that is not an object, in an array of objects inside an object (a
+                    // mesh's primitives, a primitive's targets): the array is at fault, as the
+                    // validator points it out. In the document's own arrays the element is.
+                    findings.add("ARRAY_TYPE_MISMATCH", "element \(k), \(Self.shown(item)), is not an object", at: pointer)
                 default:
                     check(item, element, pointer: here, container: container)
                 }

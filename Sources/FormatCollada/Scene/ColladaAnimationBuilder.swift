@@ -158,13 +158,17 @@ struct ColladaAnimationBuilder {
                 guard work <= limits.maxWork else { throw AssetError(.limitExceeded("animation keys past the work budget (\(limits.maxWork))"), at: here) }
                 if let (morph, index) = morphTarget(channel.target) {
                     let placements = morphPlacements.compactMap { placement in
-                        placement.controllers.first { $0.id == morph.id }.map { (placement, $0.offset) }
+                        placement.controllers.first { $0.id == morph.id }.map { (placement, $0.slots) }
                     }
                     if placements.isEmpty {
                         diagnostics.append(.warning("channel target '\(channel.target)': morph #\(morph.id) is placed by no node; ignored", at: here))
                     }
-                    for (placement, offset) in placements {
-                        weightsByPlacement[placement.node, default: (placement.weights, [])].curves.append((offset + index, curve))
+                    for (placement, slots) in placements {
+                        guard slots.indices.contains(index), let slot = slots[index] else {
+                            diagnostics.append(.warning("channel target '\(channel.target)': morph #\(morph.id)'s target \(index) was left out; its weight's animation is ignored", at: here))
+                            break
+                        }
+                        weightsByPlacement[placement.node, default: (placement.weights, [])].curves.append((slot, curve))
                     }
                     continue
                 }

@@ -11,7 +11,8 @@ struct ColladaNodeOrigin {
 /// one's shapes start among the mesh's blend shapes, and the default weights of them all.
 struct ColladaMorphPlacement {
     var node: Int
-    var controllers: [(id: String, offset: Int)]
+    /// Per morph: for each of its targets, the blend shape it became (nil: left out).
+    var controllers: [(id: String, slots: [Int?])]
     var weights: [Float]
 }
 
@@ -27,16 +28,20 @@ struct ColladaPendingSkin {
 extension ColladaSceneBuilder {
     /// Morph targets as blend shapes: RELATIVE targets are the offsets, NORMALIZED targets are whole
     /// shapes whose difference from the base is the offset.
-    mutating func morphShapes(_ morph: ColladaController, base: [SIMD3<Float>], at here: SourceLocation) -> [BlendShape] {
-        var shapes: [BlendShape] = []
+    /// One shape per target, in the targets' order; nil (with a warning) where a target cannot be
+    /// one, so the weights of the rest still find their shapes.
+    mutating func morphShapes(_ morph: ColladaController, base: [SIMD3<Float>], at here: SourceLocation) -> [BlendShape?] {
+        var shapes: [BlendShape?] = []
         for target in morph.morphTargets {
             guard let geometry = document.geometries[target] else {
                 diagnostics.append(.warning("morph #\(morph.id): target #\(target) is not a geometry; left out", at: here))
+                shapes.append(nil)
                 continue
             }
             guard let built = ColladaMeshBuilder(document: document).build(geometry, diagnostics: &diagnostics),
                   built.mesh.points.count == base.count else {
                 diagnostics.append(.warning("morph #\(morph.id): target #\(target) does not have the base's \(base.count) points; left out", at: here))
+                shapes.append(nil)
                 continue
             }
             let offsets = morph.morphMethod == "RELATIVE" ? built.mesh.points : zip(built.mesh.points, base).map { $0 - $1 }

@@ -36,7 +36,7 @@ struct ColladaSceneBuilder {
         /// The skin controller whose joints the mesh follows, and the morphs (innermost first, with
         /// where each one's shapes start) whose default weights its instances start from.
         var skinController: String?
-        var morphControllers: [(id: String, offset: Int)] = []
+        var morphControllers: [(id: String, slots: [Int?])] = []
         var morphWeights: [Float] = []
         /// The geometry's lines and line strips: `scene.curves` index and material symbol.
         var curves: [(index: Int, symbol: String?)]
@@ -200,20 +200,19 @@ struct ColladaSceneBuilder {
         }
         var meshIndex: Int?
         var morphWeights: [Float] = []
-        var morphControllers: [(id: String, offset: Int)] = []
+        var morphControllers: [(id: String, slots: [Int?])] = []
         if var built = surface {
             for morph in morphChain {
-                let shapes = morphShapes(morph, base: built.mesh.points, at: here)
-                guard shapes.count == morph.morphTargets.count else {
-                    // A target left out would shift every later weight onto the wrong shape.
-                    diagnostics.append(.warning("morph #\(morph.id): \(morph.morphTargets.count - shapes.count) of its targets are unusable; its weights are not animated", at: here))
-                    built.mesh.blendShapes += shapes
-                    morphWeights += [Float](repeating: 0, count: shapes.count)
-                    continue
+                // Each usable target a shape, its weight and its channel kept; a target left out
+                // takes its weight with it (already named by morphShapes).
+                var slots: [Int?] = []
+                for (k, shape) in morphShapes(morph, base: built.mesh.points, at: here).enumerated() {
+                    guard let shape else { slots.append(nil); continue }
+                    slots.append(built.mesh.blendShapes.count)
+                    built.mesh.blendShapes.append(shape)
+                    morphWeights.append(k < morph.morphWeights.count ? morph.morphWeights[k] : 0)
                 }
-                morphControllers.append((morph.id, built.mesh.blendShapes.count))
-                built.mesh.blendShapes += shapes
-                morphWeights += morph.morphWeights
+                morphControllers.append((morph.id, slots))
             }
             // The skin's bind pose: points and normals under the bind shape matrix (offsets under
             // its linear part), so joints' inverse bind matrices apply to the points as stored.

@@ -97,7 +97,8 @@ def morph_quad():
     lift = a.floats([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1], "VEC3")
     sparse = {"count": 1, "indices": {"bufferView": a.view(struct.pack("<4B", 2, 0, 0, 0)), "componentType": 5121},
               "values": {"bufferView": a.view(struct.pack("<3f", 1, 1, 0))}}
-    stretch = a.accessor(None, 5126, 4, "VEC3", sparse=sparse)
+    # glTF asks min and max of a morph target's POSITION too: zeros, and (1, 1, 0) at element 2.
+    stretch = a.accessor(None, 5126, 4, "VEC3", sparse=sparse, minmax=([0, 0, 0], [1, 1, 0]))
     idx = a.accessor(a.view(bytes([0, 1, 2, 0, 2, 3])), 5121, 6, "SCALAR")
     a.add("meshes", {"name": "Quad", "weights": [0.5, 0], "extras": {"targetNames": ["Lift", "Stretch"]},
                      "primitives": [{"attributes": {"POSITION": pos}, "indices": idx, "targets": [{"POSITION": lift}, {"POSITION": stretch}]}]})

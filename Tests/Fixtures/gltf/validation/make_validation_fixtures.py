@@ -214,7 +214,7 @@ case("BUFFER_VIEW_INVALID_BYTE_STRIDE", "/bufferViews/2/byteStride")(lambda: mut
 case("UNUSED_MESH_WEIGHTS", "/meshes/0/weights")(
     lambda: mutate(lambda d: (d["meshes"][0]["primitives"][0].__setitem__("targets", [{"NORMAL": 1}]), d["meshes"][0].__setitem__("weights", [0]),
                               d["nodes"][0].__setitem__("weights", [1]))))
-case("ACCESSOR_MATRIX_ALIGNMENT", "/accessors/3")(
+case("ACCESSOR_MATRIX_ALIGNMENT", "/accessors/3/byteOffset")(
     lambda: mutate(lambda d: (d["accessors"].append({"bufferView": 2, "byteOffset": 2, "componentType": 5121, "count": 1, "type": "MAT2"}),
                               d["nodes"].append({}), d["scenes"][0]["nodes"].append(1))))
 
