@@ -37,8 +37,8 @@ public enum Renderer {
         let budget = ReadBudget(options.limits)
         let here = SourceLocation(file: options.source)
         try budget.spend(bytes: size * size * grid * grid * bytesPerSample, for: "a \(size)-pixel image at \(grid)x\(grid) samples", at: here)
-        try budget.spendInstancedTriangles(of: scene, for: "drawing the scene", at: here)
-        try checkDrawingBudget(scene, limits: options.limits, at: here)
+        let triangles = try budget.spendInstancedTriangles(of: scene, for: "drawing the scene", at: here)
+        try checkDrawingBudget(triangles, limits: options.limits, at: here)
         let bounds = scene.worldBounds
         let placed = PlacementFraming.distinct(scene.placedMeshes())
         // One unwelded copy per mesh, however many instances place it.
@@ -211,8 +211,7 @@ public enum Renderer {
     /// Refuses, before framing or drawing, a scene that places more triangles than a thumbnail
     /// draws in about ten seconds here (`ReadLimits.maxPlacedTriangles`): counted over every
     /// placement the file asks for, duplicates included, since that is what the file claims.
-    static func checkDrawingBudget(_ scene: Scene, limits: ReadLimits, at here: SourceLocation) throws(AssetError) {
-        let triangles = scene.instancedTriangleCount()
+    static func checkDrawingBudget(_ triangles: Int, limits: ReadLimits, at here: SourceLocation) throws(AssetError) {
         guard triangles > limits.maxPlacedTriangles else { return }
         throw AssetError(.limitExceeded("drawing the scene places \(triangles) triangles once instances are placed, more than the \(limits.maxPlacedTriangles) a picture draws (raise it with --max-drawn-triangles)"),
                          at: here)

@@ -16,7 +16,9 @@ VIEWS = ["iso", "front", "back", "left", "right", "top", "bottom"]
 @pytest.mark.parametrize("shadow", ["--shadow", "--no-shadow"])
 @pytest.mark.parametrize("asset", ASSETS, ids=[a.name for a in ASSETS])
 def test_every_view_keeps_its_border_clear(asset, shadow, size, tmp_path):
-    for view in VIEWS:
+    # Every view where the margin is a pixel or two (48 px); at 256 px the views whose shadow reached
+    # the border (front, iso, left), to keep the debug build's run short.
+    for view in VIEWS if size < 128 else ["front", "iso", "left"]:
         out = tmp_path / view
         result = run_assetc("thumbnail", asset, "--out", out, "--size", str(size), "--view", view, shadow, "--supersample", "2")
         assert result.returncode == 0, result.stderr

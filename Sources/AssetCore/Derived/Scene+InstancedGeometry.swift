@@ -16,8 +16,11 @@ extension Scene {
 
 extension ReadBudget {
     /// Charges the triangles `scene` holds after instancing, before anything draws or copies them.
-    public func spendInstancedTriangles(of scene: Scene, for what: String, at location: SourceLocation) throws(AssetError) {
+    /// Returns the count, for callers with a budget of their own on it.
+    @discardableResult
+    public func spendInstancedTriangles(of scene: Scene, for what: String, at location: SourceLocation) throws(AssetError) -> Int {
         let triangles = scene.instancedTriangleCount()
         try spend(work: triangles, for: "\(what) (\(triangles) triangles once instances are placed)", at: location)
+        return triangles
     }
 }
