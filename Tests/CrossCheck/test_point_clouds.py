@@ -120,3 +120,26 @@ def test_usd_points_keep_their_widths_and_reach_glb(usd_points, tmp_path):
     primitive, points, colors = glb_points(glb)
     assert primitive.mode == 0 and np.allclose(points, positions, atol=1e-6)
     assert np.allclose(colors[:, 0], [i / 40 for i in range(40)], atol=1e-6)
+
+
+def test_glb_points_with_a_skin_say_what_they_lose(scan, tmp_path):
+    """A POINTS primitive that carries JOINTS_0/WEIGHTS_0 (pygltflib adds them to assetc's own glb) is read as
+    its point cloud, and the skin weights it cannot hold are named, not dropped silently."""
+    path, _, _ = scan
+    out = tmp_path / "scan.glb"
+    assert run_assetc("convert", path, out).returncode == 0
+    gltf = pygltflib.GLTF2().load(str(out))
+    blob = bytearray(gltf.binary_blob())
+    joints, weights = bytes(4 * COUNT), np.tile(np.array([1, 0, 0, 0], np.float32), COUNT).tobytes()
+    for data, component, name in ((joints, pygltflib.UNSIGNED_BYTE, "JOINTS_0"), (weights, pygltflib.FLOAT, "WEIGHTS_0")):
+        gltf.bufferViews.append(pygltflib.BufferView(buffer=0, byteOffset=len(blob), byteLength=len(data)))
+        blob += data
+        gltf.accessors.append(pygltflib.Accessor(bufferView=len(gltf.bufferViews) - 1, componentType=component, count=COUNT, type="VEC4"))
+        setattr(gltf.meshes[0].primitives[0].attributes, name, len(gltf.accessors) - 1)
+    gltf.buffers[0].byteLength = len(blob)
+    gltf.set_binary_blob(bytes(blob))
+    skinned = tmp_path / "skinned.glb"
+    gltf.save_binary(str(skinned))
+    info = assetc_info(skinned)
+    assert info["points"] == COUNT
+    assert any("POINTS primitive's skin weights are not kept" in w for w in info["warnings"]), info["warnings"]

@@ -88,6 +88,11 @@ struct GLTFMeshBuilder {
         }
         if mode == 0 {
             if primitive.indices != nil { mesh = mesh.selectingPoints(order) }
+            // A point cloud holds no skin and no morph targets: said, not dropped silently.
+            let skinned = primitive.attributes.keys.contains { $0.hasPrefix("JOINTS_") || $0.hasPrefix("WEIGHTS_") }
+            if skinned || !(primitive.targets ?? []).isEmpty {
+                diagnostics.append(.warning("the POINTS primitive's \(skinned ? "skin weights" : "morph targets") are not kept (a point cloud holds neither)", at: here))
+            }
             return .mesh(mesh)
         }
         mesh.skinWeights = try skinWeights(primitive, pointCount: points.count, draco: draco, at: here, diagnostics: &diagnostics)

@@ -36,6 +36,10 @@ enum GLTFSkinnedPlacement {
                 mesh.transform(by: carry)
                 for s in mesh.blendShapes.indices {
                     mesh.blendShapes[s].offsets = mesh.blendShapes[s].offsets.map { SIMD3<Float>(carry.transformDirection($0.double)) }
+                    // Normal offsets move with the normals they add to: the inverse transpose.
+                    if let normalOffsets = mesh.blendShapes[s].normalOffsets, let normals = carry.inverse?.transposed {
+                        mesh.blendShapes[s].normalOffsets = normalOffsets.map { SIMD3<Float>(normals.transformDirection($0.double)) }
+                    }
                 }
                 // A mesh other nodes also place gets a copy of its own.
                 if users[instance.mesh] > 1 {
