@@ -51,6 +51,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var animatedNodes: Int
     /// Materials whose colour, opacity or other constants the animation changes.
     public var animatedMaterials: Int
+    public var animatedLights: Int
     /// The time `bounds` were taken at (`--time`), nil for the scene as authored.
     public var time: Double?
     /// nil (JSON null) when the scene places no geometry.
@@ -97,6 +98,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         clips = scene.animations.compactMap { clip in clip.timeRange.map { ClipReport(name: clip.name, start: $0.lowerBound, end: $0.upperBound) } }
         animatedNodes = stats.animatedNodes
         animatedMaterials = stats.animatedMaterials
+        animatedLights = stats.animatedLights
         time = poseTime
         self.bounds = bounds.isEmpty ? nil : BoundsReport(bounds)
         boundsInMeters = bounds.isEmpty ? nil : BoundsReport(bounds.scaled(by: scene.metadata.metersPerUnit))
@@ -111,7 +113,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case file, format, upAxis, metersPerUnit, nodes, meshes, points, faces, triangles, primitives, curves, segments, splats, splatSHDegree
         case materials, materialVariants, materialSources, textures, cameras, lights, skeletons, joints, skinnedMeshes, blendShapes, animations, duration, clips
-        case animatedNodes, animatedMaterials, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
+        case animatedNodes, animatedMaterials, animatedLights, time, bounds, boundsInMeters, generator, defaultPrim, nodePaths, warnings
     }
 
     // Written by hand so absent bounds and names are an explicit null, as the contract promises,
@@ -147,6 +149,7 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
         try c.encode(clips, forKey: .clips)
         try c.encode(animatedNodes, forKey: .animatedNodes)
         try c.encode(animatedMaterials, forKey: .animatedMaterials)
+        try c.encode(animatedLights, forKey: .animatedLights)
         try c.encode(time, forKey: .time)
         try c.encode(bounds, forKey: .bounds)
         try c.encode(boundsInMeters, forKey: .boundsInMeters)

@@ -24,7 +24,8 @@ public enum InfoTextFormatter {
         if info.blendShapes > 0 { row("blendshapes", grouped(info.blendShapes)) }
         if info.animations > 0 {
             row("animations", "\(grouped(info.animations)), \(NumberText.display(info.duration)) s, animated nodes \(grouped(info.animatedNodes))"
-                + (info.animatedMaterials > 0 ? ", animated materials \(grouped(info.animatedMaterials))" : ""))
+                + (info.animatedMaterials > 0 ? ", animated materials \(grouped(info.animatedMaterials))" : "")
+                + (info.animatedLights > 0 ? ", animated lights \(grouped(info.animatedLights))" : ""))
         }
         if let time = info.time { row("posed at", "\(NumberText.display(time)) s") }
         if let b = info.bounds {

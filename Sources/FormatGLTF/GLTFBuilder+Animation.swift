@@ -109,6 +109,7 @@ extension GLTFBuilder {
                 }
             }
             materialPointerChannels(clip, into: &animation)
+            lightPointerChannels(clip, into: &animation)
             if !animation.channels.isEmpty { animations.append(animation) }
         }
         if !animations.isEmpty { document.animations = animations }

@@ -68,7 +68,7 @@ extension GLTFBuilder {
         return (Array(Set(parts.flatMap { $0.linearSampleTimes() })).sorted(), .linear)
     }
 
-    private mutating func addPointerChannel(_ pointer: String, times: [Double], values: [Float], type: String,
+    mutating func addPointerChannel(_ pointer: String, times: [Double], values: [Float], type: String,
                                             interpolation: AnimationChannel.Interpolation, into animation: inout GLTFDocument.Animation) {
         let mode = ["step": "STEP", "linear": "LINEAR", "cubic": "CUBICSPLINE"][interpolation.rawValue]!
         let perKey = Self.width(type) * (interpolation == .cubic ? 3 : 1)

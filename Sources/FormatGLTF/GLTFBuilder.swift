@@ -20,6 +20,10 @@ struct GLTFBuilder {
     private var nodeIndexByPath: [String: Int] = [:]
     var meshNodeByPath: [String: Int] = [:]
     private var skinnedNodes: [(node: Int, skeleton: Int)] = []
+    /// Scene camera and light -> glTF camera and KHR_lights_punctual light.
+    var cameraIndex: [Int: Int] = [:]
+    var lightIndex: [Int: Int] = [:]
+    var ambientLightsLeftOut: Set<Int> = []
 
     init(scene: Scene, binary: Bool, context: WriteContext) {
         self.scene = scene
@@ -31,7 +35,7 @@ struct GLTFBuilder {
     mutating func build() {
         if !scene.materials.isEmpty { document.materials = scene.materials.indices.map { material($0) } }
         if !scene.materialVariants.isEmpty {
-            document.extensions = .init(KHR_materials_variants: .init(variants: scene.materialVariants.map { .init(name: $0) }))
+            document.extensions = .init(KHR_materials_variants: .init(variants: scene.materialVariants.map { .init(name: $0) }), KHR_lights_punctual: nil)
             document.extensionsUsed = (document.extensionsUsed ?? []) + ["KHR_materials_variants"]
         }
         document.scenes[0].nodes = scene.root.children.map { node($0, path: "/" + $0.name) }
@@ -45,6 +49,7 @@ struct GLTFBuilder {
         nodeIndexByPath[path] = index
         document.nodes.append(GLTFDocument.Node(name: source.name.isEmpty ? nil : source.name,
                                                 matrix: source.transform.isIdentity ? nil : source.transform.columnMajorElements))
+        attachCameraAndLight(of: source, to: index)
         var children: [Int] = []
         for (k, instance) in source.meshInstances.enumerated() where scene.meshes.indices.contains(instance.mesh) {
             let isPointCloud = scene.meshes[instance.mesh].faceVertexCounts.isEmpty && !scene.meshes[instance.mesh].points.isEmpty

@@ -14,6 +14,29 @@ struct GLTFDocument: Encodable {
         var translation: [Double]?
         var rotation: [Double]?
         var scale: [Double]?
+        var camera: Int?
+        var extensions: NodeExtensions?
+    }
+    struct NodeExtensions: Encodable {
+        struct LightReference: Encodable { var light: Int }
+        var KHR_lights_punctual: LightReference?
+    }
+    struct Camera: Encodable {
+        struct Perspective: Encodable { var yfov: Double; var znear: Double; var zfar: Double? }
+        struct Orthographic: Encodable { var xmag: Double; var ymag: Double; var znear: Double; var zfar: Double }
+        var name: String?
+        var type: String
+        var perspective: Perspective?
+        var orthographic: Orthographic?
+    }
+    /// A KHR_lights_punctual light; `spot` is written empty (the extension's default cone angles).
+    struct PunctualLight: Encodable {
+        struct Spot: Encodable {}
+        var name: String?
+        var type: String
+        var color: [Float]?
+        var intensity: Float?
+        var spot: Spot?
     }
     struct Primitive: Encodable {
         var attributes: [String: Int]
@@ -37,6 +60,8 @@ struct GLTFDocument: Encodable {
         struct Variant: Encodable { var name: String }
         struct Variants: Encodable { var variants: [Variant] }
         var KHR_materials_variants: Variants?
+        struct Lights: Encodable { var lights: [PunctualLight] }
+        var KHR_lights_punctual: Lights?
     }
     /// `extras.targetNames`: the morph target names Blender, three.js and assetc's reader use.
     struct MeshExtras: Encodable { var targetNames: [String] }
@@ -168,6 +193,7 @@ struct GLTFDocument: Encodable {
     var samplers: [Sampler]?
     var skins: [Skin]?
     var animations: [Animation]?
+    var cameras: [Camera]?
     var extensionsUsed: [String]?
     var extensionsRequired: [String]?
     var extensions: RootExtensions?

@@ -69,8 +69,9 @@ public struct GLTFWriter: SceneWriter {
             files += builder.textureFiles
         }
         var warnings = builder.diagnostics
+        if let ambient = builder.ambientLightsWarning { warnings.append(ambient) }
         warnings += scene.droppedContentWarnings(format: "glTF", keepsMaterials: true, keepsTexcoordSets: Int.max,
-                                                 keepsNormals: true, keepsColors: true)
+                                                 keepsNormals: true, keepsColors: true, keepsCamerasAndLights: true)
         return WriteResult(files: files, diagnostics: warnings)
     }
 }

@@ -88,4 +88,24 @@ import Testing
         #expect(posed.materials[0].emissive.value == SIMD3(0.5, 1, 1.5) && posed.animations.isEmpty)
         #expect(scene.stats.animatedMaterials == 2 && scene.stats.animatedNodes == 0)
     }
+
+    /// Light channels ride the timeline too, holding the light's own value where their clip is not
+    /// playing; posing sets the light's colour and intensity.
+    @Test func lightChannelsAreLaidOutSplitBackAndPosed() throws {
+        var dim = Self.walk
+        dim.lightChannels = [LightAnimationChannel(light: 0, input: .intensity, times: [1, 3], values: [4, 2])]
+        let sun = Light(name: "Sun", kind: .directional, color: SIMD3(1, 0.5, 0.25), intensity: 8)
+        let (merged, timeline) = ClipTimeline.laidEndToEnd([dim, Self.wave], gap: 1, lights: [sun])
+        let intensity = try #require(merged.lightChannels.first)
+        #expect(merged.channels.count == 2 && merged.materialChannels.isEmpty, "light channels are not node or material channels")
+        #expect(intensity.sample(at: 2) == [3] && intensity.sample(at: 4.25) == [8], "during wave the light holds its own intensity")
+        let split = timeline.split(merged)
+        #expect(split[0].lightChannels == dim.lightChannels && split[1].lightChannels.isEmpty)
+        var scene = Scene(lights: [sun])
+        scene.animations = [AnimationClip(name: "fade", lightChannels: [
+            LightAnimationChannel(light: 0, input: .color, interpolation: .step, times: [0, 1], values: [1, 0, 0, 0, 0, 1]),
+        ])]
+        #expect(scene.posed(at: 0.5).lights[0].color == SIMD3(1, 0, 0) && scene.posed(at: 1).lights[0].color == SIMD3(0, 0, 1))
+        #expect(scene.stats.animatedLights == 1 && scene.animations[0].timeRange == 0...1)
+    }
 }

@@ -178,3 +178,18 @@ def usd_worlds(path, tmp_path, names=None):
     names = names or {}
     # The stage is held by the closure: its prims die with it.
     return lambda name, seconds, _stage=stage: numpy.array(prims[names.get(name, name)].ComputeLocalToWorldTransform(Usd.TimeCode(seconds * fps))).T
+
+
+def usd_light_colours(path, tmp_path):
+    """The light colours of assetc's usda of `path` as usd-core reads them: {light prim name: (seconds -> RGB)}."""
+    import subprocess
+    from pxr import Usd, UsdLux
+    from conftest import assetc_binary
+    out = tmp_path / (path.stem + "_lights.usda")
+    result = subprocess.run([assetc_binary(), "convert", "--force", str(path), str(out)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    stage = Usd.Stage.Open(str(out))
+    fps = stage.GetTimeCodesPerSecond()
+    lights = {p.GetName(): UsdLux.LightAPI(p) for p in stage.Traverse() if p.HasAPI(UsdLux.LightAPI)}
+    return {name: (lambda seconds, _light=light, _stage=stage: list(_light.GetColorAttr().Get(Usd.TimeCode(seconds * fps))))
+            for name, light in lights.items()}

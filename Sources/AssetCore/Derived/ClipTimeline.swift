@@ -32,9 +32,9 @@ public struct ClipTimeline: Sendable, Equatable {
     /// the span's start, middle and end), so each clip plays as it would alone; `split` leaves such
     /// holds out. (Three, because a clip's own single key held out to its span's ends makes two.)
     ///
-    /// Material channels are laid out the same way, holding the material's constant (`materials`)
-    /// where a clip does not key them.
-    public static func laidEndToEnd(_ clips: [AnimationClip], gap: Double = 1, materials: [Material] = [],
+    /// Material and light channels are laid out the same way, holding the material's or light's
+    /// constant (`materials`, `lights`) where a clip does not key them.
+    public static func laidEndToEnd(_ clips: [AnimationClip], gap: Double = 1, materials: [Material] = [], lights: [Light] = [],
                                     rest: (AnimationChannel) -> [Float]? = { _ in nil }) -> (clip: AnimationClip, timeline: ClipTimeline) {
         var spans: [Span] = []
         var shifted: [[AnimationChannel]] = []
@@ -44,7 +44,7 @@ public struct ClipTimeline: Sendable, Equatable {
             let start = cursor.map { $0 + gap } ?? range.lowerBound
             let shift = start - range.lowerBound
             spans.append(Span(name: clip.name, start: start, end: range.upperBound + shift, sourceStart: range.lowerBound))
-            shifted.append((clip.channels + clip.materialChannels.map(MaterialKey.carrier)).map { channel in
+            shifted.append((clip.channels + ParameterKey.carriers(clip)).map { channel in
                 var moved = channel
                 moved.times = channel.times.map { $0 + shift }
                 return moved
@@ -66,9 +66,7 @@ public struct ClipTimeline: Sendable, Equatable {
             var pieces: [AnimationChannel] = []
             for (s, span) in spans.enumerated() {
                 if let part = parts[s] { pieces.append(Self.covering(part, span)); continue }
-                let held = MaterialKey(example.nodePath).map { key in
-                    materials.indices.contains(key.material) ? materials[key.material].animatedValue(key.input) : nil
-                } ?? rest(example)
+                let held = ParameterKey(example.nodePath).map { $0.rest(materials: materials, lights: lights) } ?? rest(example)
                 guard let value = held, value.count == example.property.components else { continue }
                 let times = span.end > span.start ? [span.start, (span.start + span.end) / 2, span.end] : [span.start]
                 pieces.append(AnimationChannel(nodePath: example.nodePath, property: example.property, interpolation: .linear,
@@ -76,7 +74,7 @@ public struct ClipTimeline: Sendable, Equatable {
             }
             return Self.concatenated(pieces)
         }
-        return (MaterialKey.separated(AnimationClip(name: clips.first?.name ?? "animation", channels: merged)), ClipTimeline(spans: spans))
+        return (ParameterKey.separated(AnimationClip(name: clips.first?.name ?? "animation", channels: merged)), ClipTimeline(spans: spans))
     }
 
     /// The timeline cut back into its clips: each span's keys, at the times they had in their clip.
@@ -85,7 +83,7 @@ public struct ClipTimeline: Sendable, Equatable {
         spans.map { span in
             let slack = 1e-6 * max(1, abs(span.end))
             var channels: [AnimationChannel] = []
-            for channel in clip.channels + clip.materialChannels.map(MaterialKey.carrier) {
+            for channel in clip.channels + ParameterKey.carriers(clip) {
                 let n = channel.valuesPerKey
                 let keys = channel.times.indices.filter { channel.times[$0] >= span.start - slack && channel.times[$0] <= span.end + slack }
                 guard !keys.isEmpty, channel.values.count >= channel.times.count * n else { continue }
@@ -95,7 +93,7 @@ public struct ClipTimeline: Sendable, Equatable {
                 part.values = keys.flatMap { channel.values[($0 * n)..<($0 * n + n)] }
                 channels.append(part)
             }
-            return MaterialKey.separated(AnimationClip(name: span.name, channels: channels))
+            return ParameterKey.separated(AnimationClip(name: span.name, channels: channels))
         }
     }
 
@@ -149,32 +147,58 @@ public struct ClipTimeline: Sendable, Equatable {
     }
 }
 
-/// A material channel carried through the timeline's node-channel machinery as a channel on a path
-/// no node can have (paths never hold a NUL), blended element-wise as weights are.
-private struct MaterialKey {
-    var material: Int
-    var input: MaterialAnimationChannel.Input
-    private static let prefix = "\u{0}material/"
+/// A material or light channel carried through the timeline's node-channel machinery as a channel
+/// on a path no node can have (paths never hold a NUL), blended element-wise as weights are.
+private enum ParameterKey {
+    case material(Int, MaterialAnimationChannel.Input)
+    case light(Int, LightAnimationChannel.Input)
+
+    private static let materialPrefix = "\u{0}material/"
+    private static let lightPrefix = "\u{0}light/"
 
     init?(_ path: String) {
-        guard path.hasPrefix(Self.prefix) else { return nil }
-        let parts = path.dropFirst(Self.prefix.count).split(separator: "/")
-        guard parts.count == 2, let material = Int(parts[0]), let input = MaterialAnimationChannel.Input(rawValue: String(parts[1])) else { return nil }
-        (self.material, self.input) = (material, input)
+        let prefix = path.hasPrefix(Self.materialPrefix) ? Self.materialPrefix : path.hasPrefix(Self.lightPrefix) ? Self.lightPrefix : nil
+        guard let prefix else { return nil }
+        let parts = path.dropFirst(prefix.count).split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]) else { return nil }
+        if prefix == Self.materialPrefix, let input = MaterialAnimationChannel.Input(rawValue: String(parts[1])) {
+            self = .material(index, input)
+        } else if prefix == Self.lightPrefix, let input = LightAnimationChannel.Input(rawValue: String(parts[1])) {
+            self = .light(index, input)
+        } else {
+            return nil
+        }
     }
 
-    static func carrier(_ channel: MaterialAnimationChannel) -> AnimationChannel {
-        AnimationChannel(nodePath: prefix + "\(channel.material)/\(channel.input.rawValue)", property: .blendShapeWeights(count: channel.input.components),
-                         interpolation: channel.interpolation, times: channel.times, values: channel.values)
+    /// The value held where a clip does not key the parameter: the material's or light's constant.
+    func rest(materials: [Material], lights: [Light]) -> [Float]? {
+        switch self {
+        case .material(let m, let input): materials.indices.contains(m) ? materials[m].animatedValue(input) : nil
+        case .light(let l, let input): lights.indices.contains(l) ? lights[l].animatedValue(input) : nil
+        }
+    }
+
+    static func carriers(_ clip: AnimationClip) -> [AnimationChannel] {
+        clip.materialChannels.map { channel in
+            AnimationChannel(nodePath: materialPrefix + "\(channel.material)/\(channel.input.rawValue)", property: .blendShapeWeights(count: channel.input.components),
+                             interpolation: channel.interpolation, times: channel.times, values: channel.values)
+        } + clip.lightChannels.map { channel in
+            AnimationChannel(nodePath: lightPrefix + "\(channel.light)/\(channel.input.rawValue)", property: .blendShapeWeights(count: channel.input.components),
+                             interpolation: channel.interpolation, times: channel.times, values: channel.values)
+        }
     }
 
     static func separated(_ clip: AnimationClip) -> AnimationClip {
         var result = AnimationClip(name: clip.name)
         for channel in clip.channels {
-            if let key = MaterialKey(channel.nodePath) {
-                result.materialChannels.append(MaterialAnimationChannel(material: key.material, input: key.input, interpolation: channel.interpolation,
+            switch ParameterKey(channel.nodePath) {
+            case .material(let material, let input)?:
+                result.materialChannels.append(MaterialAnimationChannel(material: material, input: input, interpolation: channel.interpolation,
                                                                         times: channel.times, values: channel.values))
-            } else {
+            case .light(let light, let input)?:
+                result.lightChannels.append(LightAnimationChannel(light: light, input: input, interpolation: channel.interpolation,
+                                                                  times: channel.times, values: channel.values))
+            case nil:
                 result.channels.append(channel)
             }
         }

@@ -58,7 +58,8 @@ extension Mesh {
 extension Scene {
     /// Warnings for what a format cannot hold, one per kind of content present.
     public func droppedContentWarnings(format: String, keepsMaterials: Bool, keepsTexcoordSets: Int,
-                                       keepsNormals: Bool, keepsColors: Bool, keepsPointClouds: Bool = true) -> [Diagnostic] {
+                                       keepsNormals: Bool, keepsColors: Bool, keepsPointClouds: Bool = true,
+                                       keepsCamerasAndLights: Bool = false) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         if !keepsPointClouds, let warning = pointCloudsDropped(format: format) { warnings.append(warning) }
         if !keepsMaterials && !materials.isEmpty { warnings.append(.warning("\(format) holds no materials: \(materials.count) dropped")) }
@@ -71,7 +72,9 @@ extension Scene {
         if !keepsColors && meshes.contains(where: { $0.primvar(named: Primvar.displayColorName) != nil }) {
             warnings.append(.warning("\(format) holds no vertex colours: dropped"))
         }
-        if !cameras.isEmpty || !lights.isEmpty { warnings.append(.warning("\(format) output holds no cameras or lights: \(cameras.count + lights.count) dropped")) }
+        if !keepsCamerasAndLights && (!cameras.isEmpty || !lights.isEmpty) {
+            warnings.append(.warning("\(format) output holds no cameras or lights: \(cameras.count + lights.count) dropped"))
+        }
         return warnings
     }
 

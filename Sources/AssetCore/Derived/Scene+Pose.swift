@@ -31,6 +31,10 @@ extension Scene {
                 guard let value = channel.sample(at: time) else { continue }
                 posed.materials[channel.material].setAnimatedValue(channel.input, value)
             }
+            for channel in animations[clip].lightChannels where posed.lights.indices.contains(channel.light) {
+                guard let value = channel.sample(at: time) else { continue }
+                posed.lights[channel.light].setAnimatedValue(channel.input, value)
+            }
         }
         posed.animations = []
         return posed

@@ -40,6 +40,7 @@ public struct SceneStats: Sendable, Equatable, Codable {
     public var animatedNodes = 0
     /// Materials whose inputs (colour, opacity, ...) the animation changes.
     public var animatedMaterials = 0
+    public var animatedLights = 0
 
     public init() {}
 }
@@ -59,6 +60,7 @@ extension Scene {
         stats.duration = animationDuration
         stats.animatedNodes = animatedNodePaths.count
         stats.animatedMaterials = Set(animations.flatMap { $0.materialChannels.filter { !$0.times.isEmpty }.map(\.material) }).count
+        stats.animatedLights = Set(animations.flatMap { $0.lightChannels.filter { !$0.times.isEmpty }.map(\.light) }).count
         var shapedMeshes = Set<Int>()
         forEachNode { node, visit in
             // Joints are the skeleton's, not scene nodes: usd-core has no prim for them.

@@ -5,11 +5,15 @@ public struct AnimationClip: Sendable, Equatable {
     public var channels: [AnimationChannel]
     /// Material inputs the clip animates (colours, opacity), beside the node channels.
     public var materialChannels: [MaterialAnimationChannel] = []
+    /// Light inputs the clip animates (colour, intensity).
+    public var lightChannels: [LightAnimationChannel] = []
 
-    public init(name: String, channels: [AnimationChannel] = [], materialChannels: [MaterialAnimationChannel] = []) {
+    public init(name: String, channels: [AnimationChannel] = [], materialChannels: [MaterialAnimationChannel] = [],
+                lightChannels: [LightAnimationChannel] = []) {
         self.name = name
         self.channels = channels
         self.materialChannels = materialChannels
+        self.lightChannels = lightChannels
     }
 
     /// First and last key time over all channels, in seconds; nil when no channel has keys.
@@ -22,6 +26,7 @@ public struct AnimationClip: Sendable, Equatable {
         }
         for channel in channels { include(channel.times) }
         for channel in materialChannels { include(channel.times) }
+        for channel in lightChannels { include(channel.times) }
         return lower <= upper ? lower...upper : nil
     }
 }

@@ -84,7 +84,7 @@ public struct DropMaterialAnimationPass: ScenePass {
                                     + "\(materials.count == 1 ? "material" : "materials") \(names.joined(separator: ", "))\(materials.count > 5 ? ", ..." : "") "
                                     + "left out; the materials keep their rest values"))
         // A clip that animated only materials is left out whole, rather than kept as a clip of no keys.
-        scene.animations.removeAll { $0.channels.isEmpty && !$0.materialChannels.isEmpty }
+        scene.animations.removeAll { $0.channels.isEmpty && $0.lightChannels.isEmpty && !$0.materialChannels.isEmpty }
         for i in scene.animations.indices { scene.animations[i].materialChannels = [] }
     }
 }

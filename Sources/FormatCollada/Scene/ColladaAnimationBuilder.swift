@@ -28,7 +28,7 @@ struct ColladaAnimationBuilder {
     }
 
     mutating func build(into scene: inout Scene, pendingSkins: [ColladaPendingSkin], morphPlacements: [ColladaMorphPlacement],
-                        materialIndex: [String: Int] = [:]) throws(AssetError) {
+                        materialIndex: [String: Int] = [:], lightIndex: [String: Int] = [:]) throws(AssetError) {
         var flat = FlatNodeTree(scene.root)
         guard flat.nodes.count == origins.count else { return }  // every node made is placed; a mismatch would be a bug here
         var skeletonIndex: [String: Int] = [:]
@@ -84,10 +84,12 @@ struct ColladaAnimationBuilder {
         }
         for (name, animations, window) in clips {
             let (channels, driven) = try self.channels(animations, paths: flat.paths, morphPlacements: morphPlacements, window: window)
-            let materialChannels = ColladaMaterialAnimation.channels(driven, document: document, materialIndex: materialIndex, window: window,
+            let materialChannels = ColladaMaterialAnimation.channels(driven.effects, document: document, materialIndex: materialIndex, window: window,
                                                                      scene: &scene, diagnostics: &diagnostics)
-            if !channels.isEmpty || !materialChannels.isEmpty {
-                scene.animations.append(AnimationClip(name: name, channels: channels, materialChannels: materialChannels))
+            let lightChannels = ColladaLightAnimation.channels(driven.lights, document: document, lightIndex: lightIndex, window: window,
+                                                               diagnostics: &diagnostics)
+            if !channels.isEmpty || !materialChannels.isEmpty || !lightChannels.isEmpty {
+                scene.animations.append(AnimationClip(name: name, channels: channels, materialChannels: materialChannels, lightChannels: lightChannels))
             }
         }
     }
@@ -143,11 +145,14 @@ struct ColladaAnimationBuilder {
         var curve: ColladaAnimationCurve
     }
 
-    /// The node channels, and the channels that drive effect parameters (made into material channels by the caller).
+    /// The node channels, and the channels that drive effect parameters and light colours (made
+    /// into material and light channels by the caller).
     private mutating func channels(_ animations: [ColladaAnimation], paths: [String], morphPlacements: [ColladaMorphPlacement],
-                                   window: ClosedRange<Double>?) throws(AssetError) -> ([AnimationChannel], [ColladaMaterialAnimation.Driven]) {
+                                   window: ClosedRange<Double>?) throws(AssetError)
+        -> ([AnimationChannel], (effects: [ColladaMaterialAnimation.Driven], lights: [ColladaLightAnimation.Driven])) {
         var drivenByNode: [Int: [Driven]] = [:]
         var drivenEffects: [ColladaMaterialAnimation.Driven] = []
+        var drivenLights: [ColladaLightAnimation.Driven] = []
         var weightsByPlacement: [Int: (defaults: [Float], curves: [(Int, ColladaAnimationCurve)])] = [:]
         var work = 0
         for animation in animations {
@@ -180,6 +185,15 @@ struct ColladaAnimationBuilder {
                         continue
                     }
                     drivenEffects.append(.init(target: target, curve: curve, written: channel.target))
+                    continue
+                }
+                if let (light, component) = ColladaLightAnimation.target(channel.target, in: document) {
+                    let wanted = component == nil ? 3 : 1
+                    guard curve.stride == wanted else {
+                        diagnostics.append(.warning("channel target '\(channel.target)' takes \(wanted) numbers but its sampler gives \(curve.stride); ignored", at: here))
+                        continue
+                    }
+                    drivenLights.append(.init(light: light, component: component, curve: curve, written: channel.target))
                     continue
                 }
                 guard let target = ColladaTarget(channel.target), let orders = ordersByID[target.nodeID] else {
@@ -244,7 +258,7 @@ struct ColladaAnimationBuilder {
             }
             channels.append(AnimationChannel(nodePath: paths[order], property: .blendShapeWeights(count: count), times: times, values: values))
         }
-        return (channels, drivenEffects)
+        return (channels, (drivenEffects, drivenLights))
     }
 
     /// What a channel target that names no node points into, when it is an effect or material

@@ -69,7 +69,7 @@ struct ColladaSceneBuilder {
         scene.textures = materialBuilder.textures
         diagnostics += materialBuilder.diagnostics
         var animation = ColladaAnimationBuilder(document: document, origins: origins, limits: limits)
-        try animation.build(into: &scene, pendingSkins: pendingSkins, morphPlacements: morphPlacements, materialIndex: materialIndex)
+        try animation.build(into: &scene, pendingSkins: pendingSkins, morphPlacements: morphPlacements, materialIndex: materialIndex, lightIndex: lightIndex)
         diagnostics += animation.diagnostics
         return scene
     }

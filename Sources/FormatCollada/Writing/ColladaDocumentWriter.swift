@@ -77,7 +77,9 @@ struct ColladaDocumentWriter {
         // which readers place as nothing.
         if let warning = scene.pointCloudsDropped(format: "Collada") { diagnostics.append(warning) }
         if !scene.cameras.isEmpty || !scene.lights.isEmpty {
-            diagnostics.append(.warning("Collada output: cameras and lights are not written yet: \(scene.cameras.count + scene.lights.count) dropped"))
+            let channels = scene.animations.reduce(0) { $0 + $1.lightChannels.count }
+            let animated = channels == 0 ? "" : ", with \(channels == 1 ? "1 light animation channel" : "\(channels) light animation channels")"
+            diagnostics.append(.warning("Collada output: cameras and lights are not written yet: \(scene.cameras.count + scene.lights.count) dropped\(animated)"))
         }
         // Nodes first: controllers and animations name the ids the nodes get.
         var nodes = ""

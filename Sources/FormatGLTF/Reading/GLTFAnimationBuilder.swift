@@ -10,13 +10,16 @@ struct GLTFAnimationBuilder {
     let accessors: GLTFAccessorReader
     let file: String
     let nodePaths: [Int: String]
+    /// KHR_lights_punctual light -> the scene lights made from it.
+    let lightsBySource: [Int: [Int]]
     var diagnostics: [Diagnostic] = []
 
-    init(asset: GLTFAsset, accessors: GLTFAccessorReader, file: String, nodePaths: [Int: String]) {
+    init(asset: GLTFAsset, accessors: GLTFAccessorReader, file: String, nodePaths: [Int: String], lightsBySource: [Int: [Int]] = [:]) {
         self.asset = asset
         self.accessors = accessors
         self.file = file
         self.nodePaths = nodePaths
+        self.lightsBySource = lightsBySource
     }
 
     mutating func build(into scene: inout Scene) throws(AssetError) {
@@ -88,6 +91,10 @@ struct GLTFAnimationBuilder {
             let here = SourceLocation(file: file, elementPath: "animations[\(index)].channels[\(c)]")
             if let pointer = channel.target.extensions?.KHR_animation_pointer?.pointer, pointer.hasPrefix("/materials/") {
                 clip.materialChannels += try materialChannels(pointer, channel: channel, animation: animation, materials: materials, at: here)
+                continue
+            }
+            if let pointer = channel.target.extensions?.KHR_animation_pointer?.pointer, pointer.hasPrefix(Self.lightsPointer) {
+                clip.lightChannels += try lightChannels(pointer, channel: channel, animation: animation, at: here)
                 continue
             }
             for (node, targetPath) in targets(channel.target, at: here) {
@@ -162,6 +169,28 @@ struct GLTFAnimationBuilder {
             }
             return MaterialAnimationChannel(material: m, input: input, interpolation: keys.interpolation, times: keys.times, values: values)
         }
+    }
+
+    static let lightsPointer = "/extensions/KHR_lights_punctual/lights/"
+
+    /// KHR_animation_pointer on a KHR_lights_punctual light's `color` or `intensity`: a channel on
+    /// every scene light made from it. Its other properties (range, cone angles) have no place in
+    /// the light model and are named in a warning.
+    private mutating func lightChannels(_ pointer: String, channel: GLTFAsset.Animation.Channel, animation: GLTFAsset.Animation,
+                                        at here: SourceLocation) throws(AssetError) -> [LightAnimationChannel] {
+        let parts = pointer.dropFirst(Self.lightsPointer.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, let l = Int(parts[0]), asset.extensions?.KHR_lights_punctual?.lights?.indices.contains(l) == true else {
+            diagnostics.append(.warning("KHR_animation_pointer '\(pointer)' names no light; ignored", at: here))
+            return []
+        }
+        guard parts.count == 2, let input = LightAnimationChannel.Input(rawValue: parts[1]) else {
+            diagnostics.append(.warning("KHR_animation_pointer '\(pointer)' animates a light property assetc does not animate; ignored", at: here))
+            return []
+        }
+        guard let keys = try keyedValues(channel, animation: animation, width: input.components, at: here) else { return [] }
+        let placed = lightsBySource[l] ?? []
+        if placed.isEmpty { diagnostics.append(.warning("KHR_animation_pointer '\(pointer)': no node places light \(l); ignored", at: here)) }
+        return placed.map { LightAnimationChannel(light: $0, input: input, interpolation: keys.interpolation, times: keys.times, values: keys.values) }
     }
 
     /// A sampler's keys, checked: ascending finite times, finite values, `width` per key (three sets when cubic).

@@ -15,6 +15,8 @@ struct GLTFSceneBuilder {
     /// glTF mesh index -> what each of its primitives became: scene mesh or curves index, and material.
     private var builtMeshes: [Int: [(built: Placement, material: Int?, variants: [MaterialVariantBinding])]] = [:]
     private var materialIndex: [Int: Int] = [:]
+    /// KHR_lights_punctual light -> the scene lights made from it (one a node that places it).
+    private var lightsBySource: [Int: [Int]] = [:]
     private var visited: Set<Int> = []
     private var nodeCount = 0
     /// glTF node index -> its path in the scene, for skins and animation channels.
@@ -52,7 +54,8 @@ struct GLTFSceneBuilder {
         materialBuilder.finish()
         scene.textures = materialBuilder.textures
         diagnostics += materialBuilder.diagnostics
-        var animation = GLTFAnimationBuilder(asset: asset, accessors: meshBuilder.accessors, file: file, nodePaths: nodePaths)
+        var animation = GLTFAnimationBuilder(asset: asset, accessors: meshBuilder.accessors, file: file, nodePaths: nodePaths,
+                                             lightsBySource: lightsBySource)
         try animation.build(into: &scene)
         diagnostics += animation.diagnostics
         GLTFSkinnedPlacement.apply(to: &scene)
@@ -234,6 +237,7 @@ struct GLTFSceneBuilder {
         guard c.count == 3 else { throw AssetError(.malformed("light color has \(c.count) numbers, not 3"), at: here) }
         scene.lights.append(Light(name: source.name ?? "light\(index)", kind: kind, color: SIMD3(Float(c[0]), Float(c[1]), Float(c[2])),
                                   intensity: Float(source.intensity ?? 1)))
+        lightsBySource[index, default: []].append(scene.lights.count - 1)
         return scene.lights.count - 1
     }
 }

@@ -25,6 +25,8 @@ struct USDSceneBuilder {
     var diagnostics: [Diagnostic] = []
     var scene = Scene()
     var materialIndex: [String: Int] = [:]
+    /// Time-sampled light inputs, gathered as the lights are read.
+    var lightChannels: [LightAnimationChannel] = []
     private var warnedTypes: Set<String> = []
     private var primsByPath: [String: USDComposedPrim] = [:]
     private var skel: USDSkelBuilder
@@ -68,10 +70,11 @@ struct USDSceneBuilder {
         diagnostics += materials.diagnostics
         scene.root = Node(name: "", children: try makeNodes(stage.prims, inherited: nil, skelContext: .init()))
         try skel.finish(&scene, primsByPath: primsByPath, clipName: scene.metadata.defaultPrim ?? "stage")
-        if !materialChannels.isEmpty {
-            // A stage has one timeline: its sampled material inputs play in the stage's one clip.
+        if !materialChannels.isEmpty || !lightChannels.isEmpty {
+            // A stage has one timeline: its sampled material and light inputs play in the stage's one clip.
             if scene.animations.isEmpty { scene.animations = [AnimationClip(name: scene.metadata.defaultPrim ?? "stage")] }
             scene.animations[0].materialChannels = materialChannels
+            scene.animations[0].lightChannels = lightChannels
         }
         splitClips()
         readMaterialVariants()
@@ -234,6 +237,7 @@ struct USDSceneBuilder {
             scene.cameras.append(camera(prim))
         case let type where Self.lightKinds[type] != nil:
             node.light = scene.lights.count
+            lightChannels += animatedInputs(ofLight: prim, index: scene.lights.count)
             scene.lights.append(light(prim, kind: Self.lightKinds[type]!))
         case let type where Self.groupTypes.contains(type):
             break
@@ -284,15 +288,5 @@ struct USDSceneBuilder {
             camera.far = range[1]
         }
         return camera
-    }
-
-    private func light(_ prim: USDComposedPrim, kind: Light.Kind) -> Light {
-        var light = Light(name: prim.name, kind: kind)
-        // UsdLux attributes carry the `inputs:` prefix since 21.02; older files omit it.
-        if let c = values.numbers(prim.attribute("inputs:color") ?? prim.attribute("color")), c.count == 3 {
-            light.color = SIMD3(Float(c[0]), Float(c[1]), Float(c[2]))
-        }
-        if let i = values.double(prim.attribute("inputs:intensity") ?? prim.attribute("intensity")) { light.intensity = Float(i) }
-        return light
     }
 }

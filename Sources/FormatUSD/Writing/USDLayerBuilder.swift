@@ -42,7 +42,7 @@ struct USDLayerBuilder {
     init(scene: Scene, context: WriteContext, textureFolder: String) {
         var scene = scene
         if scene.animations.filter({ $0.timeRange != nil }).count > 1 {
-            let (clip, timeline) = ClipTimeline.laidEndToEnd(scene.animations, materials: scene.materials, rest: Self.restValues(scene))
+            let (clip, timeline) = ClipTimeline.laidEndToEnd(scene.animations, materials: scene.materials, lights: scene.lights, rest: Self.restValues(scene))
             scene.animations = [clip]
             clipTimeline = timeline
         }
@@ -138,7 +138,8 @@ struct USDLayerBuilder {
             metadata["startTimeCode"] = .number(start)
             if let end = scene.metadata.endTimeCode { metadata["endTimeCode"] = .number(end) }
         } else {
-            let materialTimes = scene.animations.first?.materialChannels.flatMap(\.times) ?? []
+            let materialTimes = (scene.animations.first?.materialChannels.flatMap(\.times) ?? [])
+                + (scene.animations.first?.lightChannels.flatMap(\.times) ?? [])
             let keyTimes = ((rig?.times ?? []) + channelsByPath.values.flatMap { $0.flatMap(\.times) } + materialTimes).filter(\.isFinite)
             guard let first = keyTimes.min(), let last = keyTimes.max(), last > first else { return [:] }
             metadata["startTimeCode"] = .number(timeCode(first))
@@ -190,7 +191,7 @@ struct USDLayerBuilder {
             } else if let c = node.camera, node.light == nil, scene.cameras.indices.contains(c) {
                 prim = Self.cameraPrim(scene.cameras[c], name: name)
             } else if let l = node.light, node.camera == nil, scene.lights.indices.contains(l) {
-                prim = Self.lightPrim(scene.lights[l], name: name)
+                prim = lightPrim(l, name: name)
             }
             if var prim {
                 prim.properties = transformProperties(node, scenePath: scenePath) + prim.properties
@@ -224,7 +225,7 @@ struct USDLayerBuilder {
             prim.children.append(Self.cameraPrim(scene.cameras[c], name: names.name(scene.cameras[c].name)))
         }
         if let l = node.light, scene.lights.indices.contains(l) {
-            prim.children.append(Self.lightPrim(scene.lights[l], name: names.name(scene.lights[l].name)))
+            prim.children.append(lightPrim(l, name: names.name(scene.lights[l].name)))
         }
         for child in node.children where !(isDefaultPrim && isMaterialScope(child)) && !isRigSource(child, scenePath: scenePath + "/" + child.name) {
             prim.children.append(nodePrim(for: child, parentPath: path, scenePath: scenePath + "/" + child.name, names: &names))
@@ -258,21 +259,6 @@ struct USDLayerBuilder {
             .attribute("verticalAperture", "float", .number(aperture)),
             .attribute("projection", "token", .string(camera.projection == .orthographic ? "orthographic" : "perspective")),
             .attribute("clippingRange", "float2", .tuple([camera.near, camera.far])),
-        ]
-        return prim
-    }
-
-    private static func lightPrim(_ light: Light, name: String) -> USDPrimSpec {
-        let type: String
-        switch light.kind {
-        case .directional: type = "DistantLight"
-        case .ambient: type = "DomeLight"
-        case .point, .spot: type = "SphereLight"
-        }
-        var prim = USDPrimSpec(specifier: .def, typeName: type, name: name, line: 0)
-        prim.properties = [
-            .attribute("inputs:color", "color3f", .floats(light.color)),
-            .attribute("inputs:intensity", "float", .number(Double(light.intensity))),
         ]
         return prim
     }
