@@ -88,7 +88,9 @@ let package = Package(
         .target(name: "AssetImage", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore", "CTIFF"]),
 
         // The CPU renderer: imports AssetCore and AssetImage only.
-        .target(name: "AssetRender", dependencies: ["AssetCore", "AssetImage"]),
+        // The renderer's built-in studio and split-sum tables, computed ahead of time (Scripts/generate-studio-tables).
+        .target(name: "CStudioTables"),
+        .target(name: "AssetRender", dependencies: ["AssetCore", "AssetImage", "CStudioTables"]),
 
         // Where bytes live, as the use cases see it: the `ObjectStore` protocol, object keys that
         // cannot leave their prefix, the local file system's store, and bucket objects staged for

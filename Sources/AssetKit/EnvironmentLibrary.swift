@@ -6,8 +6,11 @@ import Foundation
 
 /// `--environment FILE` made ready to light with, prefiltered once per environment: the file's
 /// SHA-256 keys it in memory for every render of the process, and on disk under a cache folder
-/// (`<store>/environments/<hash>.prefiltered`) so `index`, workers and `serve` share the work
-/// across runs. A cached file that fails its checks is prefiltered again and rewritten.
+/// (`<folder>/environments/<hash>.prefiltered`: the catalog's for `index`, workers and `serve`,
+/// the user's cache folder for `thumbnail`) so runs share the work. A cached file is checksummed
+/// and written atomically, so processes sharing the folder never read half of one; one that fails
+/// its checks is prefiltered again and rewritten. The folder keeps at most `maxCachedEnvironments`,
+/// the least recently used going first.
 public final class EnvironmentLibrary: @unchecked Sendable {
     public static let shared = EnvironmentLibrary()
 
@@ -23,6 +26,8 @@ public final class EnvironmentLibrary: @unchecked Sendable {
 
     /// The environment in `path`, prefiltered. Errors (missing file, not an image, past the pixel
     /// budget) are located at the file.
+    public static let maxCachedEnvironments = 32
+
     public func environment(at path: String, cacheFolder: String? = nil) throws(AssetError) -> Loaded {
         let hash = try ContentHash.file(path)
         let key = "sha256:\(hash)"
@@ -34,6 +39,8 @@ public final class EnvironmentLibrary: @unchecked Sendable {
                 let environment = try PrefilteredEnvironment(serialized: Array(data))
                 if environment.key == key {
                     remember(environment)
+                    // Used now: the bound on the folder drops the least recently used first.
+                    try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: cached)  // a read-only cache still serves
                     return Loaded(environment: environment, warnings: [], origin: "disk")
                 }
                 warnings.append(.warning("the cached prefilter \(cached) is for another environment; prefiltering again"))
@@ -51,6 +58,7 @@ public final class EnvironmentLibrary: @unchecked Sendable {
                 try FileManager.default.createDirectory(atPath: (cached as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 _ = try AtomicOutput.write([OutputFile(relativePath: (cached as NSString).lastPathComponent, bytes: environment.serialized())],
                                            mainPath: cached, force: true)
+                Self.prune((cached as NSString).deletingLastPathComponent, keeping: Self.maxCachedEnvironments)
             } catch {
                 warnings.append(.warning("the prefiltered environment could not be cached at \(cached) (\(error))"))
             }
@@ -60,6 +68,19 @@ public final class EnvironmentLibrary: @unchecked Sendable {
 
     private func remember(_ environment: PrefilteredEnvironment) {
         lock.withLock { loaded[environment.key] = environment }
+    }
+
+    /// Leaves the `keeping` most recently used prefiltered files in `folder`. Another process may
+    /// remove the same file first; that is not an error.
+    static func prune(_ folder: String, keeping: Int) {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: folder) else { return }
+        let files = names.filter { $0.hasSuffix(".prefiltered") }.map { (folder as NSString).appendingPathComponent($0) }
+        guard files.count > keeping else { return }
+        let dated = files.map { path in
+            (path, (try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast)
+        }
+        for (path, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(keeping) { try? manager.removeItem(atPath: path) }
     }
 
     public static func cachePath(folder: String, hash: String) -> String {

@@ -32,6 +32,10 @@ struct LookOptions: ParsableArguments {
           help: "Lay a soft contact shadow under the model on the ground plane (black with alpha over a transparent background). Default: off, on for serve.")
     var shadow: Bool?
 
+    @Flag(name: .customLong("no-cache"),
+          help: "Prefilter --environment anew rather than take it from (and add it to) the cache of prefiltered environments: the catalog's folder for index, worker and serve, else ASSETC_CACHE_DIR, $XDG_CACHE_HOME/assetc or ~/.cache/assetc.")
+    var noCache = false
+
     func validate() throws {
         guard environmentRotation.isFinite else { throw ValidationError("--environment-rotation takes a number of degrees") }
         guard exposure.isFinite, (-20...20).contains(exposure) else { throw ValidationError("--exposure takes -20 to 20 stops") }
@@ -39,8 +43,9 @@ struct LookOptions: ParsableArguments {
     }
 
     /// `render` with this look; the environment is read and prefiltered here (once per process,
-    /// kept on disk under `cacheFolder` when given), so a bad one stops the command before
-    /// anything is written: 64 when it is missing, 65 when it is not a usable image.
+    /// kept on disk under `cacheFolder`, else the user's cache folder, unless `--no-cache`), so a
+    /// bad one stops the command before anything is written: 64 when it is missing, 65 when it is
+    /// not a usable image.
     @discardableResult
     func apply(to render: inout RenderOptions, cacheFolder: String? = nil, shadowByDefault: Bool = false) throws -> [Diagnostic] {
         render.lighting = lighting
@@ -51,7 +56,7 @@ struct LookOptions: ParsableArguments {
         guard let environment else { return [] }
         let loaded: EnvironmentLibrary.Loaded
         do throws(AssetError) {
-            loaded = try EnvironmentLibrary.shared.environment(at: environment, cacheFolder: cacheFolder)
+            loaded = try EnvironmentLibrary.shared.environment(at: environment, cacheFolder: noCache ? nil : cacheFolder ?? UserCacheFolder.path())
         } catch {
             var stderr = StandardError()
             print("assetc: error: --environment: \(TerminalText.safe(error.description))", to: &stderr)

@@ -87,3 +87,53 @@ def test_an_openexr_environment_lights_as_the_same_sky_in_radiance_format(tmp_pa
     for name in ("exr", "tiled"):
         assert np.abs(pictures[name] - pictures["hdr"]).max() <= 3, name
     assert np.abs(pictures["studio"] - pictures["hdr"]).mean() > 5
+
+
+def thumbnail_with(env_extra, hdr, out, *extra):
+    import os
+    import subprocess
+    from conftest import assetc_binary
+    env = {k: v for k, v in os.environ.items() if k not in ("ASSETC_CACHE_DIR", "XDG_CACHE_HOME")}
+    env.update(env_extra)
+    result = subprocess.run([assetc_binary(), "thumbnail", str(HEAD), "--out", str(out), "--size", "64", "--environment", str(hdr), *extra],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return next(out.rglob("*.png")).read_bytes(), result.stderr
+
+
+def test_thumbnail_keeps_the_prefilter_in_the_user_cache_folder(tmp_path):
+    import os
+    import time
+    hdr = write_hdr(tmp_path / "sky.hdr")
+    name = hashlib.sha256(hdr.read_bytes()).hexdigest() + ".prefiltered"
+    # ASSETC_CACHE_DIR first, else $XDG_CACHE_HOME/assetc, else ~/.cache/assetc.
+    own, xdg, home = tmp_path / "own", tmp_path / "xdg", tmp_path / "home"
+    first, _ = thumbnail_with({"ASSETC_CACHE_DIR": str(own), "XDG_CACHE_HOME": str(xdg), "HOME": str(home)}, hdr, tmp_path / "a")
+    assert (own / "environments" / name).read_bytes()[:8] == b"ASTCENV2" and not xdg.exists() and not home.exists()
+    second, _ = thumbnail_with({"XDG_CACHE_HOME": str(xdg), "HOME": str(home)}, hdr, tmp_path / "b")
+    assert (xdg / "assetc" / "environments" / name).exists() and not home.exists()
+    third, _ = thumbnail_with({"HOME": str(home)}, hdr, tmp_path / "c")
+    assert (home / ".cache" / "assetc" / "environments" / name).exists()
+    # Taken from the cache, the picture is the one prefiltering gives.
+    warm, _ = thumbnail_with({"ASSETC_CACHE_DIR": str(own)}, hdr, tmp_path / "d")
+    assert first == second == third == warm
+    # --no-cache neither reads nor writes it.
+    fresh = tmp_path / "fresh"
+    uncached, _ = thumbnail_with({"ASSETC_CACHE_DIR": str(fresh)}, hdr, tmp_path / "e", "--no-cache")
+    assert uncached == first and not fresh.exists()
+    # A damaged file is prefiltered again, named in a warning, and rewritten.
+    cached = own / "environments" / name
+    damaged = bytearray(cached.read_bytes())
+    damaged[len(damaged) // 2] ^= 0xFF
+    cached.write_bytes(bytes(damaged))
+    again, stderr = thumbnail_with({"ASSETC_CACHE_DIR": str(own)}, hdr, tmp_path / "f")
+    assert again == first and "unusable" in stderr and cached.read_bytes() != bytes(damaged), stderr
+    # The folder is bounded: the least recently used go first, the one just written stays.
+    for k in range(40):
+        stale = own / "environments" / f"{k:064x}.prefiltered"
+        stale.write_bytes(b"stale")
+        os.utime(stale, (time.time() - 1000 + k, time.time() - 1000 + k))
+    cached.unlink()
+    thumbnail_with({"ASSETC_CACHE_DIR": str(own)}, hdr, tmp_path / "g")
+    left = sorted(p.name for p in (own / "environments").iterdir())
+    assert len(left) == 32 and name in left and f"{0:064x}.prefiltered" not in left and f"{39:064x}.prefiltered" in left, left

@@ -62,6 +62,10 @@ public enum StudioEnvironment {
         return HDRImage(width: width, height: height, texels: texels)
     }
 
-    /// The studio prefiltered, made the first time it is asked for.
-    public static let prefiltered: PrefilteredEnvironment = EnvironmentPrefilter.prefilter(image(), key: key)
+    /// The studio prefiltered: as Scripts/generate-studio-tables computed it ahead of time, else
+    /// (tables not generated for these sizes) computed the first time it is asked for.
+    public static let prefiltered: PrefilteredEnvironment = BuiltInTables.studio() ?? computed()
+
+    /// The studio prefiltered by this build's own code: what the built-in tables must equal.
+    static func computed() -> PrefilteredEnvironment { EnvironmentPrefilter.prefilter(image(), key: key) }
 }

@@ -7,7 +7,8 @@ struct BRDFTable: Sendable {
     static let samples = 256
     let values: [SIMD2<Float>]
 
-    static let shared = BRDFTable()
+    /// As Scripts/generate-studio-tables computed it ahead of time, else computed here.
+    static let shared = BuiltInTables.brdf().map { BRDFTable(values: $0) } ?? BRDFTable()
     /// For the headlight, which never looks anything up: the table is computed only when it lights.
     static let unused = BRDFTable(values: Array(repeating: .zero, count: size * size))
 
