@@ -83,7 +83,7 @@ extension ThumbnailUseCase {
 
     private func encode(_ images: [RGBAImage], frameMilliseconds: Int) throws(AssetError) -> (pngs: [[UInt8]], webp: [UInt8]) {
         var pngs: [[UInt8]] = []
-        for image in images { pngs.append(try PNGCodec.encode(image)) }
+        for image in images { pngs.append(try PNGCodec.encode(image, effort: .fast)) }
         return (pngs, try AnimatedWebPEncoder.encode(images, frameMilliseconds: frameMilliseconds))
     }
 

@@ -72,7 +72,7 @@ public struct ThumbnailUseCase: Sendable {
         options.limits = limits
         options.source = source
         let rendered = try Renderer.render(scene, options: options)
-        return (try PNGCodec.encode(rendered.image), rendered.diagnostics)
+        return (try PNGCodec.encode(rendered.image, effort: .fast), rendered.diagnostics)
     }
 
     private func renderOne(_ job: Job, outputFolder: String, force: Bool) -> Outcome {

@@ -1,32 +1,33 @@
 import AssetCore
 import CPNG
 
-/// PNG through libpng's simplified `png_image` API (the classic API's setjmp/longjmp error
-/// handling is unsafe from Swift).
+/// PNG through libpng: decoding by the simplified `png_image` API, encoding by the classic API in
+/// C (CPNG's shim), which keeps its setjmp/longjmp error handling out of Swift frames.
 public enum PNGCodec {
     /// Refuse textures that would decode to more than this many pixels.
     public static let maxPixels = 1 << 26
 
-    public static func encode(_ image: RGBAImage) throws(AssetError) -> [UInt8] {
-        var png = png_image()
-        png.version = png_uint_32(assetc_png_image_version)
-        png.width = png_uint_32(image.width)
-        png.height = png_uint_32(image.height)
-        png.format = png_uint_32(assetc_png_format_rgba)
-        var size: png_alloc_size_t = 0
-        // First call measures, second writes.
-        let measured = image.pixels.withUnsafeBytes { raw in
-            png_image_write_to_memory(&png, nil, &size, 0, raw.baseAddress, 0, nil)
+    /// How hard the encoder works. Measured with libpng 1.6 on this machine (2 cores) against zlib's
+    /// default level 6 with every filter tried per row: `.balanced` (level 4, every filter) made
+    /// a photographic 1024 px texture 1.5% larger in half the time and a smooth generated one the
+    /// same size; `.fast` (level 3, the Up filter alone) made a 256 px thumbnail 13% larger in a
+    /// third of the time (4 ms against 13-17 ms).
+    public enum Effort: Sendable {
+        /// Pictures assetc makes and shows (thumbnails, previews, swatches).
+        case fast
+        /// Textures written into assets, where bytes count against budgets.
+        case balanced
+    }
+
+    public static func encode(_ image: RGBAImage, effort: Effort = .balanced) throws(AssetError) -> [UInt8] {
+        let (level, filters): (Int32, Int32) = effort == .fast ? (3, assetc_png_filter_up) : (4, assetc_png_all_filters)
+        var size = 0
+        let encoded = image.pixels.withUnsafeBufferPointer { pixels in
+            assetc_png_encode_rgba(pixels.baseAddress, UInt32(image.width), UInt32(image.height), level, filters, &size)
         }
-        guard measured != 0, size > 0 else { throw AssetError(.io("PNG encoding failed: \(message(png))")) }
-        var out = [UInt8](repeating: 0, count: Int(size))
-        let written = out.withUnsafeMutableBytes { buffer in
-            image.pixels.withUnsafeBytes { raw in
-                png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, raw.baseAddress, 0, nil)
-            }
-        }
-        guard written != 0 else { throw AssetError(.io("PNG encoding failed: \(message(png))")) }
-        return Array(out.prefix(Int(size)))
+        guard let encoded else { throw AssetError(.io("PNG encoding failed (\(image.width)x\(image.height))")) }
+        defer { free(encoded) }
+        return Array(UnsafeBufferPointer(start: encoded, count: size))
     }
 
     public static func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage {

@@ -47,7 +47,9 @@ struct SurfaceSample {
     /// `tint`, the vertex colour, multiplies the base colour before the diffuse colour and F0 are
     /// made from it (multiplied after, it reached the headlight's shading only, and environment
     /// light drew vertex-coloured materials in their plain base colour).
-    @inline(__always) init(_ input: MaterialInputs, mesh: DrawMesh, triangle: Int, _ b: SIMD3<Float>, tint: SIMD3<Float> = .one) {
+    // Borrowed: an initializer takes its arguments owned, which copied the draw mesh (a retain of
+    // each of its arrays) at every fragment.
+    @inline(__always) init(_ input: borrowing MaterialInputs, mesh: borrowing DrawMesh, triangle: Int, _ b: SIMD3<Float>, tint: SIMD3<Float> = .one) {
         let m = input.material
         if let t = input.baseColor?.texel(mesh, triangle: triangle, b) { baseColor = SIMD3(t.x, t.y, t.z) } else { baseColor = m.baseColor.value }
         baseColor *= tint

@@ -66,14 +66,18 @@ struct SurfaceShader: FragmentShader {
             return finish(SurfaceSample.unbound(color: vertexColor(triangle, b)), normal: normal, v: v, alpha: 1)
         }
         let input = inputs[m]
-        let vertexColor = mesh.colors.map { Self.interpolate($0, triangle, b) }
+        // No closures here (`Optional.map`): one that captures the shader copied the whole draw
+        // mesh, a retain and release of each of its arrays, at every fragment.
+        var vertexColor: SIMD4<Float>?
+        if mesh.colors != nil { vertexColor = Self.interpolate(mesh.colors.unsafelyUnwrapped, triangle, b) }
         // The vertex colour tints the base colour where the material says so (glTF's COLOR_0, a USD
         // primvar reader on diffuseColor); a USD, FBX, Collada or OBJ material bound over vertex
         // colours shades without them, as usdview, Blender and Cycles do. SceneKit's headlight
         // look multiplies them always, as SceneKit does.
         let tints = input.material.baseColorFromVertexColor || setup.lighting == .headlight
-        var sample = SurfaceSample(input, mesh: mesh, triangle: triangle, b,
-                                   tint: tints ? vertexColor.map { SIMD3($0.x, $0.y, $0.z) } ?? .one : .one)
+        var tint = SIMD3<Float>.one
+        if tints, let c = vertexColor { tint = SIMD3(c.x, c.y, c.z) }
+        var sample = SurfaceSample(input, mesh: mesh, triangle: triangle, b, tint: tint)
         var alpha: Float = 1
         // Under OPAQUE the vertex colour's alpha is ignored, as the material's is; its colour is not.
         if input.alphaMode != .opaque {
@@ -85,7 +89,8 @@ struct SurfaceShader: FragmentShader {
             }
             alpha = min(max(alpha, 0), 1)
         }
-        let shadingNormal = input.normal.map { perturb(normal, by: $0, triangle: triangle, b, frontFacing: frontFacing) } ?? normal
+        var shadingNormal = normal
+        if let map = input.normal { shadingNormal = perturb(normal, by: map, triangle: triangle, b, frontFacing: frontFacing) }
         sample.normal = shadingNormal
         sample.geometricNormal = normal
         return finish(sample, normal: shadingNormal, v: v, alpha: alpha)
