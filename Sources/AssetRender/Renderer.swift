@@ -63,10 +63,11 @@ public enum Renderer {
             RenderCamera.framing(bounds.isEmpty ? Bounds3(min: [-1, -1, -1], max: [1, 1, 1]) : bounds,
                                  radius: radius, view: options.view, upAxis: scene.metadata.upAxis, pixels: size, holding: footprint)
         }
-        var rasterizer = TriangleRasterizer(framebuffer: Framebuffer(width: size, height: size, grid: grid))
         guard !bounds.isEmpty else {
-            return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+            return RenderResult(image: Framebuffer(width: size, height: size, grid: grid).resolve(background: options.background), camera: camera,
+                                diagnostics: diagnostics)
         }
+        var opaquePass = BandedRasterizer(width: size, height: size, grid: grid, meshes: placed.count)
         let viewProjection = camera.projection(aspect: 1) * camera.view
         let vp = (0..<16).map { Float(viewProjection.columnMajorElements[$0]) }
         let c0 = SIMD4(vp[0], vp[1], vp[2], vp[3]), c1 = SIMD4(vp[4], vp[5], vp[6], vp[7])
@@ -105,19 +106,26 @@ public enum Renderer {
             let clip = mesh.positions.map { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }
             let blends = inputs.map { $0.alphaMode == .blend }
             var blendedHere = false
-            for t in 0..<mesh.triangleCount {
-                let m = Int(mesh.triangleMaterials[t])
-                let a = Int(mesh.indices[3 * t]), b = Int(mesh.indices[3 * t + 1]), c = Int(mesh.indices[3 * t + 2])
-                if m >= 0 && blends[m] {
+            if blends.contains(true) {
+                for t in 0..<mesh.triangleCount {
+                    let m = Int(mesh.triangleMaterials[t])
+                    guard m >= 0 && blends[m] else { continue }
+                    let a = Int(mesh.indices[3 * t]), b = Int(mesh.indices[3 * t + 1]), c = Int(mesh.indices[3 * t + 2])
                     let centre = (mesh.positions[a] + mesh.positions[b] + mesh.positions[c]) / 3 - eye
                     blendOrder.append(((centre * centre).sum(), Int32(blended.count), Int32(t)))
                     blendedHere = true
-                    continue
                 }
-                rasterizer.draw(clip[a], clip[b], clip[c], triangle: t, shader: shader, opaque: true)
+            }
+            opaquePass.draw(triangles: mesh.triangleCount) { rasterizer, t in
+                let m = Int(mesh.triangleMaterials[t])
+                if m >= 0 && blends[m] { return }
+                rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
+                                triangle: t, shader: shader, opaque: true)
             }
             if blendedHere { blended.append((shader, clip)) }
         }
+        // Blended triangles, the shadow, splats and lines go over the whole picture, on this thread.
+        var rasterizer = TriangleRasterizer(framebuffer: opaquePass.merged())
         // Back to front by the distance of each triangle's centre from the eye (the painter's
         // order; exact for layers that do not cross), ties in drawing order.
         blendOrder.sort { $0.distance != $1.distance ? $0.distance > $1.distance : ($0.draw, $0.triangle) < ($1.draw, $1.triangle) }

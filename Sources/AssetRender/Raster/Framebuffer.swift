@@ -19,6 +19,22 @@ struct Framebuffer {
         depth = [Float](repeating: .infinity, count: count)
     }
 
+    /// Bands of rows, top first, as one framebuffer.
+    init(stacking bands: [Framebuffer]) {
+        width = bands[0].width
+        grid = bands[0].grid
+        height = bands.reduce(0) { $0 + $1.height }
+        // Appended, not filled and then overwritten: each array is a copy of its bands' memory.
+        color = []
+        depth = []
+        color.reserveCapacity(width * height * grid * grid)
+        depth.reserveCapacity(width * height * grid * grid)
+        for band in bands {
+            color.append(contentsOf: band.color)
+            depth.append(contentsOf: band.depth)
+        }
+    }
+
     var samplesPerPixel: Int { grid * grid }
 
     /// Sample k's offset inside its pixel.

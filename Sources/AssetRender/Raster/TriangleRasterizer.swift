@@ -23,12 +23,18 @@ protocol FragmentShader {
 /// and depth tested per sample and colour shaded once per pixel (as MSAA does). Edges follow the
 /// top-left rule, so triangles sharing an edge never both cover a sample on it.
 struct TriangleRasterizer {
+    /// The rows `rowOffset ..< rowOffset + framebuffer.height` of a picture `imageHeight` high
+    /// (a band of it, when the picture is drawn on several cores; all of it otherwise).
     var framebuffer: Framebuffer
+    let rowOffset: Int
+    let imageHeight: Int
     /// Sample indices that pass in the current pixel; kept between triangles so drawing allocates nothing.
     private var passing: [Int]
 
-    init(framebuffer: Framebuffer) {
+    init(framebuffer: Framebuffer, rowOffset: Int = 0, imageHeight: Int? = nil) {
         self.framebuffer = framebuffer
+        self.rowOffset = rowOffset
+        self.imageHeight = imageHeight ?? framebuffer.height
         passing = [Int](repeating: 0, count: framebuffer.samplesPerPixel)
     }
 
@@ -66,7 +72,7 @@ struct TriangleRasterizer {
     private func project(_ c: SIMD4<Float>, _ barycentric: SIMD3<Float>) -> ScreenVertex {
         let invW = 1 / c.w
         return ScreenVertex(x: (c.x * invW + 1) * 0.5 * Float(framebuffer.width),
-                            y: (1 - c.y * invW) * 0.5 * Float(framebuffer.height),
+                            y: (1 - c.y * invW) * 0.5 * Float(imageHeight),
                             z: c.z * invW, invW: invW, barycentric: barycentric)
     }
 
@@ -109,7 +115,8 @@ struct TriangleRasterizer {
         if area < 0 { swap(&v1, &v2); area = -area }
         let width = framebuffer.width, height = framebuffer.height
         let minX = max(0, Int(min(v0.x, v1.x, v2.x).rounded(.down))), maxX = min(width - 1, Int(max(v0.x, v1.x, v2.x).rounded(.down)))
-        let minY = max(0, Int(min(v0.y, v1.y, v2.y).rounded(.down))), maxY = min(height - 1, Int(max(v0.y, v1.y, v2.y).rounded(.down)))
+        let minY = max(rowOffset, Int(min(v0.y, v1.y, v2.y).rounded(.down)))
+        let maxY = min(rowOffset + height - 1, Int(max(v0.y, v1.y, v2.y).rounded(.down)))
         guard minX <= maxX, minY <= maxY else { return }
         let own0 = Self.owns(v1, v2), own1 = Self.owns(v2, v0), own2 = Self.owns(v0, v1)
         let e0 = Edge(v1, v2), e1 = Edge(v2, v0), e2 = Edge(v0, v1)
@@ -126,7 +133,7 @@ struct TriangleRasterizer {
                     guard (w0 > 0 || (w0 == 0 && own0)) && (w1 > 0 || (w1 == 0 && own1)) && (w2 > 0 || (w2 == 0 && own2)) else { continue }
                     let b = SIMD3(w0, w1, w2) * invArea
                     let z = b.x * v0.z + b.y * v1.z + b.z * v2.z
-                    let index = (py * width + px) * n + k
+                    let index = ((py - rowOffset) * width + px) * n + k
                     guard z >= -1, z <= 1, z < framebuffer.depth[index] else { continue }
                     if count == 0 { first = b }
                     passing[count] = index

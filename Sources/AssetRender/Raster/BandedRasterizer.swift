@@ -1,0 +1,68 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The opaque pass on both cores: the picture cut into bands of rows, each drawn by a rasterizer
+/// and framebuffer of its own, every triangle offered to every band in the same order. A sample
+/// then meets exactly the triangles and depth tests it would in one pass, so the picture is the
+/// same bit for bit; only the work of covering and shading is shared. A triangle's setup is done
+/// once a band. In a scene of many small meshes, where waking a second core for each would cost
+/// more than it saves, the small ones draw their bands one after the other.
+struct BandedRasterizer {
+    private(set) var bands: [TriangleRasterizer]
+    let width: Int
+    let height: Int
+    let grid: Int
+    /// Meshes with fewer triangles than this are drawn band after band on this thread, in a scene
+    /// of more than `fewMeshes` meshes.
+    static let parallelTriangles = 2048
+    static let fewMeshes = 64
+    let meshes: Int
+
+    init(width: Int, height: Int, grid: Int, meshes: Int, cores: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) {
+        self.meshes = meshes
+        self.width = width
+        self.height = height
+        self.grid = grid
+        // Bands of at least 16 rows: below that a triangle mostly lands in every band.
+        let count = max(1, min(cores, 2, height / 16))
+        bands = (0..<count).map { k in
+            let top = height * k / count, bottom = height * (k + 1) / count
+            return TriangleRasterizer(framebuffer: Framebuffer(width: width, height: bottom - top, grid: grid), rowOffset: top, imageHeight: height)
+        }
+    }
+
+    /// Runs `draw(rasterizer, triangle)` for every triangle in every band, the bands at once
+    /// when there are enough triangles. `draw` may run on several threads at a time: it must only
+    /// read what it captures.
+    mutating func draw(triangles: Int, _ draw: (inout TriangleRasterizer, Int) -> Void) {
+        guard bands.count > 1, triangles >= Self.parallelTriangles || meshes <= Self.fewMeshes else {
+            for k in bands.indices { for t in 0..<triangles { draw(&bands[k], t) } }
+            return
+        }
+        withoutActuallyEscaping(draw) { draw in
+            let work = UncheckedBox(draw)
+            bands.withUnsafeMutableBufferPointer { buffer in
+                let bands = UncheckedBox(buffer)
+                DispatchQueue.concurrentPerform(iterations: buffer.count) { k in
+                    for t in 0..<triangles { work.value(&bands.value[k], t) }
+                }
+            }
+        }
+    }
+
+    /// The bands as one framebuffer, for what is drawn after the opaque pass.
+    func merged() -> Framebuffer {
+        bands.count == 1 ? bands[0].framebuffer : Framebuffer(stacking: bands.map(\.framebuffer))
+    }
+}
+
+/// What `concurrentPerform`'s iterations share: each band's rasterizer is written by its own
+/// iteration alone, and the drawing closure only reads.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

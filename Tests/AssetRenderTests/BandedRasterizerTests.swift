@@ -1,0 +1,43 @@
+import Testing
+
+@testable import AssetRender
+
+/// The opaque pass drawn in bands on two cores gives the very samples one pass gives: overlapping,
+/// crossing and clipped triangles, depth ties included, colour and depth bit for bit.
+@Suite struct BandedRasterizerTests {
+    struct Shader: FragmentShader {
+        var windingFlipped: Bool { false }
+        func cullsBackFaces(triangle: Int) -> Bool { triangle % 5 == 0 }
+        func shade(triangle: Int, barycentric b: SIMD3<Float>, frontFacing: Bool) -> SIMD4<Float>? {
+            triangle % 7 == 3 && b.x > 0.6 ? nil : SIMD4(b.x, b.y, Float(triangle % 11) / 10, 1)
+        }
+    }
+
+    static func triangles(_ count: Int) -> [SIMD4<Float>] {
+        var state: UInt32 = 2024
+        func next() -> Float {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 24) * 2.6 - 1.3
+        }
+        // Some share a depth exactly, so ties are decided by order as in one pass.
+        return (0..<(count * 3)).map { k in SIMD4(next(), next(), k % 9 == 0 ? 0.25 : next() * 0.9, 1) }
+    }
+
+    @Test(arguments: [1, 800])
+    func bandsDrawWhatOnePassDraws(count: Int) {
+        let clip = Self.triangles(count)
+        var one = BandedRasterizer(width: 97, height: 83, grid: 2, meshes: 1, cores: 1)
+        var two = BandedRasterizer(width: 97, height: 83, grid: 2, meshes: 1, cores: 2)
+        #expect(one.bands.count == 1 && two.bands.count == 2)
+        for pass in [0, 1] {
+            let draw: (inout TriangleRasterizer, Int) -> Void = { r, t in
+                r.draw(clip[3 * t], clip[3 * t + 1], clip[3 * t + 2], triangle: t, shader: Shader(), opaque: true)
+            }
+            if pass == 0 { one.draw(triangles: count, draw) } else { two.draw(triangles: count, draw) }
+        }
+        let a = one.merged(), b = two.merged()
+        #expect(a.height == 83 && b.height == 83)
+        #expect(a.color == b.color && a.depth == b.depth)
+        #expect(a.color.contains { $0.w > 0 }, "something is drawn")
+    }
+}
