@@ -58,6 +58,6 @@ static inline unsigned char *assetc_png_encode_rgba(const unsigned char *pixels,
     *size = buffer.size;
     return buffer.data;
 }
-static const int assetc_png_all_filters = PNG_ALL_FILTERS;
 static const int assetc_png_filter_up = PNG_FILTER_UP;
+static const int assetc_png_filter_paeth = PNG_FILTER_PAETH;
 #endif
