@@ -124,6 +124,11 @@ public enum Renderer {
             }
             if blendedHere { blended.append((shader, clip)) }
         }
+        // With nothing to draw over the opaque pass, each band is resolved where it lies: joining
+        // the bands first would hold the picture's samples twice.
+        if blendOrder.isEmpty && shadow == nil && placedSplats.isEmpty && placedCurves.isEmpty {
+            return RenderResult(image: opaquePass.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+        }
         // Blended triangles, the shadow, splats and lines go over the whole picture, on this thread.
         var rasterizer = TriangleRasterizer(framebuffer: opaquePass.merged())
         // Back to front by the distance of each triangle's centre from the eye (the painter's

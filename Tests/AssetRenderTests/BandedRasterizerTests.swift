@@ -39,5 +39,8 @@ import Testing
         #expect(a.height == 83 && b.height == 83)
         #expect(a.color == b.color && a.depth == b.depth)
         #expect(a.color.contains { $0.w > 0 }, "something is drawn")
+        // Resolved band by band, the picture is the one the joined samples resolve to.
+        #expect(two.resolve(background: nil) == a.resolve(background: nil))
+        #expect(two.resolve(background: SIMD3(0.2, 0.4, 0.6)) == b.resolve(background: SIMD3(0.2, 0.4, 0.6)))
     }
 }

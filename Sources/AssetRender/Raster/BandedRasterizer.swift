@@ -1,3 +1,4 @@
+import AssetCore
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,15 @@ struct BandedRasterizer {
                 }
             }
         }
+    }
+
+    /// The picture, each band resolved into its own rows (resolving is per pixel).
+    func resolve(background: SIMD3<Float>?) -> RGBAImage {
+        if bands.count == 1 { return bands[0].framebuffer.resolve(background: background) }
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 4)
+        for band in bands { pixels += band.framebuffer.resolve(background: background).pixels }
+        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     /// The bands as one framebuffer, for what is drawn after the opaque pass.
