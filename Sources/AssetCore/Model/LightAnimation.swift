@@ -1,6 +1,6 @@
 /// Keys that drive one input of a light: a Collada `<light>`'s `color` (whole, or `.R`, `.G`, `.B`),
 /// a UsdLux light's time-sampled `inputs:color` or `inputs:intensity`.
-public struct LightAnimationChannel: Sendable, Equatable {
+public struct LightAnimationChannel: ElementWiseChannel, Sendable, Equatable {
     /// Index into `Scene.lights`.
     public var light: Int
     public var input: Input
@@ -29,17 +29,7 @@ public struct LightAnimationChannel: Sendable, Equatable {
         }
     }
 
-    /// The input's value at `time` seconds; nil when the channel has no keys or too few values.
-    public func sample(at time: Double) -> [Float]? { elementWise.sample(at: time) }
-
-    /// Times at which linear keys follow the channel (its keys, and points inside cubic spans).
-    public func linearSampleTimes() -> [Double] { elementWise.linearSampleTimes().sorted() }
-
-    /// A light's inputs blend element-wise, as blend-shape weights do, so the node sampler does the work.
-    private var elementWise: AnimationChannel {
-        AnimationChannel(nodePath: "", property: .blendShapeWeights(count: input.components), interpolation: interpolation,
-                         times: times, values: values)
-    }
+    public var width: Int { input.components }
 }
 
 extension Light {

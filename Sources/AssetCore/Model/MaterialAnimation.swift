@@ -2,7 +2,7 @@
 /// transparency, time-sampled UsdPreviewSurface inputs, glTF `KHR_animation_pointer` on material
 /// factors. Values are flat Floats, `input.components` per key (three sets per key when cubic, as
 /// `AnimationChannel` stores them).
-public struct MaterialAnimationChannel: Sendable, Equatable {
+public struct MaterialAnimationChannel: ElementWiseChannel, Sendable, Equatable {
     /// Index into `Scene.materials`.
     public var material: Int
     public var input: Input
@@ -36,19 +36,7 @@ public struct MaterialAnimationChannel: Sendable, Equatable {
         }
     }
 
-    /// The input's value at `time` seconds; nil when the channel has no keys or too few values.
-    public func sample(at time: Double) -> [Float]? { elementWise.sample(at: time) }
-
-    /// Times at which linear keys follow the channel (its keys, and points inside cubic spans).
-    public func linearSampleTimes() -> [Double] { elementWise.linearSampleTimes().sorted() }
-
-    /// Element-wise blending is what every material input takes; blend-shape weights are the node
-    /// property sampled that way, so the node sampler does the work (one place for the step,
-    /// linear and Hermite rules).
-    private var elementWise: AnimationChannel {
-        AnimationChannel(nodePath: "", property: .blendShapeWeights(count: input.components), interpolation: interpolation,
-                         times: times, values: values)
-    }
+    public var width: Int { input.components }
 }
 
 extension Material {

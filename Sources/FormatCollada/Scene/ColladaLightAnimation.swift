@@ -15,20 +15,12 @@ struct ColladaLightAnimation {
 
     /// The light and colour component `target` addresses; nil when it names no light's colour.
     static func target(_ target: String, in document: ColladaDocument) -> (light: String, component: Int?)? {
-        let parts = target.split(separator: "/").map(String.init)
-        guard parts.count == 2, document.lights[parts[0]] != nil else { return nil }
-        var last = parts[1]
-        var component: Int?
-        if let open = last.firstIndex(of: "("), last.hasSuffix(")") {
-            guard let n = Int(last[last.index(after: open)..<last.index(before: last.endIndex)]), (0..<3).contains(n) else { return nil }
-            component = n
-            last = String(last[..<open])
-        } else if let dot = last.lastIndex(of: ".") {
-            guard let n = ["R": 0, "G": 1, "B": 2, "X": 0, "Y": 1, "Z": 2][last[last.index(after: dot)...].uppercased()] else { return nil }
-            component = n
-            last = String(last[..<dot])
-        }
-        return last == "color" ? (parts[0], component) : nil
+        // The same target syntax as a node's transform: the light's id, then the colour's sid and member.
+        guard target.split(separator: "/").count == 2, let parsed = ColladaTarget(target), document.lights[parsed.nodeID] != nil,
+              parsed.sid == "color" else { return nil }
+        guard let components = parsed.components else { return (parsed.nodeID, nil) }
+        guard components.count == 1, (0..<3).contains(components[0]) else { return nil }
+        return (parsed.nodeID, components[0])
     }
 
     /// One colour channel per animated light a node places, sampled at the union of its curves'
