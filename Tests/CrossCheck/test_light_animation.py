@@ -170,3 +170,37 @@ def test_gltf_keeps_cameras_and_lights_through_a_usd_round_trip(tmp_path):
     assert holders == {"Camera", "Sun"}, holders
     back = assetc_info(out)
     assert back["cameras"] == 1 and back["lights"] == 1 and back["warnings"] == [], back
+
+
+def test_blenders_pointer_animation_of_a_light_is_read(tmp_path):
+    """blender_light_animation.glb (Blender's glTF exporter, make_blender_light_animation.py): its
+    KHR_animation_pointer channels on a light's colour and intensity are read as light animation, and usd-core
+    reads the usda assetc writes with the glb's own keys."""
+    from pygltflib import GLTF2
+    source = FIXTURES / "anim" / "lights" / "blender_light_animation.glb"
+    info = assetc_info(source)
+    assert info["animatedLights"] == 1 and info["animations"] == 1 and info["warnings"] == [], info
+    gltf = GLTF2().load(str(source))
+    blob = gltf.binary_blob()
+
+    def floats(index):
+        accessor = gltf.accessors[index]
+        view = gltf.bufferViews[accessor.bufferView]
+        width = {"SCALAR": 1, "VEC3": 3}[accessor.type]
+        start = (view.byteOffset or 0) + (accessor.byteOffset or 0)
+        return numpy.frombuffer(blob[start:start + 4 * width * accessor.count], dtype="<f4").reshape(accessor.count, width)
+    out = tmp_path / "blender_lights.usda"
+    run_assetc("convert", "--force", str(source), str(out))
+    got = usd_samples(out)
+    (light,) = got
+    (animation,) = gltf.animations
+    seen = set()
+    for channel in animation.channels:
+        name = channel.target.extensions["KHR_animation_pointer"]["pointer"].rsplit("/", 1)[1]
+        sampler = animation.samplers[channel.sampler]
+        times, values = floats(sampler.input)[:, 0], floats(sampler.output)
+        samples = got[light][name]
+        assert [t for t, _ in samples] == pytest.approx(list(times), abs=1e-4), name
+        assert numpy.allclose([v for _, v in samples], values, rtol=1e-5, atol=1e-5), name
+        seen.add(name)
+    assert seen == {"color", "intensity"}
