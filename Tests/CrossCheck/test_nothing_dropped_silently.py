@@ -1,6 +1,6 @@
 """Every glTF and Collada fixture, walked: whatever the file holds that assetc does not carry is named in a
 warning. glTF (pygltflib): extensions used, POINTS primitives (kept as point clouds), attributes beyond the ones kept, materials
-referenced, animation channels (node targets and KHR_animation_pointer), cameras. Collada (the XML): every
+referenced, animation channels (node targets and KHR_animation_pointer on nodes, materials and lights), cameras. Collada (the XML): every
 channel target either drives a node transform or a morph weight, or is named; every clip is read."""
 import xml.etree.ElementTree as ET
 
@@ -19,6 +19,9 @@ ANIMATED_PATHS = {"translation", "rotation", "scale", "weights"}
 # KHR_animation_pointer material properties assetc animates (on untextured inputs).
 MATERIAL_POINTERS = {"pbrMetallicRoughness/baseColorFactor", "emissiveFactor", "pbrMetallicRoughness/metallicFactor",
                      "pbrMetallicRoughness/roughnessFactor"}
+# KHR_lights_punctual light properties assetc animates.
+LIGHT_POINTERS = {"color", "intensity"}
+LIGHT_PREFIX = "/extensions/KHR_lights_punctual/lights/"
 # Collada effect parameters assetc animates; the others must be named.
 MAPPED_EFFECT_PARAMETERS = {"diffuse", "emission", "transparent", "transparency", "shininess"}
 
@@ -57,6 +60,7 @@ def test_gltf_loses_nothing_unnamed(path):
     assert info["materials"] >= len(referenced) or named(warnings, "material"), f"{len(referenced)} materials used, {info['materials']} read"
     clips_with_channels = 0
     animated_materials = set()
+    animated_lights = set()
     for k, animation in enumerate(document.animations or []):
         usable = 0
         for channel in animation.channels:
@@ -68,11 +72,15 @@ def test_gltf_loses_nothing_unnamed(path):
             elif pointer and pointer.startswith("/materials/") and pointer.split("/", 3)[-1] in MATERIAL_POINTERS:
                 usable += 1
                 animated_materials.add(pointer.split("/")[2])
+            elif pointer and pointer.startswith(LIGHT_PREFIX) and pointer.rsplit("/", 1)[-1] in LIGHT_POINTERS:
+                usable += 1
+                animated_lights.add(pointer[len(LIGHT_PREFIX):].split("/")[0])
             else:
                 assert named(warnings, pointer or channel.target.path), f"animations[{k}] channel {pointer or channel.target.path} dropped silently"
         clips_with_channels += usable > 0
     assert info["animations"] == clips_with_channels or named(warnings, "channel")
     assert info["animatedMaterials"] == len(animated_materials) or named(warnings, "KHR_animation_pointer"), "a material pointer read as nothing"
+    assert info["animatedLights"] == len(animated_lights) or named(warnings, "KHR_animation_pointer"), "a light pointer read as nothing"
     placed_cameras = sum(1 for node in document.nodes if node.camera is not None)
     assert info["cameras"] >= min(placed_cameras, 1) or named(warnings, "camera")
 
