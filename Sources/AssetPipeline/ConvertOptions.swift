@@ -35,6 +35,8 @@ public struct ConvertOptions: Sendable {
     public var maxOutputBytes: Int?
     /// Mesh compression for glTF and GLB output (`--compress`).
     public var meshCompression = MeshCompression.none
+    /// FBX output: textures embedded in the file (the default) or written beside it (`--textures beside`).
+    public var textureStorage = TextureStorage.embedded
 
     public init() {}
 }

@@ -68,7 +68,8 @@ public struct Converter: Sendable {
         let (limits, staged) = (options.readOptions.limits, options.readOptions.staged)
         let context = WriteContext(outputName: (output as NSString).lastPathComponent,
                                    textureBytes: { TextureBytes.load($0, limits: limits, staged: staged) },
-                                   prefersTextLayers: options.textRootLayer, meshCompression: options.meshCompression)
+                                   prefersTextLayers: options.textRootLayer, meshCompression: options.meshCompression,
+                                   textureStorage: options.textureStorage)
         var attempt = options
         var tries: [SizeTry] = []
         while true {

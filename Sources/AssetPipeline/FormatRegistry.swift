@@ -23,7 +23,7 @@ public struct FormatRegistry: Sendable {
     /// Every reader and writer assetc ships.
     public static let standard = FormatRegistry(
         readers: [USDReader(), ColladaReader(), GLTFReader(), OBJReader(), PLYReader(), SPZReader(), STLReader(), FBXReader()],
-        writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter(), SPZWriter()])
+        writers: [USDAWriter(), USDCWriter(), USDZWriter(), ColladaWriter(), GLTFWriter.gltf, GLTFWriter.glb, OBJWriter(), STLWriter(), PLYWriter(), SPZWriter(), FBXWriter()])
 
     public var supportedFormats: [AssetFormat] { readers.flatMap(\.formats) }
 

@@ -7,6 +7,7 @@ import AssetService
 // the parser with the list of right ones, and `--help` shows them.
 
 extension RenderView: ExpressibleByArgument {}
+extension TextureStorage: ExpressibleByArgument {}
 
 extension ServiceConfiguration.LogLevel: ExpressibleByArgument {}
 

@@ -50,6 +50,10 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "USD output: give every material that has no MaterialX network an ND_gltf_pbr one beside its UsdPreviewSurface, as guc does (usda and usdc; a usdz keeps the preview surface only).")
     var materialx = false
 
+    @Option(help: ArgumentHelp("FBX output: embed the textures in the file, or write them in a folder beside it named after the output (OUT_textures/) and name them by relative path.",
+                               valueName: "embed|beside"))
+    var textures = TextureStorage.embedded
+
     @Flag(help: "Replace the output if it exists.")
     var force = false
 
@@ -86,6 +90,7 @@ struct ConvertCommand: ParsableCommand {
         options.force = force
         options.textRootLayer = usdaRoot
         options.addsMaterialXNetworks = materialx
+        options.textureStorage = textures
         options.readOptions = reading.readOptions
         budget.apply(to: &options)
         let sources = try AssetSources.forCommand(assetRoot: reading.sandbox.assetRoot, maxBytes: options.readOptions.limits.maxFileBytes)

@@ -97,7 +97,7 @@ public enum AssetFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
         case .gltf: return [.readable, .writable, .carriesAnimation, .carriesMaterials]
         case .obj: return [.readable, .writable, .carriesMaterials, .singleFile]
         case .stl, .ply, .spz: return [.readable, .writable, .singleFile]
-        case .fbx: return [.readable, .carriesAnimation, .carriesMaterials]
+        case .fbx: return [.readable, .writable, .carriesAnimation, .carriesMaterials, .singleFile]
         case .png, .jpeg: return []
         }
     }

@@ -75,10 +75,13 @@ public struct WriteContext: Sendable {
     public var prefersTextLayers: Bool
     /// Mesh compression, for the formats that have it (glTF); others ignore it.
     public var meshCompression: MeshCompression
+    /// Where a format that can embed its textures or name files beside it (FBX) puts them.
+    public var textureStorage: TextureStorage
 
     public init(outputName: String, textureBytes: @escaping @Sendable (Texture) -> [UInt8]?, prefersTextLayers: Bool = false,
-                meshCompression: MeshCompression = .none) {
+                meshCompression: MeshCompression = .none, textureStorage: TextureStorage = .embedded) {
         self.meshCompression = meshCompression
+        self.textureStorage = textureStorage
         self.outputName = outputName
         self.textureBytes = textureBytes
         self.prefersTextLayers = prefersTextLayers
@@ -92,6 +95,12 @@ public struct WriteContext: Sendable {
         guard let dot = outputName.lastIndex(of: "."), dot != outputName.startIndex else { return outputName }
         return String(outputName[..<dot])
     }
+}
+
+/// Textures inside the output file, or as files in a folder beside it named after the output.
+public enum TextureStorage: String, Sendable, Hashable, Codable, CaseIterable {
+    case embedded = "embed"
+    case beside
 }
 
 /// The files a writer produced: the main file first, then sidecars (a glTF's `.bin`, an OBJ's

@@ -1,0 +1,232 @@
+import AssetCore
+
+/// A mesh as `Geometry::Mesh`: points, polygons as authored (a negative, bitwise-negated index ends
+/// each polygon), `Edges`, and layer elements for normals (per polygon vertex), smoothing (per edge,
+/// from the normals), every UV set by its name, vertex colours, tangents and per-polygon material
+/// slots. Values stay indexed where the source indexes them (UVs and colours `IndexToDirect`).
+extension FBXSceneEncoder {
+    mutating func writeGeometry(_ index: Int, blendShapeWeights: [Float]) -> Int64 {
+        let mesh = scene.meshes[index]
+        let id = newID()
+        var points = [Double](repeating: 0, count: mesh.points.count * 3)
+        for (k, p) in mesh.points.enumerated() { points[3 * k] = Double(p.x); points[3 * k + 1] = Double(p.y); points[3 * k + 2] = Double(p.z) }
+        var polygonIndices = mesh.faceVertexIndices
+        var corner = 0
+        for count in mesh.faceVertexCounts {
+            corner += Int(count)
+            if count > 0 { polygonIndices[corner - 1] = ~polygonIndices[corner - 1] }
+        }
+        let edges = Self.edges(mesh)
+        var children: [FBXRecord] = [FBXRecord("GeometryVersion", .int32(124)), FBXRecord("Vertices", .doubles(points)),
+                                     FBXRecord("PolygonVertexIndex", .int32s(polygonIndices)), FBXRecord("Edges", .int32s(edges.firstCorners))]
+        var layers: [[String]] = [[]]
+        let normals = mesh.normals.flatMap { Self.cornerVectors($0, mesh: mesh) }
+        if let normals {
+            var flat = [Double](repeating: 0, count: normals.count * 3)
+            for (k, n) in normals.enumerated() { flat[3 * k] = Double(n.x); flat[3 * k + 1] = Double(n.y); flat[3 * k + 2] = Double(n.z) }
+            children.append(layer("Normal", index: 0, name: "", mapping: "ByPolygonVertex", reference: "Direct", version: 102,
+                                  [FBXRecord("Normals", .doubles(flat))]))
+            layers[0].append("LayerElementNormal")
+        }
+        children.append(layer("Smoothing", index: 0, name: "", mapping: "ByEdge", reference: "Direct", version: 102,
+                              [FBXRecord("Smoothing", .int32s(Self.smoothEdges(edges, normals: normals)))]))
+        layers[0].append("LayerElementSmoothing")
+        for (k, set) in mesh.texcoordSets.enumerated() {
+            guard let (values, indices) = Self.cornerValues(set, mesh: mesh) else { continue }
+            children.append(layer("UV", index: k, name: set.name, mapping: "ByPolygonVertex", reference: "IndexToDirect", version: 101,
+                                  [FBXRecord("UV", .doubles(values)), FBXRecord("UVIndex", .int32s(indices))]))
+            if k >= layers.count { layers.append([]) }
+            layers[k].append("LayerElementUV")
+        }
+        if let colors = Self.colors(mesh) {
+            children.append(layer("Color", index: 0, name: "Col", mapping: "ByPolygonVertex", reference: "IndexToDirect", version: 101,
+                                  [FBXRecord("Colors", .doubles(colors.values)), FBXRecord("ColorIndex", .int32s(colors.indices))]))
+            layers[0].append("LayerElementColor")
+        }
+        if let tangents = mesh.primvar(named: "tangents"), let corners = Self.cornerVectors(tangents, mesh: mesh) {
+            var flat = [Double](repeating: 0, count: corners.count * 3)
+            for (k, t) in corners.enumerated() { flat[3 * k] = Double(t.x); flat[3 * k + 1] = Double(t.y); flat[3 * k + 2] = Double(t.z) }
+            children.append(layer("Tangent", index: 0, name: "", mapping: "ByPolygonVertex", reference: "Direct", version: 102,
+                                  [FBXRecord("Tangents", .doubles(flat))]))
+            layers[0].append("LayerElementTangent")
+        }
+        let slots = materialSlots(of: mesh)
+        if slots.count > 1 {
+            children.append(layer("Material", index: 0, name: "", mapping: "ByPolygon", reference: "IndexToDirect", version: 101,
+                                  [FBXRecord("Materials", .int32s(Self.polygonSlots(mesh, slots: slots)))]))
+        } else {
+            children.append(layer("Material", index: 0, name: "", mapping: "AllSame", reference: "IndexToDirect", version: 101,
+                                  [FBXRecord("Materials", .int32s([0]))]))
+        }
+        layers[0].append("LayerElementMaterial")
+        for (k, elements) in layers.enumerated() {
+            // Layer k holds the k-th element of each kind it lists.
+            children.append(FBXRecord("Layer", .int32(Int32(k)), children: [FBXRecord("Version", .int32(100))] + elements.map { type in
+                FBXRecord("LayerElement", children: [FBXRecord("Type", .string(type)), FBXRecord("TypedIndex", .int32(Int32(k)))])
+            }))
+        }
+        add(FBXRecord("Geometry", .int64(id), FBXRecord.objectName(mesh.name, "Geometry"), .string("Mesh"), children: children), type: "Geometry")
+        writeBlendShapes(of: index, geometry: id, weights: blendShapeWeights)
+        return id
+    }
+
+    private func layer(_ kind: String, index: Int, name: String, mapping: String, reference: String, version: Int32,
+                       _ data: [FBXRecord]) -> FBXRecord {
+        FBXRecord("LayerElement" + kind, .int32(Int32(index)), children: [
+            FBXRecord("Version", .int32(version)), FBXRecord("Name", .string(name)),
+            FBXRecord("MappingInformationType", .string(mapping)), FBXRecord("ReferenceInformationType", .string(reference)),
+        ] + data)
+    }
+
+    /// The material slots of a mesh's polygons: nil for faces in no subset (the instance's own
+    /// material), then each subset; the nil slot is left out when every face is in a subset.
+    func materialSlots(of mesh: Mesh) -> [Int?] {
+        guard !mesh.subsets.isEmpty else { return [nil] }
+        var covered = [Bool](repeating: false, count: mesh.faceCount)
+        for subset in mesh.subsets {
+            for f in subset.faceIndices where f >= 0 && Int(f) < covered.count { covered[Int(f)] = true }
+        }
+        return (covered.allSatisfy { $0 } ? [] : [nil]) + mesh.subsets.indices.map { Optional($0) }
+    }
+
+    static func polygonSlots(_ mesh: Mesh, slots: [Int?]) -> [Int32] {
+        var out = [Int32](repeating: Int32(slots.firstIndex(where: { $0 == nil }) ?? 0), count: mesh.faceCount)
+        for (s, subset) in mesh.subsets.enumerated() {
+            guard let slot = slots.firstIndex(of: s) else { continue }
+            for f in subset.faceIndices where f >= 0 && Int(f) < out.count { out[Int(f)] = Int32(slot) }
+        }
+        return out
+    }
+
+    /// Each edge once, by the polygon-vertex index that starts it, and for every corner the edge it starts.
+    struct Edges {
+        var firstCorners: [Int32]
+        var edgeOfCorner: [Int32]
+        /// For each edge, a corner of another polygon running along it (-1 on a border).
+        var twinCorner: [Int32]
+        var next: [Int32]
+    }
+
+    static func edges(_ mesh: Mesh) -> Edges {
+        let indices = mesh.faceVertexIndices
+        var next = [Int32](repeating: 0, count: indices.count)
+        var start = 0
+        for count in mesh.faceVertexCounts {
+            let n = Int(count)
+            for k in 0..<n { next[start + k] = Int32(start + (k + 1) % n) }
+            start += n
+        }
+        var edgeOf: [UInt64: Int32] = [:]
+        edgeOf.reserveCapacity(indices.count)
+        var first: [Int32] = [], twin: [Int32] = []
+        first.reserveCapacity(indices.count / 2 + 1)
+        twin.reserveCapacity(indices.count / 2 + 1)
+        var edgeOfCorner = [Int32](repeating: 0, count: indices.count)
+        for c in 0..<indices.count {
+            let a = UInt32(bitPattern: indices[c]), b = UInt32(bitPattern: indices[Int(next[c])])
+            let key = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
+            if let e = edgeOf[key] {
+                edgeOfCorner[c] = e
+                if twin[Int(e)] < 0 { twin[Int(e)] = Int32(c) }
+            } else {
+                let e = Int32(first.count)
+                edgeOf[key] = e
+                first.append(Int32(c))
+                twin.append(-1)
+                edgeOfCorner[c] = e
+            }
+        }
+        return Edges(firstCorners: first, edgeOfCorner: edgeOfCorner, twinCorner: twin, next: next)
+    }
+
+    /// 1 for a smooth edge, 0 for a hard one: an edge is hard where the two polygons beside it give
+    /// either of its points different normals. Without normals every edge is hard, as assetc and
+    /// the glTF rules draw a mesh without normals flat.
+    static func smoothEdges(_ edges: Edges, normals: [SIMD3<Float>]?) -> [Int32] {
+        guard let normals else { return [Int32](repeating: 0, count: edges.firstCorners.count) }
+        func same(_ a: Int32, _ b: Int32) -> Bool {
+            let d = normals[Int(a)] - normals[Int(b)]
+            return (d * d).sum() < 1e-6
+        }
+        var out = [Int32](repeating: 1, count: edges.firstCorners.count)
+        for e in out.indices {
+            let c = edges.firstCorners[e], t = edges.twinCorner[e]
+            guard t >= 0 else { continue }
+            let cNext = edges.next[Int(c)], tNext = edges.next[Int(t)]
+            // The twin runs the other way round (b -> a) on consistently wound meshes.
+            let smooth = same(c, tNext) && same(cNext, t) || same(c, t) && same(cNext, tNext)
+            if !smooth { out[e] = 0 }
+        }
+        return out
+    }
+
+    /// A 3-component primvar's value at every polygon corner.
+    static func cornerVectors(_ primvar: Primvar, mesh: Mesh) -> [SIMD3<Float>]? {
+        let values: [SIMD3<Float>]
+        switch primvar.values {
+        case .float3(let v): values = v
+        case .float4(let v): values = v.map { SIMD3($0.x, $0.y, $0.z) }
+        default: return nil
+        }
+        guard let corners = cornerIndices(primvar, mesh: mesh) else { return nil }
+        var out = [SIMD3<Float>](repeating: .zero, count: corners.count)
+        for (k, i) in corners.enumerated() where i >= 0 && Int(i) < values.count { out[k] = values[Int(i)] }
+        return out
+    }
+
+    /// A primvar's values flattened, and the value each corner takes.
+    static func cornerValues(_ primvar: Primvar, mesh: Mesh) -> ([Double], [Int32])? {
+        guard let corners = cornerIndices(primvar, mesh: mesh) else { return nil }
+        var flat: [Double] = []
+        switch primvar.values {
+        case .float(let v): flat = v.map(Double.init)
+        case .float2(let v): flat.reserveCapacity(v.count * 2); for x in v { flat.append(Double(x.x)); flat.append(Double(x.y)) }
+        case .float3(let v): flat.reserveCapacity(v.count * 3); for x in v { flat += [Double(x.x), Double(x.y), Double(x.z)] }
+        case .float4(let v): flat.reserveCapacity(v.count * 4); for x in v { flat += [Double(x.x), Double(x.y), Double(x.z), Double(x.w)] }
+        }
+        return (flat, corners)
+    }
+
+    /// Which of the primvar's values each polygon corner takes, by its interpolation and indices.
+    static func cornerIndices(_ primvar: Primvar, mesh: Mesh) -> [Int32]? {
+        let n = mesh.faceVertexIndices.count
+        func through(_ i: Int32) -> Int32 {
+            guard let indices = primvar.indices else { return i }
+            return i >= 0 && Int(i) < indices.count ? indices[Int(i)] : 0
+        }
+        switch primvar.interpolation {
+        case .faceVarying:
+            return primvar.indices ?? (0..<Int32(n)).map { $0 }
+        case .vertex, .varying:
+            return mesh.faceVertexIndices.map(through)
+        case .uniform:
+            var out = [Int32](repeating: 0, count: n)
+            var start = 0
+            for (f, count) in mesh.faceVertexCounts.enumerated() {
+                let v = through(Int32(f))
+                for k in start..<(start + Int(count)) { out[k] = v }
+                start += Int(count)
+            }
+            return out
+        case .constant:
+            return [Int32](repeating: through(0), count: n)
+        }
+    }
+
+    /// `displayColor` with `displayOpacity` as RGBA values and the value each corner takes.
+    static func colors(_ mesh: Mesh) -> (values: [Double], indices: [Int32])? {
+        guard let color = mesh.primvar(named: Primvar.displayColorName), let corners = cornerIndices(color, mesh: mesh) else { return nil }
+        let opacity = mesh.primvar(named: Primvar.displayOpacityName)
+        let sameShape = opacity.map { $0.interpolation == color.interpolation && $0.indices == color.indices && $0.values.count == color.values.count } ?? false
+        var alphas: [Float]?
+        if sameShape, case .float(let a)? = opacity?.values { alphas = a }
+        var flat: [Double] = []
+        flat.reserveCapacity(color.values.count * 4)
+        switch color.values {
+        case .float3(let v): for (k, c) in v.enumerated() { flat += [Double(c.x), Double(c.y), Double(c.z), Double(alphas?[k] ?? 1)] }
+        case .float4(let v): for c in v { flat += [Double(c.x), Double(c.y), Double(c.z), Double(c.w)] }
+        default: return nil
+        }
+        return (flat, corners)
+    }
+}
