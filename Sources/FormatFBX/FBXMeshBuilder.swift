@@ -81,6 +81,8 @@ struct FBXMeshBuilder {
                     }
                 case "Material" where first:
                     polygonMaterials = try materials(layer, polygons: counts.count)
+                case "Smoothing" where node.child("LayerElementNormal") != nil:
+                    break  // the normals say what the smoothing groups would
                 case "Smoothing", "Visibility", "EdgeCrease", "Hole", "PolygonGroup":
                     if first { diagnostics.append(.warning("geometry \(geometry.name): LayerElement\(kind) is not carried (normals are)", at: layer.location)) }
                 default:

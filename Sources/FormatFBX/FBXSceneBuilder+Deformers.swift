@@ -105,6 +105,14 @@ extension FBXSceneBuilder {
         let first = bones.first.map { (linkOf[$0] ?? .identity) * (transformOf[$0] ?? .identity) } ?? .identity
         let inverseFirst = first.inverse ?? .identity
         let inverseBinds = bones.map { (transformOf[$0] ?? .identity) * inverseFirst }
+        // Skins over the same bones with the same bind (one per mesh of a character) share one skeleton.
+        if let shared = pending.values.first(where: { known in
+            known.bones == bones && zip(scene.skeletons[known.skeleton].inverseBindMatrices, inverseBinds).allSatisfy { $0.isApproximatelyEqual(to: $1, tolerance: 1e-6) }
+        }) {
+            pending[skin.id] = shared
+            bindOf[skin.id] = first
+            return SkinBinding(skeleton: shared.skeleton, geomBindTransform: first)
+        }
         scene.skeletons.append(Skeleton(name: skin.name.isEmpty ? "Skin" : skin.name, jointPaths: [], jointNames: [], inverseBindMatrices: inverseBinds))
         pending[skin.id] = PendingSkeleton(skeleton: scene.skeletons.count - 1, bones: bones)
         bindOf[skin.id] = first

@@ -133,7 +133,7 @@ struct FBXSceneBuilder {
                                             at: geometry.node.location))
                 continue
             }
-            if let instance = try meshInstance(geometry, model: model, geometric: stack.geometric) {
+            if let instance = try meshInstance(geometry, model: model, geometric: stack.geometric, world: parentWorld * node.transform) {
                 node.meshInstances.append(instance)
                 meshNodes.append((path, instance.mesh))
             }
@@ -141,7 +141,7 @@ struct FBXSceneBuilder {
         if document.version < 7000, model.node.child("Vertices") != nil, model.subclass == "Mesh" {
             // 6.1 keeps the geometry inside the model record.
             let geometry = FBXObject(id: model.id + "#geometry", kind: "Geometry", name: model.name, subclass: "Mesh", node: model.node, properties: [:])
-            if let instance = try meshInstance(geometry, model: model, geometric: stack.geometric) {
+            if let instance = try meshInstance(geometry, model: model, geometric: stack.geometric, world: parentWorld * node.transform) {
                 node.meshInstances.append(instance)
                 meshNodes.append((path, instance.mesh))
             }
@@ -154,12 +154,14 @@ struct FBXSceneBuilder {
         return node
     }
 
-    private mutating func meshInstance(_ geometry: FBXObject, model: FBXObject, geometric: Matrix4x4) throws(AssetError) -> MeshInstance? {
+    private mutating func meshInstance(_ geometry: FBXObject, model: FBXObject, geometric: Matrix4x4, world: Matrix4x4) throws(AssetError) -> MeshInstance? {
         let key = geometry.id + (geometric.isIdentity ? "" : ":\(geometric.columnMajorElements)")
         let mesh: Int, built: FBXMeshBuilder.Built
+        var isNew = false
         if let known = meshOf[key] {
             (mesh, built) = known
         } else {
+            isNew = true
             var made = try FBXMeshBuilder(file: file, budget: budget).build(geometry, name: geometry.name.isEmpty ? model.name : geometry.name,
                                                                             diagnostics: &diagnostics)
             let (shapes, channels) = try blendShapes(of: geometry, pointCount: made.mesh.points.count)
@@ -174,7 +176,20 @@ struct FBXSceneBuilder {
         let uvSets = Dictionary(built.uvSets.map { ($0.fbxName, $0.primvar) }, uniquingKeysWith: { first, _ in first })
         let slots = objects.children(of: model.id, kind: "Material").map { material(for: $0, uvSets: uvSets) }
         var instance = MeshInstance(mesh: mesh, material: slots.first)
-        if scene.meshes[mesh].skinWeights != nil, let skin = skinBinding(of: geometry) { instance.skin = skin }
+        if scene.meshes[mesh].skinWeights != nil, var skin = skinBinding(of: geometry) {
+            // FBX importers place a skinned mesh by its clusters (TransformLink · Transform), not by
+            // its model, which exporters often leave elsewhere (Blender: turned and scaled by 100).
+            // The points move to where the bind puts them under the model, and the binding takes
+            // the model's world instead: skinning is unchanged, and the mesh at rest stands where
+            // Blender, ufbx and the FBX SDK stand it.
+            let move = (world.inverse ?? .identity) * skin.geomBindTransform
+            if isNew, !move.isApproximatelyEqual(to: .identity, tolerance: 1e-9) {
+                scene.meshes[mesh].transform(by: move)
+                scene.meshes[mesh].blendShapes = scene.meshes[mesh].blendShapes.map { Self.transformed($0, by: move) }
+                skin.geomBindTransform = world
+            }
+            instance.skin = skin
+        }
         if let perPolygon = built.polygonMaterials {
             var faces: [Int32: [Int32]] = [:]
             for (f, slot) in perPolygon.enumerated() { faces[slot, default: []].append(Int32(f)) }
