@@ -53,6 +53,9 @@ struct FBXMaterialBuilder {
         for (texture, property) in objects.propertyChildren(of: object.id) where texture.kind == "Texture" || texture.kind == "LayeredTexture" {
             guard let reference = reference(texture.kind == "LayeredTexture" ? objects.children(of: texture.id, kind: "Texture").first ?? texture : texture,
                                             uvSets: uvSets) else { continue }
+            // A texture whose file is missing is not bound: the material keeps its colours, as
+            // Blender and the SDK show it (the warning names the file).
+            guard textures[reference.texture].resolves else { continue }
             switch property {
             case "DiffuseColor", "Diffuse", "Maya|TEX_color_map", "Maya|baseColor", "3dsMax|Parameters|base_color_map", "Maya|base_color":
                 result.baseColor = MaterialProperty(SIMD3(1, 1, 1) * (number("DiffuseFactor") ?? 1), texture: reference)

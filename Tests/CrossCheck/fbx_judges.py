@@ -116,7 +116,7 @@ for m in bpy.data.materials:
     bsdf = m.node_tree.nodes.get("Principled BSDF") if m.use_nodes and m.node_tree else None
     if bsdf:
         colors.append(list(bsdf.inputs["Base Color"].default_value)[:3])
-stacks = sorted({a.name.split("|")[1] for a in bpy.data.actions if a.name.count("|") >= 2})
+stacks = sorted({"|".join(a.name.split("|")[1:-1]) for a in bpy.data.actions if a.name.count("|") >= 2})
 answer({"triangles": tris, "min": lo, "max": hi, "materials": len(bpy.data.materials), "colors": colors,
         "texturesWithPixels": sum(1 for i in bpy.data.images if i.size[0] > 0 and i.size[1] > 0),
         "bones": sum(len(o.data.bones) for o in bpy.context.scene.objects if o.type == "ARMATURE"),

@@ -5,7 +5,8 @@ import AssetCore
 /// cluster, so every bone is in the skin), each cluster holding `TransformLink`, the bone's world
 /// transform at bind (the inverse of its inverse bind matrix), and `Transform` = inverse bind ·
 /// geometry bind, so that TransformLink · Transform is the mesh's bind transform in every cluster,
-/// as the FBX SDK writes them. One `BindPose` holds every joint and every skinned mesh.
+/// as the FBX SDK writes them. One `BindPose` holds every joint (those no skin names at their rest)
+/// and every skinned mesh.
 /// A mesh's blend shapes become one `Deformer::BlendShape` with a named `BlendShapeChannel` and a
 /// sparse `Shape` per target. In-between shapes are left out with a warning: FBX can hold them,
 /// but Blender's importer refuses a whole file that has one.
@@ -31,6 +32,8 @@ extension FBXSceneEncoder {
             skinOfGeometry[geometry] = skin.skeleton
             writeSkin(skeleton, binding: skin, mesh: scene.meshes[entry.instance.mesh], geometry: geometry)
         }
+        // Every bone is in the bind pose, a joint no skin names at its rest world (Unreal refuses bones missing from it).
+        for (model, world) in jointModels where posed.insert(model).inserted { poseNodes.append((model, world)) }
         guard !poseNodes.isEmpty else { return }
         let id = newID()
         add(FBXRecord("Pose", .int64(id), FBXRecord.objectName("BindPose", "Pose"), .string("BindPose"), children: [

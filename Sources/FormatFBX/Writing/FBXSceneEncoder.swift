@@ -37,8 +37,8 @@ struct FBXSceneEncoder {
     var meshModels: [(path: String, model: Int64, world: Matrix4x4, instance: MeshInstance)] = []
     /// Blend shapes whose in-between shapes were left out, named for the warning.
     var droppedInbetweens: [String] = []
-    /// Joint models and their nodes' worlds, for the bind pose.
-    var jointModels: Set<Int64> = []
+    /// Joint models and their worlds at rest, for the bind pose.
+    var jointModels: [(model: Int64, world: Matrix4x4)] = []
 
     /// Nodes that are joints of a skeleton: `LimbNode`s, whatever the source called them.
     let jointPaths: Set<String>
@@ -103,7 +103,7 @@ struct FBXSceneEncoder {
         add(modelRecord(id, name: node.name, subclass: subclass, transform: node.transform, at: path), type: "Model")
         connect(id, to: parent)
         if isJoint {
-            jointModels.insert(id)
+            jointModels.append((id, world))
             let attribute = newID()
             add(FBXRecord("NodeAttribute", .int64(attribute), FBXRecord.objectName(node.name, "NodeAttribute"), .string("LimbNode"),
                           children: [FBXRecord("TypeFlags", .string("Skeleton"))]), type: "NodeAttribute")
