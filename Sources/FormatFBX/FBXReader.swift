@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads Autodesk FBX: binary 7.1-7.7 and ASCII 6.1 and 7.x, into the same Scene every reader
 /// fills. The records parse into an `FBXDocument`, the `Objects` and `Connections` into an
-/// object graph, and `FBXSceneBuilder` builds the scene from it. FBX is read only.
+/// object graph, and `FBXSceneBuilder` builds the scene from it. `FBXWriter` writes binary 7.4.
 public struct FBXReader: SceneReader {
     public init() {}
 

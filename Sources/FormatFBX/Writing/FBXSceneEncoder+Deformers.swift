@@ -3,9 +3,9 @@ import AssetCore
 /// Skins and blend shapes. A skinned geometry gets a `Deformer::Skin` with one `Cluster` per joint
 /// of its skeleton (weights normalised per point; a joint that moves nothing still gets its empty
 /// cluster, so every bone is in the skin), each cluster holding `TransformLink`, the bone's world
-/// transform at bind (the inverse of its inverse bind matrix), and `Transform` = inverse bind ·
-/// geometry bind, so that TransformLink · Transform is the mesh's bind transform in every cluster,
-/// as the FBX SDK writes them. One `BindPose` holds every joint (those no skin names at their rest)
+/// transform at bind (the inverse of its inverse bind matrix), and `Transform`, the inverse bind:
+/// the geometry holds its points at their bind in the world already (its geometry bind applied),
+/// so TransformLink · Transform, the mesh's bind transform, is the identity in every cluster. One `BindPose` holds every joint (those no skin names at their rest)
 /// and every skinned mesh.
 /// A mesh's blend shapes become one `Deformer::BlendShape` with a named `BlendShapeChannel` and a
 /// sparse `Shape` per target. In-between shapes are left out with a warning: FBX can hold them,
@@ -16,9 +16,11 @@ extension FBXSceneEncoder {
         var posed: Set<Int64> = []
         var skinOfGeometry: [Int64: Int] = [:]
         for entry in meshModels {
-            guard let skin = entry.instance.skin, skin.skeleton < scene.skeletons.count, let geometry = geometryOf[entry.instance.mesh] else { continue }
+            guard let skin = entry.instance.skin, skin.skeleton < scene.skeletons.count else { continue }
+            let geometry = entry.geometry
             let skeleton = scene.skeletons[skin.skeleton]
-            if posed.insert(entry.model).inserted { poseNodes.append((entry.model, skin.geomBindTransform)) }
+            // The geometry holds its points at their bind already: the mesh's bind transform is the identity.
+            if posed.insert(entry.model).inserted { poseNodes.append((entry.model, .identity)) }
             for (j, path) in skeleton.jointPaths.enumerated() {
                 guard let bone = modelOf[path], j < skeleton.inverseBindMatrices.count else { continue }
                 if posed.insert(bone).inserted { poseNodes.append((bone, skeleton.inverseBindMatrices[j].inverse ?? .identity)) }
@@ -30,7 +32,7 @@ extension FBXSceneEncoder {
                 continue
             }
             skinOfGeometry[geometry] = skin.skeleton
-            writeSkin(skeleton, binding: skin, mesh: scene.meshes[entry.instance.mesh], geometry: geometry)
+            writeSkin(skeleton, mesh: scene.meshes[entry.instance.mesh], geometry: geometry)
         }
         // Every bone is in the bind pose, a joint no skin names at its rest world (Unreal refuses bones missing from it).
         for (model, world) in jointModels where posed.insert(model).inserted { poseNodes.append((model, world)) }
@@ -43,7 +45,7 @@ extension FBXSceneEncoder {
         }), type: "Pose")
     }
 
-    private mutating func writeSkin(_ skeleton: Skeleton, binding: SkinBinding, mesh: Mesh, geometry: Int64) {
+    private mutating func writeSkin(_ skeleton: Skeleton, mesh: Mesh, geometry: Int64) {
         let skin = newID()
         add(FBXRecord("Deformer", .int64(skin), FBXRecord.objectName(skeleton.name, "Deformer"), .string("Skin"), children: [
             FBXRecord("Version", .int32(101)), FBXRecord("Link_DeformAcuracy", .double(50)),
@@ -59,7 +61,7 @@ extension FBXSceneEncoder {
             add(FBXRecord("Deformer", .int64(cluster), FBXRecord.objectName(name, "SubDeformer"), .string("Cluster"), children: [
                 FBXRecord("Version", .int32(100)), FBXRecord("UserData", .string(""), .string("")),
                 FBXRecord("Indexes", .int32s(indexes[j])), FBXRecord("Weights", .doubles(weights[j])),
-                FBXRecord("Transform", .doubles((inverseBind * binding.geomBindTransform).columnMajorElements)),
+                FBXRecord("Transform", .doubles(inverseBind.columnMajorElements)),
                 FBXRecord("TransformLink", .doubles((inverseBind.inverse ?? .identity).columnMajorElements)),
             ]), type: "Deformer")
             connect(cluster, to: skin)
@@ -89,8 +91,7 @@ extension FBXSceneEncoder {
         return (indexes, weights)
     }
 
-    mutating func writeBlendShapes(of index: Int, geometry: Int64, weights: [Float]) {
-        let mesh = scene.meshes[index]
+    mutating func writeBlendShapes(of mesh: Mesh, index: Int, geometry: Int64, weights: [Float]) {
         guard !mesh.blendShapes.isEmpty else { return }
         let deformer = newID()
         add(FBXRecord("Deformer", .int64(deformer), FBXRecord.objectName(mesh.name, "Deformer"), .string("BlendShape"), children: [
@@ -101,8 +102,12 @@ extension FBXSceneEncoder {
         for (s, shape) in mesh.blendShapes.enumerated() {
             let channel = newID()
             if !shape.inbetweens.isEmpty { droppedInbetweens.append("\(shape.name) (\(shape.inbetweens.count))") }
+            let percent = Double(s < weights.count ? weights[s] : 0) * 100
+            // The weight both as the record the SDK writes and as the animatable property curves drive.
+            var p = FBXProperties70()
+            p.number("DeformPercent", percent)
             add(FBXRecord("Deformer", .int64(channel), FBXRecord.objectName(shape.name, "SubDeformer"), .string("BlendShapeChannel"), children: [
-                FBXRecord("Version", .int32(100)), FBXRecord("DeformPercent", .double(Double(s < weights.count ? weights[s] : 0) * 100)),
+                FBXRecord("Version", .int32(100)), p.record, FBXRecord("DeformPercent", .double(percent)),
                 FBXRecord("FullWeights", .doubles([100])),
             ]), type: "Deformer")
             connect(channel, to: deformer)

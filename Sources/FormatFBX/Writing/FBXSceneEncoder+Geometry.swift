@@ -5,8 +5,18 @@ import AssetCore
 /// from the normals), every UV set by its name, vertex colours, tangents and per-polygon material
 /// slots. Values stay indexed where the source indexes them (UVs and colours `IndexToDirect`).
 extension FBXSceneEncoder {
-    mutating func writeGeometry(_ index: Int, blendShapeWeights: [Float]) -> Int64 {
-        let mesh = scene.meshes[index]
+    mutating func writeGeometry(_ index: Int, blendShapeWeights: [Float], bind: Matrix4x4) -> Int64 {
+        var mesh = scene.meshes[index]
+        if !bind.isIdentity {
+            mesh.transform(by: bind)
+            func moved(_ v: [SIMD3<Float>]) -> [SIMD3<Float>] {
+                v.map { let d = bind.transformDirection(SIMD3(Double($0.x), Double($0.y), Double($0.z))); return SIMD3(Float(d.x), Float(d.y), Float(d.z)) }
+            }
+            for s in mesh.blendShapes.indices {
+                mesh.blendShapes[s].offsets = moved(mesh.blendShapes[s].offsets)
+                mesh.blendShapes[s].normalOffsets = mesh.blendShapes[s].normalOffsets.map(moved)
+            }
+        }
         let id = newID()
         var points = [Double](repeating: 0, count: mesh.points.count * 3)
         for (k, p) in mesh.points.enumerated() { points[3 * k] = Double(p.x); points[3 * k + 1] = Double(p.y); points[3 * k + 2] = Double(p.z) }
@@ -66,7 +76,7 @@ extension FBXSceneEncoder {
             }))
         }
         add(FBXRecord("Geometry", .int64(id), FBXRecord.objectName(mesh.name, "Geometry"), .string("Mesh"), children: children), type: "Geometry")
-        writeBlendShapes(of: index, geometry: id, weights: blendShapeWeights)
+        writeBlendShapes(of: mesh, index: index, geometry: id, weights: blendShapeWeights)
         return id
     }
 

@@ -24,8 +24,9 @@ struct FBXSceneEncoder {
     var localOf: [String: Matrix4x4] = [:]
     /// Blend-shape channels already keyed in the clip being written.
     var animatedChannels: Set<Int64> = []
-    /// Mesh -> its geometry id, and per mesh its blend-shape channel ids in `Mesh.blendShapes` order.
-    var geometryOf: [Int: Int64] = [:]
+    /// Mesh (and bind, for skinned ones) -> its geometry id; per mesh its blend-shape channel ids
+    /// in `Mesh.blendShapes` order.
+    var geometryOf: [String: Int64] = [:]
     var blendChannelsOf: [Int: [Int64]] = [:]
     /// Scene material -> its id; the grey default for slots nothing binds.
     var materialOf: [Int: Int64] = [:]
@@ -34,7 +35,7 @@ struct FBXSceneEncoder {
     var textureOf: [String: Int64] = [:]
     var usedTextureNames: Set<String> = []
     /// Every mesh model written: the node it stands for, its own model and world, and its instance.
-    var meshModels: [(path: String, model: Int64, world: Matrix4x4, instance: MeshInstance)] = []
+    var meshModels: [(path: String, model: Int64, geometry: Int64, world: Matrix4x4, instance: MeshInstance)] = []
     /// Blend shapes whose in-between shapes were left out, named for the warning.
     var droppedInbetweens: [String] = []
     /// Joint models and their worlds at rest, for the bind pose.
@@ -116,11 +117,13 @@ struct FBXSceneEncoder {
                 let mesh = scene.meshes[instance.mesh]
                 let child = newID()
                 let name = meshes.count == 1 ? mesh.name : "\(mesh.name)_\(k)"
-                // A skinned mesh's model stands at its bind transform; an unskinned one at its node.
-                let local = instance.skin.map { (world.inverse ?? .identity) * $0.geomBindTransform } ?? .identity
-                add(modelRecord(child, name: name.isEmpty ? "\(node.name)_mesh" : name, subclass: "Mesh", transform: local, at: path), type: "Model")
-                connect(child, to: id)
-                attachMesh(instance, to: child, path: path, world: world * local)
+                // A skinned mesh's model stands at the root with its points at their bind in the
+                // world (the joints place it, not its node, whose transform may hold a shear no
+                // model can): FBX importers place skinned meshes by model and clusters alike then.
+                let skinned = instance.skin != nil
+                add(modelRecord(child, name: name.isEmpty ? "\(node.name)_mesh" : name, subclass: "Mesh", transform: .identity, at: path), type: "Model")
+                connect(child, to: skinned ? 0 : id)
+                attachMesh(instance, to: child, path: path, world: skinned ? .identity : world)
             }
         }
         if let camera = node.camera { attachCamera(camera, to: id, name: node.name) }
@@ -154,12 +157,16 @@ struct FBXSceneEncoder {
     /// The mesh's geometry (written once, shared by later instances) and the model's materials, in
     /// the slot order the geometry's per-polygon material layer counts.
     private mutating func attachMesh(_ instance: MeshInstance, to model: Int64, path: String, world: Matrix4x4) {
+        // A skinned mesh's geometry holds its points at their bind (geometry bind applied), so it is
+        // its own geometry per bind; an unskinned mesh's is shared by every instance.
+        let bind = instance.skin?.geomBindTransform ?? .identity
+        let key = bind.isIdentity ? "\(instance.mesh)" : "\(instance.mesh) \(bind.columnMajorElements)"
         let geometry: Int64
-        if let known = geometryOf[instance.mesh] {
+        if let known = geometryOf[key] {
             geometry = known
         } else {
-            geometry = writeGeometry(instance.mesh, blendShapeWeights: instance.blendShapeWeights)
-            geometryOf[instance.mesh] = geometry
+            geometry = writeGeometry(instance.mesh, blendShapeWeights: instance.blendShapeWeights, bind: bind)
+            geometryOf[key] = geometry
         }
         connect(geometry, to: model)
         // A mesh that binds no material anywhere gets none, as its source has none.
@@ -167,7 +174,7 @@ struct FBXSceneEncoder {
         if bound.contains(where: { $0 != nil }) {
             for slot in bound { connect(material(slot), to: model) }
         }
-        meshModels.append((path, model, world, instance))
+        meshModels.append((path, model, geometry, world, instance))
     }
 
     /// FBX cameras look down their +X; the camera's model is turned 90 degrees about Y so that +X
