@@ -8,7 +8,7 @@ struct Assetc: AsyncParsableCommand {
         abstract: "Convert, validate, catalog and preview 3D assets headless on Linux: USD, Collada, glTF, OBJ, STL, PLY, SPZ and FBX.",
         discussion: """
             Reads USD (.usdz, .usda, .usdc), Collada (.dae), glTF (.gltf, .glb), OBJ, STL, PLY, SPZ and FBX; \
-            writes USD (.usdz, .usda, .usdc), Collada, glTF, OBJ, STL, PLY and SPZ. Skeletons, skins, blend shapes \
+            writes USD (.usdz, .usda, .usdc), Collada, glTF, OBJ, STL, PLY, SPZ and FBX (binary 7.4). Skeletons, skins, blend shapes \
             and animation are carried between them, and Gaussian splats (3DGS PLY, SPZ, glTF \
             KHR_gaussian_splatting, USD ParticleField3DGaussianSplat) between the forms that hold them.
 

@@ -53,7 +53,7 @@ import Testing
 
     @Test func everyWriterIsDeterministic() throws {
         // The same output name written twice into two folders: every file the same to the byte.
-        for ext in ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"] {
+        for ext in ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply", "fbx"] {
             var listings: [[String: Data]] = []
             for run in ["one", "two"] {
                 let dir = folder.appendingPathComponent("\(run)-\(ext)")
@@ -153,11 +153,11 @@ import Testing
     }
 
     @Test func unknownTargetFormatNamesTheWriters() {
-        #expect(throws: AssetError.self) { try convert("out.fbx") }
+        #expect(throws: AssetError.self) { try convert("out.3ds") }
         do {
-            _ = try convert("out.fbx")
+            _ = try convert("out.3ds")
         } catch {
-            #expect(error.message.contains("usda, usdc, usdz, dae, gltf, glb, obj, stl, ply"))
+            #expect(error.message.contains("usda, usdc, usdz, dae, gltf, glb, obj, stl, ply, spz, fbx"))
         }
     }
 }

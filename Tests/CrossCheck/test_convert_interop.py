@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 import trimesh
 
+from fbx_judges import ufbx_view
+
 from collada_reference import assimp_triangles, pycollada_figures
 from conftest import FIXTURES, ROOT, assetc_binary, assetc_info, close
 from usd_reference import figures as usd_figures
@@ -23,7 +25,7 @@ SOURCES = sorted(
     + [p for p in (FIXTURES / "mesh").glob("*") if p.suffix in (".obj", ".stl", ".ply")]
     + [p for p in (ROOT / "Assets").rglob("*") if p.suffix in (".usda", ".usdz", ".dae")]
 )
-FORMATS = ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply"]
+FORMATS = ["usda", "usdc", "usdz", "dae", "gltf", "glb", "obj", "stl", "ply", "fbx"]
 
 
 def convert(source, target, *extra):
@@ -89,11 +91,11 @@ CASES = [(s, f) for s in SOURCES for f in FORMATS]
 # (source, format) -> why bounds legitimately differ, checked here instead by triangles alone.
 CURVES_LEFT_OUT = "curves are left out of surface-only formats (with a warning), and they reach past the faces"
 BOUNDS_DIFFER = {
-    **{("lines_beside_triangles.dae", f): CURVES_LEFT_OUT for f in ("obj", "stl", "ply")},
-    **{("lines_and_strips.dae", f): CURVES_LEFT_OUT for f in ("obj", "stl", "ply")},
+    **{("lines_beside_triangles.dae", f): CURVES_LEFT_OUT for f in ("obj", "stl", "ply", "fbx")},
+    **{("lines_and_strips.dae", f): CURVES_LEFT_OUT for f in ("obj", "stl", "ply", "fbx")},
     ("lines_and_strips.dae", "dae"): "pycollada 0.9 does not read the <linestrips> the polylines are written as; "
                                      "assimp's segment count covers them",
-    **{("strips_fans_lines.glb", f): CURVES_LEFT_OUT for f in ("obj", "stl", "ply")},
+    **{("strips_fans_lines.glb", f): CURVES_LEFT_OUT for f in ("obj", "stl", "ply", "fbx")},
     ("strips_fans_lines.glb", "dae"): "pycollada 0.9 does not read the <linestrips> the polylines are written as; "
                                       "assimp's segment count covers them",
 }
@@ -149,6 +151,13 @@ def test_converted_file_reads_back_in_the_reference_tool(source, fmt, tmp_path):
         if (source.name, fmt) in BOUNDS_DIFFER:
             return
         assert_bounds(mine["bounds"], expected["bounds"], fmt)
+    elif fmt == "fbx":
+        # ufbx (the reader Godot uses), in metres and Y up by its own unit and axis handling.
+        view = ufbx_view(out)
+        assert view["triangles"] == expected["triangles"], f"ufbx reads {view['triangles']} triangles"
+        if (source.name, fmt) in BOUNDS_DIFFER or not expected["triangles"]:
+            return
+        assert_bounds({"min": view["min"], "max": view["max"]}, to_y_up_metres(expected["bounds"], expected), fmt)
     else:
         triangles, bounds = trimesh_figures(out)
         assert triangles == expected["triangles"] - dropped, f"trimesh reads {triangles} triangles"

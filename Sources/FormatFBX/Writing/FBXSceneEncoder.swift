@@ -36,6 +36,8 @@ struct FBXSceneEncoder {
     var usedTextureNames: Set<String> = []
     /// Every mesh model written: the node it stands for, its own model and world, and its instance.
     var meshModels: [(path: String, model: Int64, geometry: Int64, world: Matrix4x4, instance: MeshInstance)] = []
+    /// Nodes whose shear was baked into their meshes and children, named for the warning.
+    var shearedNodes: [String] = []
     /// Blend shapes whose in-between shapes were left out, named for the warning.
     var droppedInbetweens: [String] = []
     /// Joint models and their worlds at rest, for the bind pose.
@@ -71,8 +73,11 @@ struct FBXSceneEncoder {
 
     /// The whole file's records, header to takes.
     mutating func encode() -> [FBXRecord] {
-        var names = Set<String>()
-        for child in scene.root.children { model(child, parentPath: "", parent: 0, parentWorld: .identity, siblings: &names) }
+        for child in scene.root.children { model(child, parentPath: "", parent: 0, parentWorld: .identity) }
+        if !shearedNodes.isEmpty {
+            diagnostics.append(.warning("\(shearedNodes.count) node(s) have a shear, which an FBX model cannot hold: written as translation, rotation "
+                                        + "and scale with the rest baked into their meshes and children (\(shearedNodes.prefix(3).joined(separator: ", ")))"))
+        }
         writeSkins()
         if !droppedInbetweens.isEmpty {
             diagnostics.append(.warning("FBX output leaves out in-between shapes, which Blender's importer refuses: \(droppedInbetweens.joined(separator: ", "))"))
@@ -90,18 +95,27 @@ struct FBXSceneEncoder {
     /// several meshes, or a skinned one, is a `Null` with a model per mesh under it (a skinned
     /// mesh's model stands at its bind transform, where FBX importers expect it); a camera or light
     /// hangs on a child turned to FBX's conventions.
-    private mutating func model(_ node: Node, parentPath: String, parent: Int64, parentWorld: Matrix4x4, siblings: inout Set<String>) {
+    /// `prefix` is what a sheared parent could not hold: it comes before this node's own transform.
+    private mutating func model(_ node: Node, parentPath: String, parent: Int64, parentWorld: Matrix4x4, prefix: Matrix4x4 = .identity) {
         let path = parentPath + "/" + node.name
-        let world = parentWorld * node.transform
+        let local = prefix * node.transform
+        // A model holds translation, rotation and scale only: a shear (a skew, or a non-uniform
+        // scale under a rotation) stays in the residual, baked into the node's meshes and passed
+        // on to its children, so every world position is kept.
+        let parts = TransformComponents(local)
+        let residual = (parts.matrix.inverse ?? .identity) * local
+        let sheared = !residual.isApproximatelyEqual(to: .identity, tolerance: 1e-9)
+        if sheared { shearedNodes.append(path) }
+        let world = parentWorld * parts.matrix
         let meshes = node.meshInstances.filter { !scene.meshes[$0.mesh].isPointCloud }
         let isJoint = node.isJoint || jointPaths.contains(path)
         let ownsMesh = !isJoint && meshes.count == 1 && meshes[0].skin == nil
         let id = newID()
         modelOf[path] = id
         worldOf[path] = world
-        localOf[path] = node.transform
+        localOf[path] = parts.matrix
         let subclass = isJoint ? "LimbNode" : ownsMesh ? "Mesh" : "Null"
-        add(modelRecord(id, name: node.name, subclass: subclass, transform: node.transform, at: path), type: "Model")
+        add(modelRecord(id, name: node.name, subclass: subclass, transform: parts.matrix), type: "Model")
         connect(id, to: parent)
         if isJoint {
             jointModels.append((id, world))
@@ -111,7 +125,7 @@ struct FBXSceneEncoder {
             connect(attribute, to: id)
         }
         if ownsMesh {
-            attachMesh(meshes[0], to: id, path: path, world: world)
+            attachMesh(meshes[0], to: id, path: path, world: world, residual: sheared ? residual : .identity)
         } else {
             for (k, instance) in meshes.enumerated() {
                 let mesh = scene.meshes[instance.mesh]
@@ -121,23 +135,19 @@ struct FBXSceneEncoder {
                 // world (the joints place it, not its node, whose transform may hold a shear no
                 // model can): FBX importers place skinned meshes by model and clusters alike then.
                 let skinned = instance.skin != nil
-                add(modelRecord(child, name: name.isEmpty ? "\(node.name)_mesh" : name, subclass: "Mesh", transform: .identity, at: path), type: "Model")
+                add(modelRecord(child, name: name.isEmpty ? "\(node.name)_mesh" : name, subclass: "Mesh", transform: .identity), type: "Model")
                 connect(child, to: skinned ? 0 : id)
-                attachMesh(instance, to: child, path: path, world: skinned ? .identity : world)
+                attachMesh(instance, to: child, path: path, world: skinned ? .identity : world, residual: sheared ? residual : .identity)
             }
         }
         if let camera = node.camera { attachCamera(camera, to: id, name: node.name) }
         if let light = node.light { attachLight(light, to: id, name: node.name) }
-        var names = Set<String>()
-        for child in node.children { model(child, parentPath: path, parent: id, parentWorld: world, siblings: &names) }
-        siblings.insert(node.name)
+        for child in node.children { model(child, parentPath: path, parent: id, parentWorld: world, prefix: sheared ? residual : .identity) }
     }
 
-    mutating func modelRecord(_ id: Int64, name: String, subclass: String, transform: Matrix4x4, at path: String) -> FBXRecord {
+    /// A model record; `transform` is translation, rotation and scale (callers take any shear out).
+    mutating func modelRecord(_ id: Int64, name: String, subclass: String, transform: Matrix4x4) -> FBXRecord {
         let parts = TransformComponents(transform)
-        if !parts.matrix.isApproximatelyEqual(to: transform, tolerance: 1e-6 * max(1, Self.magnitude(transform))) {
-            diagnostics.append(.warning("node \(path): its transform has shear, which an FBX model cannot hold; written as its nearest translation, rotation and scale"))
-        }
         var p = FBXProperties70()
         p.enumeration("InheritType", 1)
         p.int("DefaultAttributeIndex", 0)
@@ -150,16 +160,13 @@ struct FBXSceneEncoder {
         ])
     }
 
-    static func magnitude(_ m: Matrix4x4) -> Double {
-        m.columnMajorElements.reduce(0) { max($0, abs($1)) }
-    }
-
     /// The mesh's geometry (written once, shared by later instances) and the model's materials, in
     /// the slot order the geometry's per-polygon material layer counts.
-    private mutating func attachMesh(_ instance: MeshInstance, to model: Int64, path: String, world: Matrix4x4) {
-        // A skinned mesh's geometry holds its points at their bind (geometry bind applied), so it is
-        // its own geometry per bind; an unskinned mesh's is shared by every instance.
-        let bind = instance.skin?.geomBindTransform ?? .identity
+    private mutating func attachMesh(_ instance: MeshInstance, to model: Int64, path: String, world: Matrix4x4, residual: Matrix4x4) {
+        // A skinned mesh's geometry holds its points at their bind (geometry bind applied), and a
+        // sheared node's mesh its points under the shear, so each is its own geometry per such
+        // transform; an unskinned mesh's is shared by every plain instance.
+        let bind = instance.skin?.geomBindTransform ?? residual
         let key = bind.isIdentity ? "\(instance.mesh)" : "\(instance.mesh) \(bind.columnMajorElements)"
         let geometry: Int64
         if let known = geometryOf[key] {
@@ -182,7 +189,7 @@ struct FBXSceneEncoder {
     private mutating func attachCamera(_ index: Int, to parent: Int64, name: String) {
         let camera = scene.cameras[index]
         let model = newID(), attribute = newID()
-        add(modelRecord(model, name: name + "_camera", subclass: "Camera", transform: .rotation(axis: SIMD3(0, 1, 0), degrees: 90), at: name),
+        add(modelRecord(model, name: name + "_camera", subclass: "Camera", transform: .rotation(axis: SIMD3(0, 1, 0), degrees: 90)),
             type: "Model")
         connect(model, to: parent)
         var p = FBXProperties70()
@@ -215,7 +222,7 @@ struct FBXSceneEncoder {
             return
         }
         let model = newID(), attribute = newID()
-        add(modelRecord(model, name: name + "_light", subclass: "Light", transform: .rotation(axis: SIMD3(1, 0, 0), degrees: 90), at: name),
+        add(modelRecord(model, name: name + "_light", subclass: "Light", transform: .rotation(axis: SIMD3(1, 0, 0), degrees: 90)),
             type: "Model")
         connect(model, to: parent)
         var p = FBXProperties70()
