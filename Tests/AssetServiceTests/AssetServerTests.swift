@@ -114,13 +114,17 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
                 #expect(response.status == .ok)
                 #expect(Array(response.body.readableBytesView.prefix(4)) == Array("glTF".utf8))
             }
+            try await client.execute(uri: "/api/assets/Art/Art.scnassets/ship.dae/convert?to=fbx", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Array(response.body.readableBytesView.prefix(18)) == Array("Kaydara FBX Binary".utf8))
+            }
             try await client.execute(uri: "/", method: .get) { response in
                 let page = String(buffer: response.body)
                 #expect(page.contains("/assets/Art/Art.scnassets/ship.dae") && page.contains("thumbnail.png"))
             }
             try await client.execute(uri: "/assets/Art/Art.scnassets/ship.dae", method: .get) { response in
                 let page = String(buffer: response.body)
-                #expect(page.contains("view=top") && page.contains("convert?to=usdz") && page.contains("planks.png"))
+                #expect(page.contains("view=top") && page.contains("convert?to=usdz") && page.contains("convert?to=fbx") && page.contains("planks.png"))
             }
         }
     }
@@ -140,7 +144,7 @@ func json(_ buffer: ByteBuffer) throws -> [String: Any] {
             ("/api/assets/Art/../../etc/passwd/file", .get, [:], .badRequest),
             ("/api/assets/Art/escape.dae/file", .get, [:], .notFound),
             ("/api/assets/Art%2F..%2F..%2Fetc%2Fpasswd/file", .get, [:], .badRequest),
-            ("/api/assets/Art/Art.scnassets/ship.dae/convert?to=fbx", .get, [:], .badRequest),
+            ("/api/assets/Art/Art.scnassets/ship.dae/convert?to=3ds", .get, [:], .badRequest),
             ("/api/assets/Art/Art.scnassets/ship.dae/thumbnail.png?view=sideways", .get, [:], .badRequest),
             ("/api/reindex", .post, [:], .unauthorized),
             ("/api/reindex", .post, [.authorization: "Bearer wrong-token"], .unauthorized),
