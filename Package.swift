@@ -49,6 +49,7 @@ let package = Package(
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CLZ4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         // OpenSSL's libcrypto for content hashes: the system's copy costs no build time, where
         // swift-crypto compiled BoringSSL from source.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -72,7 +73,7 @@ let package = Package(
         .target(name: "FormatSTL", dependencies: ["AssetCore"]),
         .target(name: "FormatPLY", dependencies: ["AssetCore"]),
         .target(name: "FormatSPZ", dependencies: ["AssetCore", "CZlib", "CZstd"]),
-        .target(name: "FormatFBX", dependencies: ["AssetCore", "CZlib"]),
+        .target(name: "FormatFBX", dependencies: ["AssetCore", "CZlib", "CDeflate"]),
 
         // Format registry and scene passes; the only module that knows every format module.
         .target(name: "AssetPipeline", dependencies: [

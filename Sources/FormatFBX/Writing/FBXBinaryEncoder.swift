@@ -1,5 +1,5 @@
 import AssetCore
-import CZlib
+import CDeflate
 import Dispatch
 
 /// Binary FBX: the 27-byte header, the records, a null record, and the footer the FBX SDK checks.
@@ -21,44 +21,53 @@ struct FBXBinaryEncoder {
         return encode(records, version: 7500, arrays: arrays)!
     }
 
-    /// Every array's stored bytes in the order the walk meets them: deflated when large.
+    /// Every array's stored bytes in the order the walk meets them: deflated when large. Each is
+    /// deflated straight from its typed storage, on all cores.
     private static func deflatedArrays(_ records: [FBXRecord]) -> [(encoding: UInt32, bytes: [UInt8])] {
-        var raw: [[UInt8]] = []
+        var arrays: [FBXProperty] = []
         func walk(_ record: FBXRecord) {
             for value in record.values {
                 switch value {
-                case .int32s(let v): raw.append(v.withUnsafeBytes { Array($0) })
-                case .int64s(let v): raw.append(v.withUnsafeBytes { Array($0) })
-                case .floats(let v): raw.append(v.withUnsafeBytes { Array($0) })
-                case .doubles(let v): raw.append(v.withUnsafeBytes { Array($0) })
+                case .int32s, .int64s, .floats, .doubles: arrays.append(value)
                 default: break
                 }
             }
             record.children.forEach(walk)
         }
         records.forEach(walk)
-        let arrays = raw
-        let out = Locked([(encoding: UInt32, bytes: [UInt8])](repeating: (0, []), count: raw.count))
-        let large = arrays.indices.filter { arrays[$0].count > deflateThreshold }
-        for k in arrays.indices where arrays[k].count <= deflateThreshold { out.withLock { $0[k] = (0, arrays[k]) } }
-        DispatchQueue.concurrentPerform(iterations: large.count) { j in
-            let k = large[j]
-            let packed = deflate(arrays[k])
-            out.withLock { $0[k] = packed.map { (1, $0) } ?? (0, arrays[k]) }
+        let found = arrays
+        let out = Locked([(encoding: UInt32, bytes: [UInt8])](repeating: (0, []), count: found.count))
+        DispatchQueue.concurrentPerform(iterations: found.count) { k in
+            let stored = withBytes(found[k]) { raw -> (UInt32, [UInt8]) in
+                if raw.count > deflateThreshold, let packed = deflate(raw) { return (1, packed) }
+                return (0, Array(raw))
+            }
+            out.withLock { $0[k] = stored }
         }
         return out.value
     }
 
-    /// zlib at level 1: FBX arrays (floats, indices) gain little from more effort and cost much more time.
-    private static func deflate(_ bytes: [UInt8]) -> [UInt8]? {
-        var bound = compressBound(uLong(bytes.count))
-        var out = [UInt8](repeating: 0, count: Int(bound))
-        let status = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { i in compress2(o.baseAddress, &bound, i.baseAddress, uLong(bytes.count), 1) }
+    private static func withBytes<R>(_ value: FBXProperty, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch value {
+        case .int32s(let v): return v.withUnsafeBytes(body)
+        case .int64s(let v): return v.withUnsafeBytes(body)
+        case .floats(let v): return v.withUnsafeBytes(body)
+        case .doubles(let v): return v.withUnsafeBytes(body)
+        default: return body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
-        guard status == Z_OK, Int(bound) < bytes.count else { return nil }
-        out.removeLast(out.count - Int(bound))
-        return out
+    }
+
+    /// A zlib stream (what FBX's encoding 1 is) at level 1 through libdeflate: FBX arrays (floats,
+    /// indices) gain little from more effort, and libdeflate's level 1 is several times faster
+    /// than zlib's. Nil when deflating would not make the array smaller.
+    private static func deflate(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let base = bytes.baseAddress, let compressor = libdeflate_alloc_compressor(1) else { return nil }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, bytes.count)
+        let out = [UInt8](unsafeUninitializedCapacity: bound) { buffer, initialized in
+            initialized = libdeflate_zlib_compress(compressor, base, bytes.count, buffer.baseAddress, bound)
+        }
+        return !out.isEmpty && out.count < bytes.count ? out : nil
     }
 
     private static func encode(_ records: [FBXRecord], version: UInt32, arrays: [(encoding: UInt32, bytes: [UInt8])]) -> [UInt8]? {

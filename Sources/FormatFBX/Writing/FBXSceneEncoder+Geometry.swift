@@ -1,7 +1,7 @@
 import AssetCore
 
 /// A mesh as `Geometry::Mesh`: points, polygons as authored (a negative, bitwise-negated index ends
-/// each polygon), `Edges`, and layer elements for normals (per polygon vertex), smoothing (per edge,
+/// each polygon), `Edges`, and layer elements for normals (per polygon vertex, indexed), smoothing (per edge,
 /// from the normals), every UV set by its name, vertex colours, tangents and per-polygon material
 /// slots. Values stay indexed where the source indexes them (UVs and colours `IndexToDirect`).
 extension FBXSceneEncoder {
@@ -30,12 +30,14 @@ extension FBXSceneEncoder {
         var children: [FBXRecord] = [FBXRecord("GeometryVersion", .int32(124)), FBXRecord("Vertices", .doubles(points)),
                                      FBXRecord("PolygonVertexIndex", .int32s(polygonIndices)), FBXRecord("Edges", .int32s(edges.firstCorners))]
         var layers: [[String]] = [[]]
-        let normals = mesh.normals.flatMap { Self.cornerVectors($0, mesh: mesh) }
+        // Normals stay indexed (each distinct normal once, a corner naming its own), as Blender
+        // writes them: a smooth mesh's per-corner normals would be six times the bytes.
+        let normals = mesh.normals.flatMap { Self.cornerNormals($0, mesh: mesh) }
         if let normals {
-            var flat = [Double](repeating: 0, count: normals.count * 3)
-            for (k, n) in normals.enumerated() { flat[3 * k] = Double(n.x); flat[3 * k + 1] = Double(n.y); flat[3 * k + 2] = Double(n.z) }
-            children.append(layer("Normal", index: 0, name: "", mapping: "ByPolygonVertex", reference: "Direct", version: 102,
-                                  [FBXRecord("Normals", .doubles(flat))]))
+            var flat = [Double](repeating: 0, count: normals.values.count * 3)
+            for (k, n) in normals.values.enumerated() { flat[3 * k] = Double(n.x); flat[3 * k + 1] = Double(n.y); flat[3 * k + 2] = Double(n.z) }
+            children.append(layer("Normal", index: 0, name: "", mapping: "ByPolygonVertex", reference: "IndexToDirect", version: 102,
+                                  [FBXRecord("Normals", .doubles(flat)), FBXRecord("NormalsIndex", .int32s(normals.corners))]))
             layers[0].append("LayerElementNormal")
         }
         children.append(layer("Smoothing", index: 0, name: "", mapping: "ByEdge", reference: "Direct", version: 102,
@@ -152,10 +154,12 @@ extension FBXSceneEncoder {
     /// 1 for a smooth edge, 0 for a hard one: an edge is hard where the two polygons beside it give
     /// either of its points different normals. Without normals every edge is hard, as assetc and
     /// the glTF rules draw a mesh without normals flat.
-    static func smoothEdges(_ edges: Edges, normals: [SIMD3<Float>]?) -> [Int32] {
+    static func smoothEdges(_ edges: Edges, normals: (values: [SIMD3<Float>], corners: [Int32])?) -> [Int32] {
         guard let normals else { return [Int32](repeating: 0, count: edges.firstCorners.count) }
         func same(_ a: Int32, _ b: Int32) -> Bool {
-            let d = normals[Int(a)] - normals[Int(b)]
+            let (i, j) = (normals.corners[Int(a)], normals.corners[Int(b)])
+            if i == j { return true }
+            let d = normals.values[Int(i)] - normals.values[Int(j)]
             return (d * d).sum() < 1e-6
         }
         var out = [Int32](repeating: 1, count: edges.firstCorners.count)
@@ -168,6 +172,13 @@ extension FBXSceneEncoder {
             if !smooth { out[e] = 0 }
         }
         return out
+    }
+
+    /// A normal primvar's values and the one each corner takes (indices checked against the values).
+    static func cornerNormals(_ primvar: Primvar, mesh: Mesh) -> (values: [SIMD3<Float>], corners: [Int32])? {
+        guard case .float3(let values) = primvar.values, let corners = cornerIndices(primvar, mesh: mesh),
+              !corners.contains(where: { $0 < 0 || Int($0) >= values.count }) else { return nil }
+        return (values, corners)
     }
 
     /// A 3-component primvar's value at every polygon corner.
