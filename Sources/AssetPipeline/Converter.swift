@@ -60,6 +60,10 @@ public struct Converter: Sendable {
             throw AssetError(.unsupportedFormat("--compress is for glTF output; \(writer.format.name) has no mesh compression",
                                                 supported: [AssetFormat.glb.name, AssetFormat.gltf.name]), at: SourceLocation(file: output))
         }
+        if options.textureStorage == .beside && writer.format != .fbx {
+            throw AssetError(.unsupportedFormat("--textures beside is for FBX output; \(writer.format.name) places its textures its own way",
+                                                supported: [AssetFormat.fbx.name]), at: SourceLocation(file: output))
+        }
         let match = try registry.reader(for: URL(fileURLWithPath: input), staged: options.readOptions.staged)
         let read = try registry.read(match, options: options.readOptions)
         // Writers and the flatten pass copy each placed mesh, so their work is the scene's after instancing.

@@ -39,9 +39,9 @@ import Testing
 
     @Test func errorsExitWithTheirStatus() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let unsupported = try AssetcBinary.run(["convert", ship.path, folder.appendingPathComponent("x.fbx").path])
+        let unsupported = try AssetcBinary.run(["convert", ship.path, folder.appendingPathComponent("x.3ds").path])
         #expect(unsupported.status == 2)
-        #expect(unsupported.stderr.contains("supported formats: usda, usdc, usdz, dae, gltf, glb, obj, stl, ply"))
+        #expect(unsupported.stderr.contains("supported formats: usda, usdc, usdz, dae, gltf, glb, obj, stl, ply, spz, fbx"))
         let missing = try AssetcBinary.run(["convert", "no/such.dae", folder.appendingPathComponent("x.glb").path])
         #expect(missing.status == 3)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.glb").path), "nothing written on failure")

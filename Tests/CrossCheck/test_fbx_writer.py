@@ -24,6 +24,12 @@ INPUTS = [WRITER / "props.glb", WRITER / "rig.glb", WRITER / "morph.glb", WRITER
           SUITE / "animation_with_skeleton.fbx", SUITE / "spider.fbx"]
 
 
+def convert(*args):
+    result = run_assetc("convert", *map(str, args), "--force", timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 def y_up(bounds, up):
     """A box in the source's frame turned Y up, as the writer turns Z-up scenes."""
     lo, hi = bounds["min"], bounds["max"]
@@ -147,7 +153,7 @@ def judged(tmp_path_factory):
         if not source.exists():
             pytest.fail(f"missing input {source}")
         out = folder / (source.stem + ".fbx")
-        run_assetc("convert", str(source), str(out), "--force", timeout=120)
+        convert(source, out)
         truth = source_truth(source)
         truth["metersPerUnit"] = assetc_info(source)["metersPerUnit"] if source.suffix != ".fbx" else assetc_info(out)["metersPerUnit"]
         checks = record_checks(out, truth)
@@ -190,15 +196,15 @@ def same_figures(a, b):
 @pytest.mark.parametrize("name", ["rig.glb", "morph.glb", "props.glb"])
 def test_glb_to_fbx_to_glb_keeps_triangles_joints_shapes_and_clips(tmp_path, name):
     source = WRITER / name
-    run_assetc("convert", str(source), str(tmp_path / "a.fbx"))
-    run_assetc("convert", str(tmp_path / "a.fbx"), str(tmp_path / "b.glb"))
+    convert(source, tmp_path / "a.fbx")
+    convert(tmp_path / "a.fbx", tmp_path / "b.glb")
     same_figures(assetc_info(source), assetc_info(tmp_path / "b.glb"))
 
 
 def test_usdz_to_fbx_to_usdz_keeps_them_and_passes_arkit(tmp_path):
-    run_assetc("convert", str(WRITER / "rig.glb"), str(tmp_path / "rig.usdz"))
-    run_assetc("convert", str(tmp_path / "rig.usdz"), str(tmp_path / "rig.fbx"))
-    run_assetc("convert", str(tmp_path / "rig.fbx"), str(tmp_path / "back.usdz"))
+    convert(WRITER / "rig.glb", tmp_path / "rig.usdz")
+    convert(tmp_path / "rig.usdz", tmp_path / "rig.fbx")
+    convert(tmp_path / "rig.fbx", tmp_path / "back.usdz")
     same_figures(assetc_info(tmp_path / "rig.usdz"), assetc_info(tmp_path / "back.usdz"))
     report = arkit_checker.check(tmp_path / "back.usdz")
     assert not report["errors"] and not report["failed"], report
@@ -206,7 +212,7 @@ def test_usdz_to_fbx_to_usdz_keeps_them_and_passes_arkit(tmp_path):
 
 def test_textures_written_beside_are_found_by_every_reader(tmp_path):
     out = tmp_path / "props.fbx"
-    run_assetc("convert", str(WRITER / "props.glb"), str(out), "--textures", "beside")
+    convert(WRITER / "props.glb", out, "--textures", "beside")
     beside = sorted(p.name for p in (tmp_path / "props_textures").iterdir())
     assert len(beside) == 2 and all(name.endswith(".png") for name in beside), beside
     _, root, _ = fbx_records.read(out)
@@ -215,3 +221,9 @@ def test_textures_written_beside_are_found_by_every_reader(tmp_path):
     assert ufbx_view(out)["texturesWithPixels"] == 2
     assert blender_view(out)["texturesWithPixels"] == 2
     assert assetc_info(out)["textures"] == 2
+
+
+def test_textures_beside_is_refused_for_other_formats(tmp_path):
+    result = run_assetc("convert", str(WRITER / "props.glb"), str(tmp_path / "props.glb"), "--textures", "beside")
+    assert result.returncode == 2 and "--textures beside is for FBX output" in result.stderr
+    assert not (tmp_path / "props.glb").exists()

@@ -116,7 +116,8 @@ def random_scene(seed, path):
 @pytest.mark.parametrize("seed", range(12))
 def test_a_random_scene_reads_in_ufbx_as_the_gltf_holds_it(tmp_path, seed):
     expected = random_scene(seed, tmp_path / "scene.glb")
-    run_assetc("convert", str(tmp_path / "scene.glb"), str(tmp_path / "scene.fbx"))
+    result = run_assetc("convert", str(tmp_path / "scene.glb"), str(tmp_path / "scene.fbx"))
+    assert result.returncode == 0, result.stderr
     view = ufbx_view(tmp_path / "scene.fbx")
     assert view["triangles"] == expected["triangles"]
     assert view["bones"] == expected["bones"]

@@ -15,11 +15,10 @@ struct FBXDocumentHeader {
     static let creationTime = "1970-01-01 10:00:00:000"
 
     var leading: [FBXRecord] {
-        var stamp = FBXRecord("CreationTimeStamp", children: [
+        let stamp = FBXRecord("CreationTimeStamp", children: [
             FBXRecord("Version", .int32(1000)), FBXRecord("Year", .int32(1970)), FBXRecord("Month", .int32(1)), FBXRecord("Day", .int32(1)),
             FBXRecord("Hour", .int32(10)), FBXRecord("Minute", .int32(0)), FBXRecord("Second", .int32(0)), FBXRecord("Millisecond", .int32(0)),
         ])
-        stamp.values = []
         var info = FBXProperties70()
         info.compound("Original")
         info.string("Original|ApplicationVendor", "assetc")
