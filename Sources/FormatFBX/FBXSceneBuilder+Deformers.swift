@@ -206,6 +206,8 @@ extension FBXSceneBuilder {
         weight.isFinite ? Int((min(max(weight, -1e6), 1e6) * 100).rounded()) : 0
     }
 
+    /// A shape's offsets (and normal offsets, as directions) under a transform: the reader's
+    /// geometric transform and the writer's bake of a skinned mesh's bind share it.
     static func transformed(_ shape: BlendShape, by matrix: Matrix4x4) -> BlendShape {
         guard !matrix.isIdentity else { return shape }
         func move(_ v: [SIMD3<Float>]) -> [SIMD3<Float>] {
@@ -213,7 +215,8 @@ extension FBXSceneBuilder {
         }
         var out = shape
         out.offsets = move(shape.offsets)
-        out.inbetweens = shape.inbetweens.map { var i = $0; i.offsets = move($0.offsets); return i }
+        out.normalOffsets = shape.normalOffsets.map(move)
+        out.inbetweens = shape.inbetweens.map { var i = $0; i.offsets = move($0.offsets); i.normalOffsets = $0.normalOffsets.map(move); return i }
         return out
     }
 }

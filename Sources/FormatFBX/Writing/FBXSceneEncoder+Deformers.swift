@@ -124,8 +124,8 @@ extension FBXSceneEncoder {
             let normal = normals.flatMap { k < $0.count ? $0[k] : nil } ?? .zero
             guard pointIndices != nil || offset != .zero || normal != .zero else { continue }
             indexes.append(pointIndices.map { k < $0.count ? $0[k] : 0 } ?? Int32(k))
-            vertices += [Double(offset.x), Double(offset.y), Double(offset.z)]
-            normalValues += [Double(normal.x), Double(normal.y), Double(normal.z)]
+            vertices.append(Double(offset.x)); vertices.append(Double(offset.y)); vertices.append(Double(offset.z))
+            normalValues.append(Double(normal.x)); normalValues.append(Double(normal.y)); normalValues.append(Double(normal.z))
         }
         let id = newID()
         var children = [FBXRecord("Version", .int32(100)), FBXRecord("Indexes", .int32s(indexes)), FBXRecord("Vertices", .doubles(vertices))]

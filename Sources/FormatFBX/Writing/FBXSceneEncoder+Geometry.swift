@@ -9,13 +9,7 @@ extension FBXSceneEncoder {
         var mesh = scene.meshes[index]
         if !bind.isIdentity {
             mesh.transform(by: bind)
-            func moved(_ v: [SIMD3<Float>]) -> [SIMD3<Float>] {
-                v.map { let d = bind.transformDirection(SIMD3(Double($0.x), Double($0.y), Double($0.z))); return SIMD3(Float(d.x), Float(d.y), Float(d.z)) }
-            }
-            for s in mesh.blendShapes.indices {
-                mesh.blendShapes[s].offsets = moved(mesh.blendShapes[s].offsets)
-                mesh.blendShapes[s].normalOffsets = mesh.blendShapes[s].normalOffsets.map(moved)
-            }
+            mesh.blendShapes = mesh.blendShapes.map { FBXSceneBuilder.transformed($0, by: bind) }
         }
         let id = newID()
         var points = [Double](repeating: 0, count: mesh.points.count * 3)
@@ -199,8 +193,7 @@ extension FBXSceneEncoder {
 
     /// A normal primvar's values and the one each corner takes (indices checked against the values).
     static func cornerNormals(_ primvar: Primvar, mesh: Mesh) -> (values: [SIMD3<Float>], corners: [Int32])? {
-        guard case .float3(let values) = primvar.values, let corners = cornerIndices(primvar, mesh: mesh),
-              !corners.contains(where: { $0 < 0 || Int($0) >= values.count }) else { return nil }
+        guard case .float3(let values) = primvar.values, let corners = cornerIndices(primvar, mesh: mesh) else { return nil }
         return (values, corners)
     }
 
@@ -213,9 +206,7 @@ extension FBXSceneEncoder {
         default: return nil
         }
         guard let corners = cornerIndices(primvar, mesh: mesh) else { return nil }
-        var out = [SIMD3<Float>](repeating: .zero, count: corners.count)
-        for (k, i) in corners.enumerated() where i >= 0 && Int(i) < values.count { out[k] = values[Int(i)] }
-        return out
+        return corners.map { values[Int($0)] }
     }
 
     /// A primvar's values flattened, and the value each corner takes.
@@ -225,36 +216,22 @@ extension FBXSceneEncoder {
         switch primvar.values {
         case .float(let v): flat = v.map(Double.init)
         case .float2(let v): flat.reserveCapacity(v.count * 2); for x in v { flat.append(Double(x.x)); flat.append(Double(x.y)) }
-        case .float3(let v): flat.reserveCapacity(v.count * 3); for x in v { flat += [Double(x.x), Double(x.y), Double(x.z)] }
-        case .float4(let v): flat.reserveCapacity(v.count * 4); for x in v { flat += [Double(x.x), Double(x.y), Double(x.z), Double(x.w)] }
+        case .float3(let v):
+            flat.reserveCapacity(v.count * 3)
+            for x in v { flat.append(Double(x.x)); flat.append(Double(x.y)); flat.append(Double(x.z)) }
+        case .float4(let v):
+            flat.reserveCapacity(v.count * 4)
+            for x in v { flat.append(Double(x.x)); flat.append(Double(x.y)); flat.append(Double(x.z)); flat.append(Double(x.w)) }
         }
         return (flat, corners)
     }
 
-    /// Which of the primvar's values each polygon corner takes, by its interpolation and indices.
+    /// Which of the primvar's values each polygon corner takes (AssetCore's one pass over the
+    /// corners), nil when a corner would name a value the primvar does not have.
     static func cornerIndices(_ primvar: Primvar, mesh: Mesh) -> [Int32]? {
-        let n = mesh.faceVertexIndices.count
-        func through(_ i: Int32) -> Int32 {
-            guard let indices = primvar.indices else { return i }
-            return i >= 0 && Int(i) < indices.count ? indices[Int(i)] : 0
-        }
-        switch primvar.interpolation {
-        case .faceVarying:
-            return primvar.indices ?? (0..<Int32(n)).map { $0 }
-        case .vertex, .varying:
-            return mesh.faceVertexIndices.map(through)
-        case .uniform:
-            var out = [Int32](repeating: 0, count: n)
-            var start = 0
-            for (f, count) in mesh.faceVertexCounts.enumerated() {
-                let v = through(Int32(f))
-                for k in start..<(start + Int(count)) { out[k] = v }
-                start += Int(count)
-            }
-            return out
-        case .constant:
-            return [Int32](repeating: through(0), count: n)
-        }
+        let corners = mesh.cornerElementIndices(of: primvar)
+        let count = primvar.values.count
+        return corners.contains(where: { $0 < 0 || Int($0) >= count }) ? nil : corners
     }
 
     /// `displayColor` with `displayOpacity` as RGBA values and the value each corner takes.
@@ -267,8 +244,10 @@ extension FBXSceneEncoder {
         var flat: [Double] = []
         flat.reserveCapacity(color.values.count * 4)
         switch color.values {
-        case .float3(let v): for (k, c) in v.enumerated() { flat += [Double(c.x), Double(c.y), Double(c.z), Double(alphas?[k] ?? 1)] }
-        case .float4(let v): for c in v { flat += [Double(c.x), Double(c.y), Double(c.z), Double(c.w)] }
+        case .float3(let v):
+            for (k, c) in v.enumerated() { flat.append(Double(c.x)); flat.append(Double(c.y)); flat.append(Double(c.z)); flat.append(Double(alphas?[k] ?? 1)) }
+        case .float4(let v):
+            for c in v { flat.append(Double(c.x)); flat.append(Double(c.y)); flat.append(Double(c.z)); flat.append(Double(c.w)) }
         default: return nil
         }
         return (flat, corners)
