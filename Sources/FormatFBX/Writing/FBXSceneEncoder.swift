@@ -93,9 +93,9 @@ struct FBXSceneEncoder {
 
     /// A node as a model. A node with one unskinned mesh is itself the `Mesh` model; a node with
     /// several meshes, or a skinned one, is a `Null` with a model per mesh under it (a skinned
-    /// mesh's model stands at its bind transform, where FBX importers expect it); a camera or light
-    /// hangs on a child turned to FBX's conventions.
-    /// `prefix` is what a sheared parent could not hold: it comes before this node's own transform.
+    /// mesh's model goes to the root instead, its points at their bind); a camera or light hangs on
+    /// a child turned to FBX's conventions. `prefix` is what a sheared parent could not hold: it
+    /// comes before this node's own transform.
     private mutating func model(_ node: Node, parentPath: String, parent: Int64, parentWorld: Matrix4x4, prefix: Matrix4x4 = .identity) {
         let path = parentPath + "/" + node.name
         let local = prefix * node.transform
