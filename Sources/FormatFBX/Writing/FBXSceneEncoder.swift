@@ -18,9 +18,8 @@ struct FBXSceneEncoder {
     var textureFiles: [OutputFile] = []
     private var nextID: Int64 = 100_000
 
-    /// Node path -> its model, and its world transform at rest.
+    /// Node path -> its model, and its local transform at rest (what animation curves default to).
     var modelOf: [String: Int64] = [:]
-    var worldOf: [String: Matrix4x4] = [:]
     var localOf: [String: Matrix4x4] = [:]
     /// Blend-shape channels already keyed in the clip being written.
     var animatedChannels: Set<Int64> = []
@@ -34,8 +33,8 @@ struct FBXSceneEncoder {
     /// Texture objects by scene texture, UV set and transform; file names already given.
     var textureOf: [String: Int64] = [:]
     var usedTextureNames: Set<String> = []
-    /// Every mesh model written: the node it stands for, its own model and world, and its instance.
-    var meshModels: [(path: String, model: Int64, geometry: Int64, world: Matrix4x4, instance: MeshInstance)] = []
+    /// Every mesh model written: the node it stands for, its own model, its geometry and its instance.
+    var meshModels: [(path: String, model: Int64, geometry: Int64, instance: MeshInstance)] = []
     /// Nodes whose shear was baked into their meshes and children, named for the warning.
     var shearedNodes: [String] = []
     /// Blend shapes whose in-between shapes were left out, named for the warning.
@@ -112,7 +111,6 @@ struct FBXSceneEncoder {
         let ownsMesh = !isJoint && meshes.count == 1 && meshes[0].skin == nil
         let id = newID()
         modelOf[path] = id
-        worldOf[path] = world
         localOf[path] = parts.matrix
         let subclass = isJoint ? "LimbNode" : ownsMesh ? "Mesh" : "Null"
         add(modelRecord(id, name: node.name, subclass: subclass, transform: parts.matrix), type: "Model")
@@ -125,7 +123,7 @@ struct FBXSceneEncoder {
             connect(attribute, to: id)
         }
         if ownsMesh {
-            attachMesh(meshes[0], to: id, path: path, world: world, residual: sheared ? residual : .identity)
+            attachMesh(meshes[0], to: id, path: path, residual: sheared ? residual : .identity)
         } else {
             for (k, instance) in meshes.enumerated() {
                 let mesh = scene.meshes[instance.mesh]
@@ -137,7 +135,7 @@ struct FBXSceneEncoder {
                 let skinned = instance.skin != nil
                 add(modelRecord(child, name: name.isEmpty ? "\(node.name)_mesh" : name, subclass: "Mesh", transform: .identity), type: "Model")
                 connect(child, to: skinned ? 0 : id)
-                attachMesh(instance, to: child, path: path, world: skinned ? .identity : world, residual: sheared ? residual : .identity)
+                attachMesh(instance, to: child, path: path, residual: sheared ? residual : .identity)
             }
         }
         if let camera = node.camera { attachCamera(camera, to: id, name: node.name) }
@@ -162,7 +160,7 @@ struct FBXSceneEncoder {
 
     /// The mesh's geometry (written once, shared by later instances) and the model's materials, in
     /// the slot order the geometry's per-polygon material layer counts.
-    private mutating func attachMesh(_ instance: MeshInstance, to model: Int64, path: String, world: Matrix4x4, residual: Matrix4x4) {
+    private mutating func attachMesh(_ instance: MeshInstance, to model: Int64, path: String, residual: Matrix4x4) {
         // A skinned mesh's geometry holds its points at their bind (geometry bind applied), and a
         // sheared node's mesh its points under the shear, so each is its own geometry per such
         // transform; an unskinned mesh's is shared by every plain instance.
@@ -181,7 +179,7 @@ struct FBXSceneEncoder {
         if bound.contains(where: { $0 != nil }) {
             for slot in bound { connect(material(slot), to: model) }
         }
-        meshModels.append((path, model, geometry, world, instance))
+        meshModels.append((path, model, geometry, instance))
     }
 
     /// FBX cameras look down their +X; the camera's model is turned 90 degrees about Y so that +X
