@@ -64,11 +64,12 @@ public struct AssetInfo: Sendable, Equatable, Encodable {
     public var warnings: [String]
 
     /// With `poseTime`, bounds are those of the scene posed at that time; every count is the scene's
-    /// as read.
-    public init(file: String, result: ReadResult, poseTime: Double? = nil) {
+    /// as read. `worldBounds`, when given, are those bounds already found (by the renderer's
+    /// framing of the same posed scene).
+    public init(file: String, result: ReadResult, poseTime: Double? = nil, worldBounds: Bounds3? = nil) {
         let scene = result.scene
         let stats = scene.stats
-        let bounds = (poseTime.map { scene.posed(at: $0) } ?? scene).worldBounds
+        let bounds = worldBounds ?? (poseTime.map { scene.posed(at: $0) } ?? scene).worldBounds
         self.file = file
         format = scene.metadata.sourceFormat
         upAxis = scene.metadata.upAxis

@@ -65,21 +65,21 @@ public struct ThumbnailUseCase: Sendable {
 
     /// Renders a scene with this use case's options, textures loaded from wherever they live,
     /// and encodes the PNG; also returns the renderer's warnings.
-    public func png(for scene: Scene, source: String? = nil) throws(AssetError) -> (bytes: [UInt8], warnings: [Diagnostic]) {
+    public func png(for scene: Scene, source: String? = nil) throws(AssetError) -> (bytes: [UInt8], warnings: [Diagnostic], bounds: Bounds3) {
         var options = render
         let (limits, staged) = (readOptions.limits, readOptions.staged)
         options.textureBytes = { TextureBytes.load($0, limits: limits, staged: staged) }
         options.limits = limits
         options.source = source
         let rendered = try Renderer.render(scene, options: options)
-        return (try PNGCodec.encode(rendered.image, effort: .fast), rendered.diagnostics)
+        return (try PNGCodec.encode(rendered.image, effort: .fast), rendered.diagnostics, rendered.bounds)
     }
 
     private func renderOne(_ job: Job, outputFolder: String, force: Bool) -> Outcome {
         do throws(AssetError) {
             let result = try registry.read(URL(fileURLWithPath: job.input), options: readOptions)
             let posed = readOptions.poseTime.map { result.scene.posed(at: $0) } ?? result.scene
-            let (png, renderWarnings) = try png(for: posed, source: job.input)
+            let (png, renderWarnings, bounds) = try png(for: posed, source: job.input)
             let target = (outputFolder as NSString).appendingPathComponent(job.output)
             _ = try AtomicOutput.write([OutputFile(relativePath: (target as NSString).lastPathComponent, bytes: png)],
                                        mainPath: target, force: force)
@@ -88,7 +88,7 @@ public struct ThumbnailUseCase: Sendable {
                 try writeFrames(of: result.scene, count: frames, source: job.input, target: target, force: force)
                 preview = String(job.output.dropLast(".png".count)) + ".webp"
             }
-            return Outcome(job: job, info: AssetInfo(file: job.input, result: result, poseTime: readOptions.poseTime), error: nil,
+            return Outcome(job: job, info: AssetInfo(file: job.input, result: result, poseTime: readOptions.poseTime, worldBounds: bounds), error: nil,
                            warnings: result.warnings + renderWarnings, preview: preview)
         } catch {
             return Outcome(job: job, info: nil, error: error, warnings: [])

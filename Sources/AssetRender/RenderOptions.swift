@@ -63,4 +63,7 @@ public struct RenderResult: Sendable {
     public var image: RGBAImage
     public var camera: RenderCamera
     public var diagnostics: [Diagnostic]
+    /// The scene's world bounds, as framing took them (`Scene.worldBounds`): a caller reporting
+    /// them need not walk a million splats again.
+    public var bounds: Bounds3
 }

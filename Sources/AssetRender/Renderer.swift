@@ -65,7 +65,7 @@ public enum Renderer {
         }
         guard !bounds.isEmpty else {
             return RenderResult(image: Framebuffer(width: size, height: size, grid: grid).resolve(background: options.background), camera: camera,
-                                diagnostics: diagnostics)
+                                diagnostics: diagnostics, bounds: bounds)
         }
         var opaquePass = BandedRasterizer(width: size, height: size, grid: grid, meshes: placed.count)
         let viewProjection = camera.projection(aspect: 1) * camera.view
@@ -127,7 +127,7 @@ public enum Renderer {
         // With nothing to draw over the opaque pass, each band is resolved where it lies: joining
         // the bands first would hold the picture's samples twice.
         if blendOrder.isEmpty && shadow == nil && placedSplats.isEmpty && placedCurves.isEmpty {
-            return RenderResult(image: opaquePass.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+            return RenderResult(image: opaquePass.resolve(background: options.background), camera: camera, diagnostics: diagnostics, bounds: bounds)
         }
         // Blended triangles, the shadow, splats and lines go over the whole picture, on this thread.
         var rasterizer = TriangleRasterizer(framebuffer: opaquePass.merged())
@@ -144,7 +144,8 @@ public enum Renderer {
         shadow?.composite(into: &rasterizer.framebuffer, camera: camera)
         SplatRasterizer(camera: camera, width: size, height: size).draw(placedSplats, of: scene, into: &rasterizer.framebuffer)
         drawCurves(placedCurves, of: scene, vp: vp, into: &rasterizer.framebuffer)
-        return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics)
+        return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics,
+                            bounds: bounds)
     }
 
     /// The environment and its frame, exposure and tone mapping for one render.

@@ -2,8 +2,8 @@ import AssetCore
 
 extension PLYBody {
     /// Reads the body of a 3DGS PLY: the vertex element (at `vertexIndex`) as splats, every other
-    /// element read past. The result is in the file's own axes.
-    mutating func readSplats(layout: PLYSplatLayout, vertexIndex: Int, name: String) throws(AssetError) -> SplatSet {
+    /// element read past. The values are given in `axes` and come out in the scene frame.
+    mutating func readSplats(layout: PLYSplatLayout, vertexIndex: Int, name: String, axes: SplatAxes) throws(AssetError) -> SplatSet {
         var set: SplatSet?
         for (index, element) in header.elements.enumerated() {
             guard element.count <= bytes.count - cursor || element.properties.isEmpty else {
@@ -18,7 +18,7 @@ extension PLYBody {
                 for _ in 0..<element.count { try record(element, into: &values, list: &unused, listSlot: nil) }
                 continue
             }
-            let decoder = PLYSplatDecoder(layout: layout, element: element)
+            let decoder = PLYSplatDecoder(layout: layout, element: element, axes: axes)
             var columns = try decoder.columns(budget: budget, file: file)
             if header.encoding == .ascii {
                 let divisors = element.properties.map(\.type.colourRange)
@@ -45,7 +45,7 @@ extension PLYBody {
                 decoder.decodeBinary(bytes, start: cursor, bigEndian: header.encoding == .binaryBigEndian, into: &columns)
                 cursor += element.count * stride
             }
-            set = columns.takeSet(name: name, shDegree: layout.shDegree)
+            set = columns.takeSet(name: name, shDegree: layout.shDegree, axes: axes)
         }
         return set!
     }

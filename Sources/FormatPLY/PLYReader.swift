@@ -60,13 +60,13 @@ public struct PLYReader: SceneReader {
         }
         try budget.spend(work: element.count * max(element.properties.count, 1), for: "\(element.count) vertex records",
                          at: SourceLocation(file: display, line: element.line))
-        let decoder = PLYSplatDecoder(layout: layout, element: element)
+        let decoder = PLYSplatDecoder(layout: layout, element: element, axes: options.splatAxes ?? .rightDownForward)
         var columns = try decoder.columns(budget: budget, file: display)
         decoder.decodeBinary(UnsafeRawBufferPointer(mapped.bytes), start: header.bodyStart, bigEndian: header.encoding == .binaryBigEndian,
                              into: &columns, release: { mapped.release($0) })
         if mapped.changedWhileRead { throw MappedFile.changedError(at: display) }
         let name = file.url.deletingPathExtension().lastPathComponent
-        let splats = columns.takeSet(name: name, shDegree: layout.shDegree)
+        let splats = columns.takeSet(name: name, shDegree: layout.shDegree, axes: decoder.axes)
         return capture(consume splats, layout: layout, header: header, file: file, options: options)
     }
 
@@ -75,11 +75,12 @@ public struct PLYReader: SceneReader {
     private func readSplats(_ body: inout PLYBody, layout: PLYSplatLayout, vertexIndex: Int, file: SniffedFile,
                             options: ReadOptions) throws(AssetError) -> ReadResult {
         let name = file.url.deletingPathExtension().lastPathComponent
-        let splats = try body.readSplats(layout: layout, vertexIndex: vertexIndex, name: name)
+        let splats = try body.readSplats(layout: layout, vertexIndex: vertexIndex, name: name, axes: options.splatAxes ?? .rightDownForward)
         return capture(consume splats, layout: layout, header: body.header, file: file, options: options)
     }
 
-    /// The capture's scene, with what the layout says about the file named in warnings.
+    /// The capture's scene (the set already in the scene frame), with what the layout says about
+    /// the file named in warnings.
     private func capture(_ splats: consuming SplatSet, layout: PLYSplatLayout, header: PLYHeader, file: SniffedFile,
                          options: ReadOptions) -> ReadResult {
         let display = file.url.relativePath
@@ -95,7 +96,7 @@ public struct PLYReader: SceneReader {
         if let faces = header.elements.first(where: { $0.name == "face" && $0.count > 0 }) {
             diagnostics.append(.warning("\(faces.count) faces beside splats are not read", at: SourceLocation(file: display, line: faces.line)))
         }
-        let scene = Scene.splatCapture(consume splats, from: options.splatAxes ?? .rightDownForward, node: name, typeName: "ply", format: .ply)
+        let scene = Scene.splatCapture(inSceneFrame: consume splats, node: name, typeName: "ply", format: .ply)
         return ReadResult(scene: scene, diagnostics: diagnostics)
     }
 }

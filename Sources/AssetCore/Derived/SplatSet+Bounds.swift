@@ -41,7 +41,9 @@ extension SplatSet {
                     let placed = Self.apply(linear, c) + offset
                     let lo = placed - half, hi = placed + half
                     guard (lo - hi).isFinite else { continue }
-                    low = pointwiseMin(low, lo); high = pointwiseMax(high, hi)
+                    // Lane by lane: the generic pointwiseMin and pointwiseMax were calls here.
+                    low = SIMD3(min(low.x, lo.x), min(low.y, lo.y), min(low.z, lo.z))
+                    high = SIMD3(max(high.x, hi.x), max(high.y, hi.y), max(high.z, hi.z))
                 }
                 return (low, high)
             }, { (pointwiseMin($0.0, $1.0), pointwiseMax($0.1, $1.1)) })

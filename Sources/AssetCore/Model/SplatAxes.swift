@@ -72,15 +72,23 @@ extension SplatSet {
     /// `converted`, in place: a reader's own set changes without a copy of its arrays.
     public mutating func convert(from source: SplatAxes, to target: SplatAxes) {
         guard source != target else { return }
-        let flip = source.signs * target.signs
-        let mirrored = flip.x * flip.y * flip.z < 0
-        centers.scaleComponents(by: [flip.x, flip.y, flip.z])
+        let (centerSigns, rotationSigns, perCoefficient) = source.componentSigns(to: target, coefficients: coefficientsPerSplat)
+        centers.scaleComponents(by: [centerSigns.x, centerSigns.y, centerSigns.z])
+        rotations.scaleComponents(by: [rotationSigns.x, rotationSigns.y, rotationSigns.z, rotationSigns.w])
+        if perCoefficient.contains(-1) { sh.scaleComponents(by: perCoefficient.flatMap { [$0, $0, $0] }) }
+    }
+}
+
+extension SplatAxes {
+    /// The factors (+1 or -1) that write data given in `self` in `target`: for a centre's x, y,
+    /// z, a quaternion's x, y, z, w, and each SH coefficient. A reader that decodes value by value
+    /// applies them as it writes (`SplatSet.convert` applies them to a whole set).
+    public func componentSigns(to target: SplatAxes, coefficients: Int) -> (centers: SIMD3<Float>, rotations: SIMD4<Float>, sh: [Float]) {
+        let flip = signs * target.signs
         // A rotation seen through the axis change S is S R S: its quaternion keeps w and takes
         // S v for its vector, negated when S mirrors.
-        let vectorSign: Float = mirrored ? -1 : 1
-        rotations.scaleComponents(by: [flip.x * vectorSign, flip.y * vectorSign, flip.z * vectorSign, 1])
-        let perCoefficient = source.shSigns(to: target, coefficients: coefficientsPerSplat)
-        if perCoefficient.contains(-1) { sh.scaleComponents(by: perCoefficient.flatMap { [$0, $0, $0] }) }
+        let vectorSign: Float = flip.x * flip.y * flip.z < 0 ? -1 : 1
+        return (flip, SIMD4(flip * vectorSign, 1), shSigns(to: target, coefficients: coefficients))
     }
 }
 

@@ -199,6 +199,13 @@ extension Scene {
         var splats = consume set
         splats.convert(from: axes, to: .rightUpBack)
         splats.axes = axes
+        return splatCapture(inSceneFrame: consume splats, node: name, typeName: typeName, format: format)
+    }
+
+    /// `splatCapture` of a set a reader has already written in the scene frame as it decoded it
+    /// (`axes` naming the file's convention).
+    public static func splatCapture(inSceneFrame set: consuming SplatSet, node name: String, typeName: String, format: AssetFormat) -> Scene {
+        let splats = consume set
         var scene = Scene()
         scene.metadata = SceneMetadata(upAxis: .y, metersPerUnit: 1, sourceFormat: format)
         scene.metadata.declaresUnits = false

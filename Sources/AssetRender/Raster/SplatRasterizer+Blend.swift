@@ -12,15 +12,15 @@ extension SplatRasterizer {
     /// the mesh colour each sample held.
     func blend(_ splats: [Splat2D], into framebuffer: inout Framebuffer) {
         let n = framebuffer.samplesPerPixel
-        let bands = min(height, 32)
+        let bands = Bands(height: height, count: min(height, 32))
         let lists = bandLists(splats, bands: bands)
         framebuffer.color.withUnsafeMutableBufferPointer { colours in
         framebuffer.depth.withUnsafeBufferPointer { depths in
         splats.withUnsafeBufferPointer { splats in
         lists.members.withUnsafeBufferPointer { members in
             nonisolated(unsafe) let (colours, depths, splats, members) = (colours, depths, splats, members)
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let rows = (band * height / bands)..<((band + 1) * height / bands)
+            DispatchQueue.concurrentPerform(iterations: bands.count) { band in
+                let rows = Bands.rows(band, height: height, count: bands.count)
                 guard !rows.isEmpty else { return }
                 if n == 4 {
                     blendFourSamples(band, rows: rows, lists: lists, splats: splats, members: members, colours: colours, depths: depths)
@@ -29,11 +29,12 @@ extension SplatRasterizer {
                 let first = rows.lowerBound * width * n, count = rows.count * width * n
                 var colour = [SIMD3<Float>](repeating: .zero, count: count)
                 var transmittance = [Float](repeating: 1, count: count)
+                var blocks = OpenBlocks(rows: rows, width: width)
                 colour.withUnsafeMutableBufferPointer { colour in
                 transmittance.withUnsafeMutableBufferPointer { transmittance in
                     for m in lists.starts[band]..<lists.starts[band + 1] {
                         let splat = splats[Int(members[m])]
-                        guard let (columns, reached) = footprint(splat, rows: rows) else { continue }
+                        guard let (columns, reached) = footprint(splat, rows: rows), blocks.anyOpen(columns, reached) else { continue }
                         let ink = splat.colour, z = splat.ndcDepth
                         for py in reached {
                             let dy = Float(py) + 0.5 - splat.y
@@ -46,13 +47,19 @@ extension SplatRasterizer {
                                 for k in 0..<n where transmittance[pixel + k - first] >= Self.minTransmittance { open = true; break }
                                 guard open else { continue }  // every sample there is already opaque
                                 guard let alpha = Self.alpha(splat, dx: Float(px) + 0.5 - splat.x, dy: dy) else { continue }
+                                var stillOpen = false
                                 for k in 0..<n {
                                     let local = pixel + k - first
                                     let remaining = transmittance[local]
-                                    guard remaining >= Self.minTransmittance, z < depths[pixel + k] else { continue }
+                                    guard remaining >= Self.minTransmittance, z < depths[pixel + k] else {
+                                        stillOpen = stillOpen || remaining >= Self.minTransmittance
+                                        continue
+                                    }
                                     colour[local] += ink * (alpha * remaining)
                                     transmittance[local] = remaining * (1 - alpha)
+                                    stillOpen = stillOpen || transmittance[local] >= Self.minTransmittance
                                 }
+                                if !stillOpen { blocks.close(column: px, row: py) }
                             }
                         }
                     }
@@ -65,15 +72,12 @@ extension SplatRasterizer {
         }}}}
     }
 
-    /// The pixels of `splat`'s footprint (its box, `halfWidth` by `halfHeight`) within the band's
-    /// `rows` and the picture; nil when it reaches none.
+    /// The pixels of `splat`'s footprint (its box) within the band's `rows`; nil when it reaches none.
     @inline(__always)
     func footprint(_ splat: Splat2D, rows: Range<Int>) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
-        let x0 = max(0, Int((splat.x - splat.halfWidth).rounded(.down))), x1 = min(width - 1, Int((splat.x + splat.halfWidth).rounded(.down)))
-        let y0 = max(rows.lowerBound, Int((splat.y - splat.halfHeight).rounded(.down)))
-        let y1 = min(rows.upperBound - 1, Int((splat.y + splat.halfHeight).rounded(.down)))
-        guard x0 <= x1, y0 <= y1 else { return nil }
-        return (x0...x1, y0...y1)
+        let y0 = max(rows.lowerBound, Int(splat.top)), y1 = min(rows.upperBound - 1, Int(splat.bottom))
+        guard y0 <= y1 else { return nil }
+        return (Int(splat.left)...Int(splat.right), y0...y1)
     }
 
     /// The splat's alpha at offset (dx, dy) from its centre: opacity x G, capped at `maxAlpha`; nil
@@ -85,31 +89,6 @@ extension SplatRasterizer {
         guard power <= 0, power > -4.5, power >= splat.cutoff else { return nil }
         let alpha = min(maxAlpha, splat.opacity * exp(power))
         return alpha >= minAlpha ? alpha : nil
-    }
-
-    /// For each band of rows, the splats whose footprint reaches it, front to back: one list after
-    /// another in `members` (positions in `splats`, rising), band b's from `starts[b]` to
-    /// `starts[b + 1]`. Made once, so a band walks its own splats instead of testing every one.
-    func bandLists(_ splats: [Splat2D], bands: Int) -> (starts: [Int], members: [Int32]) {
-        func span(_ splat: Splat2D) -> ClosedRange<Int>? {
-            let top = Int((splat.y - splat.halfHeight).rounded(.down)), bottom = Int((splat.y + splat.halfHeight).rounded(.down))
-            guard bottom >= 0, top < height else { return nil }
-            // Band b holds rows b * height / bands ..< (b + 1) * height / bands; one band more on
-            // each side than the division says covers its rounding (a band reached by no row of
-            // the splat clips it away at once).
-            let first = max(0, max(top, 0) * bands / height - 1), last = min(bands - 1, min(bottom, height - 1) * bands / height + 1)
-            return first...last
-        }
-        var counts = [Int](repeating: 0, count: bands + 1)
-        for splat in splats { if let range = span(splat) { for b in range { counts[b + 1] += 1 } } }
-        for b in 0..<bands { counts[b + 1] += counts[b] }
-        var members = [Int32](repeating: 0, count: counts[bands])
-        var next = counts
-        for (index, splat) in splats.enumerated() {
-            guard let range = span(splat) else { continue }
-            for b in range { members[next[b]] = Int32(index); next[b] += 1 }
-        }
-        return (counts, members)
     }
 
     /// The splats' premultiplied sRGB `colour` with `transmittance` left, over the mesh sample
@@ -128,5 +107,46 @@ extension SplatRasterizer {
         let linear = SIMD3(ColorSpace.toLinear(min(max(display.x, 0), 1)), ColorSpace.toLinear(min(max(display.y, 0), 1)),
                            ColorSpace.toLinear(min(max(display.z, 0), 1)))
         return SIMD4(linear * alpha, alpha)
+    }
+}
+
+extension SplatRasterizer {
+    /// How many pixels of each 8 x 8 block of a band are still open: not yet opaque in every
+    /// sample. A pixel closes once, when its last sample's transmittance falls under
+    /// `minTransmittance`, and never opens again (transmittance only falls), so a splat whose
+    /// footprint meets only closed blocks is passed over whole instead of pixel by pixel: in a
+    /// dense capture most splats at the back land on pixels long opaque. The result is the same as
+    /// testing every pixel.
+    struct OpenBlocks {
+        let top: Int, across: Int
+        var open: [Int32]
+
+        init(rows: Range<Int>, width: Int) {
+            top = rows.lowerBound
+            across = (width + 7) / 8
+            let down = (rows.count + 7) / 8
+            var open = [Int32](repeating: 0, count: across * down)
+            for by in 0..<down {
+                let height = min(8, rows.count - 8 * by)
+                for bx in 0..<across { open[by * across + bx] = Int32(height * min(8, width - 8 * bx)) }
+            }
+            self.open = open
+        }
+
+        /// Whether any pixel of `columns` x `rows` (within the band) may still take colour.
+        @inline(__always)
+        func anyOpen(_ columns: ClosedRange<Int>, _ rows: ClosedRange<Int>) -> Bool {
+            let x0 = columns.lowerBound >> 3, x1 = columns.upperBound >> 3
+            for by in ((rows.lowerBound - top) >> 3)...((rows.upperBound - top) >> 3) {
+                for bx in x0...x1 where open[by * across + bx] > 0 { return true }
+            }
+            return false
+        }
+
+        /// The pixel at `column`, `row` (of the picture) has just become opaque in every sample.
+        @inline(__always)
+        mutating func close(column: Int, row: Int) {
+            open[((row - top) >> 3) * across + (column >> 3)] -= 1
+        }
     }
 }

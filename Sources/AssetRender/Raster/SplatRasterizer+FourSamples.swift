@@ -22,6 +22,7 @@ extension SplatRasterizer {
             }
         }
         let floor = SIMD4<Float>(repeating: Self.minTransmittance)
+        var blocks = OpenBlocks(rows: rows, width: width)
         transmittance.withUnsafeMutableBufferPointer { transmittance in
         red.withUnsafeMutableBufferPointer { red in
         green.withUnsafeMutableBufferPointer { green in
@@ -29,7 +30,7 @@ extension SplatRasterizer {
         depth.withUnsafeBufferPointer { depth in
             for m in lists.starts[band]..<lists.starts[band + 1] {
                 let splat = splats[Int(members[m])]
-                guard let (columns, reached) = footprint(splat, rows: rows) else { continue }
+                guard let (columns, reached) = footprint(splat, rows: rows), blocks.anyOpen(columns, reached) else { continue }
                 let z = SIMD4<Float>(repeating: splat.ndcDepth), ink = splat.colour
                 for py in reached {
                     let dy = Float(py) + 0.5 - splat.y
@@ -46,7 +47,9 @@ extension SplatRasterizer {
                         red[p] += weight * ink.x
                         green[p] += weight * ink.y
                         blue[p] += weight * ink.z
-                        transmittance[p] = remaining.replacing(with: remaining * (1 - alpha), where: open)
+                        let left = remaining.replacing(with: remaining * (1 - alpha), where: open)
+                        transmittance[p] = left
+                        if !any(left .>= floor) { blocks.close(column: px, row: py) }
                     }
                 }
             }

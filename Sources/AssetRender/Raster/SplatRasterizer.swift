@@ -27,60 +27,45 @@ struct SplatRasterizer {
     static let minAlpha: Float = 1 / 255
     static let minTransmittance: Float = 1e-4
 
-    /// One splat ready to draw, in one cache line (64 bytes), so the blend reads each splat once
-    /// in depth order without a miss per value.
+    /// One splat ready to draw, in one cache line (64 bytes: the vectors first, so that no
+    /// padding is needed), so the blend reads each splat once in depth order without a miss per
+    /// value.
     struct Splat2D {
         var x: Float, y: Float
-        /// Half the width and height of the box where the splat can still reach `minAlpha`: its
-        /// ellipse at `reach` standard deviations, boxed exactly (sqrt of the covariance's diagonal).
-        var halfWidth: Float, halfHeight: Float
-        var opacity: Float
-        /// Below this exponent the splat's alpha is under `minAlpha` (or past 3 sigma): such
-        /// samples are skipped before `exp`.
-        var cutoff: Float
+        /// The pixels the splat can reach, within the picture: the box where it can still reach
+        /// `minAlpha` (its ellipse at `reach` standard deviations, boxed exactly by the sqrt of the
+        /// covariance's diagonal), rounded once here rather than in every band that draws it.
+        var left: Int16, right: Int16, top: Int16, bottom: Int16
         /// The inverse 2D covariance (a, b, c) in pixels.
         var conic: SIMD3<Float>
         /// Display-referred sRGB, in 0...1.
         var colour: SIMD3<Float>
+        var opacity: Float
+        /// Below this exponent the splat's alpha is under `minAlpha` (or past 3 sigma): such
+        /// samples are skipped before `exp`.
+        var cutoff: Float
         /// NDC depth, as the mesh depth buffer holds it.
         var ndcDepth: Float
     }
 
-    /// The splats in front of the camera, in the parts the projection made them in (two a set,
-    /// one a core), and the view distance each is ordered by, all parts one after another. Kept in
-    /// parts: joining them would be one more copy of 64 bytes a splat before the sort's own.
+    /// The splats in front of the camera and the view distance each is ordered by. The projection
+    /// writes each set's two halves (one a core) at their own places in `splats`, leaving gaps
+    /// where splats were culled; `keys` (the distances' bit patterns) and `positions` (where each
+    /// is in `splats`) hold only the drawn ones, all halves one after another.
     struct Projected {
-        var parts: [[Splat2D]] = []
-        var viewDepth: [Float] = []
+        var splats: [Splat2D]
+        var keys: [UInt32] = []
+        var positions: [Int32] = []
 
-        var count: Int { viewDepth.count }
-
-        /// The splats in `order` (positions in the parts taken one after another), on both cores.
-        func gathered(_ order: [Int32]) -> [Splat2D] {
-            var starts = [0]
-            for part in parts { starts.append(starts[starts.count - 1] + part.count) }
-            let starts32 = starts.map { Int32($0) }
-            return [Splat2D](unsafeUninitializedCapacity: order.count) { out, initialized in
-                nonisolated(unsafe) let out = out
-                let parts = parts
-                order.withUnsafeBufferPointer { order in
-                    nonisolated(unsafe) let order = order
-                    SplitReduction.forEachHalf(count: order.count) { range in
-                        for k in range {
-                            let at = order[k]
-                            // The last part starting at or before `at`: one compare for one set.
-                            var low = 0, high = parts.count - 1
-                            while low < high {
-                                let middle = (low + high + 1) / 2
-                                if starts32[middle] <= at { low = middle } else { high = middle - 1 }
-                            }
-                            (out.baseAddress! + k).initialize(to: parts[low][Int(at - starts32[low])])
-                        }
-                    }
-                }
-                initialized = order.count
+        init(capacity: Int) {
+            splats = [Splat2D](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                // Never read where the projection wrote nothing: `positions` names what it wrote.
+                HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: capacity * MemoryLayout<Splat2D>.stride)
+                initialized = capacity
             }
         }
+
+        var count: Int { keys.count }
     }
 
     let camera: RenderCamera
@@ -89,19 +74,26 @@ struct SplatRasterizer {
 
     /// Draws every placed splat set over what `framebuffer` holds.
     func draw(_ placed: [PlacedSplats], of scene: Scene, into framebuffer: inout Framebuffer) {
-        var projected = Projected()
+        var projected = Projected(capacity: placed.reduce(0) { $0 + scene.splats[$1.instance.splats].count })
+        var first = 0
         for placement in placed {
-            project(scene.splats[placement.instance.splats], world: placement.worldTransform, into: &projected)
+            let set = scene.splats[placement.instance.splats]
+            project(set, world: placement.worldTransform, at: first, into: &projected)
+            first += set.count
         }
         guard projected.count > 0 else { return }
-        let order = Self.frontToBack(projected.viewDepth)
-        blend(projected.gathered(order), into: &framebuffer)
+        var keys: [UInt32] = [], positions: [Int32] = []
+        swap(&keys, &projected.keys)
+        swap(&positions, &projected.positions)
+        let order = Self.frontToBack(keys: keys, positions: positions)
+        blend(Self.gathered(projected.splats, in: order), into: &framebuffer)
     }
 
     // MARK: Projection
 
-    /// Appends the splats of `set` placed by `world` that lie in front of the camera.
-    func project(_ set: SplatSet, world: Matrix4x4, into out: inout Projected) {
+    /// Writes the splats of `set` placed by `world` that lie in front of the camera and reach the
+    /// picture, from position `first` of `out.splats` on.
+    func project(_ set: SplatSet, world: Matrix4x4, at first: Int, into out: inout Projected) {
         let view = camera.view * world
         let w = (SIMD3<Float>(Float(view.c0.x), Float(view.c0.y), Float(view.c0.z)), SIMD3<Float>(Float(view.c1.x), Float(view.c1.y), Float(view.c1.z)),
                  SIMD3<Float>(Float(view.c2.x), Float(view.c2.y), Float(view.c2.z)))
@@ -114,20 +106,21 @@ struct SplatRasterizer {
         let focal = Float(Double(height) / 2 / tan(camera.verticalFieldOfView * .pi / 360))
         let (near, far) = (Float(camera.near), Float(camera.far))
         let (cx, cy) = (Float(width) / 2, Float(height) / 2)
+        let (right, bottom) = (Float(width), Float(height))
         let linearColour = set.colorSpace == .linearRec709Display
         let n = set.count
-        var slots = [Projected](repeating: Projected(), count: 2)
+        let halves = n >= 4096 ? 2 : 1, split = n / 2
+        var drawn = [(keys: [UInt32], positions: [Int32])](repeating: ([], []), count: halves)
         set.withBuffers { buffers in
-        slots.withUnsafeMutableBufferPointer { halves in
-            nonisolated(unsafe) let halves = halves
-            nonisolated(unsafe) let buffers = buffers
-            let split = n / 2
-            DispatchQueue.concurrentPerform(iterations: n >= 4096 ? 2 : 1) { half in
-                let range = n >= 4096 ? (half == 0 ? 0..<split : split..<n) : 0..<n
-                var splats: [Splat2D] = [], viewDepth: [Float] = []
-                splats.reserveCapacity(range.count)
-                viewDepth.reserveCapacity(range.count)
-                var basis = [Float](repeating: 0, count: 16)
+        out.splats.withUnsafeMutableBufferPointer { splats in
+        drawn.withUnsafeMutableBufferPointer { drawn in
+            nonisolated(unsafe) let (splats, drawn, buffers) = (splats, drawn, buffers)
+            DispatchQueue.concurrentPerform(iterations: halves) { half in
+                let range = halves == 2 ? (half == 0 ? 0..<split : split..<n) : 0..<n
+                var keys: [UInt32] = [], positions: [Int32] = []
+                keys.reserveCapacity(range.count)
+                positions.reserveCapacity(range.count)
+                var written = first + range.lowerBound
                 let k = set.coefficientsPerSplat
                 guard let coefficients = buffers.sh.baseAddress else { return }
                 for i in range {
@@ -166,49 +159,32 @@ struct SplatRasterizer {
                     let reach = (-2 * max(-4.5, cutoff)).squareRoot() * 1.0001
                     let halfWidth = reach * covA.squareRoot(), halfHeight = reach * covC.squareRoot()
                     let sx = cx + focal * p.x * inv, sy = cy - focal * p.y * inv
-                    guard sx + halfWidth >= 0, sx - halfWidth <= Float(width), sy + halfHeight >= 0, sy - halfHeight <= Float(height) else { continue }
+                    // The box's pixels, floor rounded; past the picture on any side it draws nothing.
+                    let (x0, x1) = (sx - halfWidth, sx + halfWidth), (y0, y1) = (sy - halfHeight, sy + halfHeight)
+                    guard x1 >= 0, x0 < right, y1 >= 0, y0 < bottom else { continue }
                     // Colour along the ray from the eye, in the set's frame.
                     var direction = c - eye
                     direction /= max((direction * direction).sum().squareRoot(), 1e-20)
-                    SplatHarmonics.basis(direction, degree: set.shDegree, into: &basis)
-                    var colour = SIMD3<Float>(repeating: 0.5)
-                    let own = coefficients + 3 * k * i
-                    for q in 0..<k { colour += SIMD3(own[3 * q], own[3 * q + 1], own[3 * q + 2]) * basis[q] }
-                    colour = pointwiseMax(colour, .zero)
+                    var colour = SplatHarmonics.colour(coefficients + 3 * k * i, count: k, direction: direction, adding: SIMD3(repeating: 0.5))
+                    colour = SIMD3(max(colour.x, 0), max(colour.y, 0), max(colour.z, 0))
                     if linearColour { colour = SIMD3(ColorSpace.toSRGB(min(colour.x, 1)), ColorSpace.toSRGB(min(colour.y, 1)), ColorSpace.toSRGB(min(colour.z, 1))) }
                     let ndc = ((far + near) / (near - far) * p.z + 2 * far * near / (near - far)) / depth
-                    splats.append(Splat2D(x: sx, y: sy, halfWidth: halfWidth, halfHeight: halfHeight, opacity: alpha, cutoff: cutoff,
-                                               conic: SIMD3(covC, -covB, covA) / det, colour: pointwiseMin(colour, SIMD3(repeating: 1)), ndcDepth: ndc))
-                    viewDepth.append(depth)
+                    // Both ends are known to be within 0 ... width (height) here, so truncation is
+                    // the floor, and the far end is clamped to the last pixel.
+                    splats[written] = Splat2D(x: sx, y: sy, left: Int16(max(x0, 0)), right: Int16(min(x1, right - 1)),
+                                              top: Int16(max(y0, 0)), bottom: Int16(min(y1, bottom - 1)), conic: SIMD3(covC, -covB, covA) / det,
+                                              colour: SIMD3(min(colour.x, 1), min(colour.y, 1), min(colour.z, 1)),
+                                              opacity: alpha, cutoff: cutoff, ndcDepth: ndc)
+                    keys.append(depth.bitPattern)
+                    positions.append(Int32(written))
+                    written += 1
                 }
-                halves[half] = Projected(parts: [splats], viewDepth: viewDepth)
+                drawn[half] = (keys, positions)
             }
+        }}}
+        for part in drawn {
+            out.keys += part.keys
+            out.positions += part.positions
         }
-        }
-        for part in slots where part.count > 0 {
-            out.parts += part.parts
-            out.viewDepth += part.viewDepth
-        }
-    }
-
-    /// Indices in increasing view depth (ties in drawing order), by a radix sort of the depths'
-    /// bit patterns: positive floats order as their bits do.
-    static func frontToBack(_ depths: [Float]) -> [Int32] {
-        var keys = depths.map(\.bitPattern), index = (0..<Int32(depths.count)).map { $0 }
-        var keys2 = keys, index2 = index
-        for shift in stride(from: UInt32(0), to: 32, by: 8) {
-            var counts = [Int](repeating: 0, count: 257)
-            for key in keys { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
-            for b in 1..<257 { counts[b] += counts[b - 1] }
-            for (k, key) in keys.enumerated() {
-                let bucket = Int((key >> shift) & 0xFF)
-                keys2[counts[bucket]] = key
-                index2[counts[bucket]] = index[k]
-                counts[bucket] += 1
-            }
-            swap(&keys, &keys2)
-            swap(&index, &index2)
-        }
-        return index
     }
 }
