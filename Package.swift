@@ -86,7 +86,7 @@ let package = Package(
 
         // Images: PNG, JPEG, WebP, TIFF, DDS and stb's legacy decoders and the encoders, the resampler,
         // sRGB, and HDR environments (Radiance, OpenEXR). The renderer and the converter share it.
-        .target(name: "AssetImage", dependencies: ["AssetCore", "CPNG", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore", "CTIFF"]),
+        .target(name: "AssetImage", dependencies: ["AssetCore", "CPNG", "CDeflate", "CTurboJPEG", "CWebP", "CSTBImage", "COpenEXRCore", "CTIFF"]),
 
         // The CPU renderer: imports AssetCore and AssetImage only.
         // The renderer's built-in studio and split-sum tables, computed ahead of time (Scripts/generate-studio-tables).

@@ -103,7 +103,7 @@ public enum Renderer {
             }
             guard let setup else { break }
             let shader = SurfaceShader(mesh: mesh, inputs: inputs, eye: eye, setup: setup)
-            let clip = mesh.positions.map { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }
+            let clip = SplitReduction.map(mesh.positions) { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }
             let blends = inputs.map { $0.alphaMode == .blend }
             var blendedHere = false
             if blends.contains(true) {

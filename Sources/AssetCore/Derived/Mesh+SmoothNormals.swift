@@ -1,9 +1,10 @@
 extension Mesh {
     /// Smooth per-point normals: each point's is the area-weighted sum of its faces' normals,
-    /// following the mesh's orientation. Points on no face get +Y.
-    public func smoothNormals() -> [SIMD3<Float>] {
+    /// following the mesh's orientation. Points on no face get +Y. `triangulation`, when the
+    /// caller has it, is this mesh's own (`triangulated()`), not made again.
+    public func smoothNormals(triangulation given: Triangulation? = nil) -> [SIMD3<Float>] {
         var sums = [SIMD3<Double>](repeating: .zero, count: points.count)
-        let triangulation = triangulated()
+        let triangulation = given ?? triangulated()
         let sign: Double = orientation == .leftHanded ? -1 : 1
         points.withUnsafeBufferPointer { points in
             faceVertexIndices.withUnsafeBufferPointer { fvi in
@@ -17,7 +18,7 @@ extension Mesh {
                 }
             }
         }
-        return sums.map { s in
+        return SplitReduction.map(sums) { s in
             let l = Vector.length(s)
             return l > 0 ? SIMD3(Float(s.x / l), Float(s.y / l), Float(s.z / l)) : SIMD3(0, 1, 0)
         }

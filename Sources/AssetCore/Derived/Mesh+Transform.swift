@@ -2,8 +2,9 @@ extension Matrix4x4 {
     /// Points under this transform, computed in double precision and rounded back to float.
     public func transformedPoints(_ points: [SIMD3<Float>]) -> [SIMD3<Float>] {
         if isIdentity { return points }
-        return points.map { p in
-            let q = transformPoint(p.double)
+        let matrix = self
+        return SplitReduction.map(points) { p in
+            let q = matrix.transformPoint(p.double)
             return SIMD3(Float(q.x), Float(q.y), Float(q.z))
         }
     }
@@ -12,7 +13,7 @@ extension Matrix4x4 {
     /// scaled surfaces), unit length; nil when the transform is singular and normals have no image.
     public func transformedNormals(_ normals: [SIMD3<Float>]) -> [SIMD3<Float>]? {
         guard let normalMatrix = inverse?.transposed else { return nil }
-        return normals.map { n in
+        return SplitReduction.map(normals) { n in
             let m = Vector.normalize(normalMatrix.transformDirection(n.double))
             return SIMD3(Float(m.x), Float(m.y), Float(m.z))
         }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Triangles derived from a mesh's polygons, for renderers and triangle-only writers.
 ///
 /// Triangles name *corners* (positions in `faceVertexIndices`) rather than points, so faceVarying
@@ -17,17 +19,40 @@ public struct Triangulation: Sendable, Equatable {
 }
 
 extension Mesh {
-    /// Fans convex faces and ear-clips concave ones; drops degenerate faces and counts them.
+    /// Fans convex faces and ear-clips concave ones; drops degenerate faces and counts them. A
+    /// large mesh's two halves of faces are triangulated on two cores and joined in face order:
+    /// the same triangles as one pass (a million quads took a fifth of a thumbnail's time on one core).
     public func triangulated() -> Triangulation {
+        let faceCount = faceVertexCounts.count
+        guard faceCount >= SplitReduction.threshold else { return triangulated(faces: 0..<faceCount, firstCorner: 0) }
+        let middle = faceCount / 2
+        let secondCorner = faceVertexCounts.withUnsafeBufferPointer { counts in counts[..<middle].reduce(0) { $0 + max(Int($1), 0) } }
+        var halves = [Triangulation(), Triangulation()]
+        halves.withUnsafeMutableBufferPointer { halves in
+            nonisolated(unsafe) let halves = halves
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                halves[half] = half == 0 ? triangulated(faces: 0..<middle, firstCorner: 0) : triangulated(faces: middle..<faceCount, firstCorner: secondCorner)
+            }
+        }
+        var result = halves[0]
+        result.corners += halves[1].corners
+        result.faces += halves[1].faces
+        result.droppedFaces += halves[1].droppedFaces
+        return result
+    }
+
+    /// The triangles of `faces`, the first of which starts at corner `firstCorner`.
+    private func triangulated(faces: Range<Int>, firstCorner: Int) -> Triangulation {
         var result = Triangulation()
-        result.corners.reserveCapacity(triangleCount * 3)
-        result.faces.reserveCapacity(triangleCount)
+        let triangles = faceVertexCounts.withUnsafeBufferPointer { counts in counts[faces].reduce(0) { $0 + max(Int($1) - 2, 0) } }
+        result.corners.reserveCapacity(triangles * 3)
+        result.faces.reserveCapacity(triangles)
         var clipper = PolygonTriangulator()
         points.withUnsafeBufferPointer { points in
             faceVertexIndices.withUnsafeBufferPointer { indices in
                 faceVertexCounts.withUnsafeBufferPointer { counts in
-                    var offset = 0
-                    for face in 0..<counts.count {
+                    var offset = firstCorner
+                    for face in faces {
                         let n = Int(counts[face])
                         defer { offset += max(n, 0) }
                         guard n >= 3, offset + n <= indices.count else {
@@ -64,7 +89,8 @@ extension Mesh {
                         if added == 0 {
                             result.droppedFaces += 1
                         } else {
-                            result.faces.append(contentsOf: repeatElement(UInt32(face), count: added))
+                            // One append a triangle: `append(contentsOf: repeatElement(...))` was a generic call a face.
+                            for _ in 0..<added { result.faces.append(UInt32(face)) }
                         }
                     }
                 }

@@ -1,19 +1,20 @@
 import AssetCore
 import CPNG
 
-/// PNG through libpng: decoding by the simplified `png_image` API, encoding by the classic API in
-/// C (CPNG's shim), which keeps its setjmp/longjmp error handling out of Swift frames.
+/// PNG: encoding through libdeflate (`PNGStream`); decoding of 8-bit RGB and RGBA through
+/// libdeflate too, and of everything else (palettes, grey, 16 bits, interlacing, gamma and colour
+/// chunks) by libpng's simplified `png_image` API.
 public enum PNGCodec {
     /// Refuse textures that would decode to more than this many pixels.
     public static let maxPixels = 1 << 26
 
-    /// How hard the encoder works. Measured with libpng 1.6 on this machine (2 cores) against zlib's
-    /// default level 6 with every filter tried per row (what the simplified API writes):
-    /// `.balanced` keeps level 6 with the Paeth filter alone, the same bytes within 0.01% on a
-    /// 2048 px normal map, a generated colour map and a photograph, 16% faster on the normal map
-    /// (lower levels were faster still but made that normal map 39% larger, which counts against
-    /// a viewer's budget); `.fast` (level 3, the Up filter alone) made a 256 px thumbnail 13%
-    /// larger in a third of the time (4 ms against 13-17 ms).
+    /// How hard the encoder works, each row filtered one way and the stream compressed by
+    /// libdeflate. Measured on this machine on the two 2048 px textures of `Scripts/bench-optimize`
+    /// (one smooth, one noisy): `.balanced` (Paeth, libdeflate level 7) made the noisy one 602 KB in
+    /// 0.18 s, where zlib's level 6 (what libpng wrote before) made 625 KB in 0.21 s and
+    /// libdeflate's level 6 760 KB in 0.10 s; levels past 7 cost two to four times as long for 5%
+    /// less. `.fast` (the Up filter, level 3) is for pictures assetc makes and shows, where a
+    /// few percent of bytes matter less than the time.
     public enum Effort: Sendable {
         /// Pictures assetc makes and shows (thumbnails, previews, swatches).
         case fast
@@ -22,17 +23,25 @@ public enum PNGCodec {
     }
 
     public static func encode(_ image: RGBAImage, effort: Effort = .balanced) throws(AssetError) -> [UInt8] {
-        let (level, filters): (Int32, Int32) = effort == .fast ? (3, assetc_png_filter_up) : (6, assetc_png_filter_paeth)
-        var size = 0
+        let (level, filter): (Int32, PNGStream.Filter) = effort == .fast ? (fastLevel, .up) : (balancedLevel, .paeth)
         let encoded = image.pixels.withUnsafeBufferPointer { pixels in
-            assetc_png_encode_rgba(pixels.baseAddress, UInt32(image.width), UInt32(image.height), level, filters, &size)
+            PNGStream.encode(pixels, width: image.width, height: image.height, filter: filter, level: level)
         }
         guard let encoded else { throw AssetError(.io("PNG encoding failed (\(image.width)x\(image.height))")) }
-        defer { free(encoded) }
-        return Array(UnsafeBufferPointer(start: encoded, count: size))
+        return encoded
     }
 
+    /// libdeflate's levels for the two efforts.
+    static let (fastLevel, balancedLevel): (Int32, Int32) = (3, 7)
+
     public static func decode(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage {
+        if let image = PNGStream.decodeCommon(bytes, maxPixels: maxPixels) { return image }
+        return try decodeByLibPNG(bytes)
+    }
+
+    /// Every PNG libpng reads (palettes, grey, 16 bits, interlacing, gamma), and the located
+    /// message for one it cannot.
+    static func decodeByLibPNG(_ bytes: [UInt8]) throws(AssetError) -> RGBAImage {
         var png = png_image()
         png.version = png_uint_32(assetc_png_image_version)
         let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }

@@ -42,7 +42,10 @@ struct DrawMesh {
     init(mesh: Mesh) {
         let triangulation = mesh.triangulated()
         let corners = triangulation.corners
-        let pointIndices = mesh.faceVertexIndices.withUnsafeBufferPointer { fvi in corners.map { UInt32(bitPattern: fvi[Int($0)]) } }
+        let pointIndices = mesh.faceVertexIndices.withUnsafeBufferPointer { fvi in
+            nonisolated(unsafe) let fvi = fvi
+            return SplitReduction.map(corners) { UInt32(bitPattern: fvi[Int($0)]) }
+        }
         positions = mesh.points
         indices = pointIndices
         let normalsPrimvar = mesh.normals
@@ -51,7 +54,7 @@ struct DrawMesh {
         } else if normalsPrimvar != nil {
             normals = CornerAttribute(values: [SIMD3(0, 1, 0)], indices: [UInt32](repeating: 0, count: corners.count))
         } else {
-            normals = CornerAttribute(values: mesh.smoothNormals(), indices: pointIndices)
+            normals = CornerAttribute(values: mesh.smoothNormals(triangulation: triangulation), indices: pointIndices)
         }
         texcoords = mesh.texcoordSets.map { set in
             guard case .float2(let values) = set.values else {
@@ -109,7 +112,8 @@ struct DrawMesh {
             guard let m = instance.subsetMaterials[s] else { continue }
             for f in subset.faceIndices { faceMaterial[Int(f)] = Int32(m) }
         }
-        copy.triangleMaterials = triangleFaces.map { faceMaterial[Int($0)] }
+        let materials = faceMaterial
+        copy.triangleMaterials = SplitReduction.map(triangleFaces) { materials[Int($0)] }
         return copy
     }
 

@@ -28,14 +28,30 @@ struct TriangleRasterizer {
     var framebuffer: Framebuffer
     let rowOffset: Int
     let imageHeight: Int
-    /// Sample indices that pass in the current pixel; kept between triangles so drawing allocates nothing.
-    private var passing: [Int]
+    /// Sample indices that pass in the current pixel, and which sample of the pixel each is; kept
+    /// between triangles so drawing allocates nothing.
+    private var passing: [Int], passingSample: [Int]
+    /// `framebuffer.offset(k)` for each sample of a pixel, made once: an integer division and two
+    /// float ones a sample were a tenth of a million-triangle thumbnail.
+    let offsets: [SIMD2<Float>]
+
+    /// Whether the rows are a band of a taller picture, and the NDC heights (y / w) a row above its
+    /// first and a row below its last: a triangle whose corners are all past one of them draws
+    /// nothing here.
+    private let isBand: Bool
+    private let aboveRows: Float, belowRows: Float
 
     init(framebuffer: Framebuffer, rowOffset: Int = 0, imageHeight: Int? = nil) {
         self.framebuffer = framebuffer
         self.rowOffset = rowOffset
-        self.imageHeight = imageHeight ?? framebuffer.height
+        let imageHeight = imageHeight ?? framebuffer.height
+        self.imageHeight = imageHeight
         passing = [Int](repeating: 0, count: framebuffer.samplesPerPixel)
+        passingSample = passing
+        offsets = (0..<framebuffer.samplesPerPixel).map(framebuffer.offset)
+        isBand = framebuffer.height < imageHeight
+        aboveRows = 1 - 2 * Float(rowOffset - 1) / Float(imageHeight)
+        belowRows = 1 - 2 * Float(rowOffset + framebuffer.height + 1) / Float(imageHeight)
     }
 
     /// Draws one triangle given in clip space.
@@ -47,11 +63,18 @@ struct TriangleRasterizer {
         if (c0.x > c0.w && c1.x > c1.w && c2.x > c2.w) || (c0.x < -c0.w && c1.x < -c1.w && c2.x < -c2.w)
             || (c0.y > c0.w && c1.y > c1.w && c2.y > c2.w) || (c0.y < -c0.w && c1.y < -c1.w && c2.y < -c2.w) { return }
         if inside0 && inside1 && inside2 {
-            raster(project(c0, [1, 0, 0]), project(c1, [0, 1, 0]), project(c2, [0, 0, 1]), triangle: triangle, shader: shader, opaque: opaque)
+            // A band's rasterizer passes over a triangle wholly above or below its rows before
+            // projecting it: on two cores each band is offered every triangle, and most lie in
+            // the other band. A row of margin keeps the test on the safe side of rounding.
+            if isBand && c0.w > 0 && c1.w > 0 && c2.w > 0
+                && ((c0.y > c0.w * aboveRows && c1.y > c1.w * aboveRows && c2.y > c2.w * aboveRows)
+                    || (c0.y < c0.w * belowRows && c1.y < c1.w * belowRows && c2.y < c2.w * belowRows)) { return }
+            // SIMD3(...) rather than array literals, which built an array per corner.
+            raster(project(c0, SIMD3(1, 0, 0)), project(c1, SIMD3(0, 1, 0)), project(c2, SIMD3(0, 0, 1)), triangle: triangle, shader: shader, opaque: opaque)
             return
         }
         // Sutherland-Hodgman against the near plane z = -w, carrying barycentrics along.
-        let corners: [(SIMD4<Float>, SIMD3<Float>)] = [(c0, [1, 0, 0]), (c1, [0, 1, 0]), (c2, [0, 0, 1])]
+        let corners: [(SIMD4<Float>, SIMD3<Float>)] = [(c0, SIMD3(1, 0, 0)), (c1, SIMD3(0, 1, 0)), (c2, SIMD3(0, 0, 1))]
         var polygon: [(SIMD4<Float>, SIMD3<Float>)] = []
         for k in 0..<3 {
             let (a, ba) = corners[k], (b, bb) = corners[(k + 1) % 3]
@@ -114,20 +137,29 @@ struct TriangleRasterizer {
         if !frontFacing && shader.cullsBackFaces(triangle: triangle) { return }
         if area < 0 { swap(&v1, &v2); area = -area }
         let width = framebuffer.width, height = framebuffer.height
-        let minX = max(0, Int(min(v0.x, v1.x, v2.x).rounded(.down))), maxX = min(width - 1, Int(max(v0.x, v1.x, v2.x).rounded(.down)))
-        let minY = max(rowOffset, Int(min(v0.y, v1.y, v2.y).rounded(.down)))
-        let maxY = min(rowOffset + height - 1, Int(max(v0.y, v1.y, v2.y).rounded(.down)))
+        // The box of pixels, floor rounded: past the picture on a side it is empty, and within it
+        // every end is at least 0, where truncation is the floor (`rounded(.down)` was a libm call,
+        // four a triangle, a tenth of a million-triangle thumbnail).
+        let (left, right) = (min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)), (top, bottom) = (min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y))
+        guard right >= 0, left < Float(width), bottom >= Float(rowOffset), top < Float(rowOffset + height) else { return }
+        let minX = Int(max(left, 0)), maxX = Int(min(right, Float(width - 1)))
+        let minY = Int(max(top, Float(rowOffset))), maxY = Int(min(bottom, Float(rowOffset + height - 1)))
         guard minX <= maxX, minY <= maxY else { return }
         let own0 = Self.owns(v1, v2), own1 = Self.owns(v2, v0), own2 = Self.owns(v0, v1)
         let e0 = Edge(v1, v2), e1 = Edge(v2, v0), e2 = Edge(v0, v1)
         let n = framebuffer.samplesPerPixel
         let invArea = 1 / area
+        if n == 4 {
+            rasterFourSamples(v0, v1, v2, edges: (e0, e1, e2), owns: (own0, own1, own2), columns: minX...maxX, rows: minY...maxY,
+                              invArea: invArea, triangle: triangle, frontFacing: frontFacing, shader: shader, opaque: opaque)
+            return
+        }
         for py in minY...maxY {
             for px in minX...maxX {
                 var count = 0
                 var first = SIMD3<Float>.zero
                 for k in 0..<n {
-                    let o = framebuffer.offset(k)
+                    let o = offsets[k]
                     let sx = Float(px) + o.x, sy = Float(py) + o.y
                     let w0 = e0(sx, sy), w1 = e1(sx, sy), w2 = e2(sx, sy)
                     guard (w0 > 0 || (w0 == 0 && own0)) && (w1 > 0 || (w1 == 0 && own1)) && (w2 > 0 || (w2 == 0 && own2)) else { continue }
@@ -137,6 +169,7 @@ struct TriangleRasterizer {
                     guard z >= -1, z <= 1, z < framebuffer.depth[index] else { continue }
                     if count == 0 { first = b }
                     passing[count] = index
+                    passingSample[count] = k
                     count += 1
                 }
                 guard count > 0 else { continue }
@@ -150,7 +183,7 @@ struct TriangleRasterizer {
                     let index = passing[k]
                     if opaque {
                         framebuffer.color[index] = color
-                        let o = framebuffer.offset(index % n)
+                        let o = offsets[passingSample[k]]
                         let sx = Float(px) + o.x, sy = Float(py) + o.y
                         let b = SIMD3(e0(sx, sy), e1(sx, sy), e2(sx, sy)) * invArea
                         framebuffer.depth[index] = b.x * v0.z + b.y * v1.z + b.z * v2.z
