@@ -28,6 +28,12 @@ public enum Renderer {
     /// Renders `scene`; fails, before allocating, when the framebuffer or the triangles after
     /// instancing are past `options.limits`.
     public static func render(_ scene: Scene, options: RenderOptions) throws(AssetError) -> RenderResult {
+        try render(scene, options: options, defersShading: true)
+    }
+
+    /// `render`, with opaque fragments shaded as they are drawn when `defersShading` is off: the
+    /// picture is the same (`TriangleRasterizer+Deferred`), which the tests hold it to.
+    static func render(_ scene: Scene, options: RenderOptions, defersShading: Bool) throws(AssetError) -> RenderResult {
         let size = min(max(options.size, 1), maxSize)
         let grid = grid(size: size, supersample: options.supersample)
         var diagnostics: [Diagnostic] = []
@@ -36,7 +42,8 @@ public enum Renderer {
         }
         let budget = ReadBudget(options.limits)
         let here = SourceLocation(file: options.source)
-        try budget.spend(bytes: size * size * grid * grid * bytesPerSample, for: "a \(size)-pixel image at \(grid)x\(grid) samples", at: here)
+        try budget.spend(bytes: size * size * grid * grid * bytesPerSample + 2 * TriangleRasterizer.deferredBytes(width: size, height: size, samples: grid * grid),
+                         for: "a \(size)-pixel image at \(grid)x\(grid) samples", at: here)
         let triangles = try budget.spendInstancedTriangles(of: scene, for: "drawing the scene", at: here)
         try checkDrawingBudget(triangles, limits: options.limits, at: here)
         let bounds = scene.worldBounds
@@ -67,8 +74,9 @@ public enum Renderer {
             return RenderResult(image: Framebuffer(width: size, height: size, grid: grid).resolve(background: options.background), camera: camera,
                                 diagnostics: diagnostics, bounds: bounds)
         }
-        var opaquePass = BandedRasterizer(width: size, height: size, grid: grid, meshes: placed.count)
         let viewProjection = camera.projection(aspect: 1) * camera.view
+        var opaquePass = BandedRasterizer(width: size, height: size, grid: grid, meshes: placed.count,
+                                          split: PlacementFraming.balancedSplit(placed, shapes, viewProjection: viewProjection, height: size))
         let vp = (0..<16).map { Float(viewProjection.columnMajorElements[$0]) }
         let c0 = SIMD4(vp[0], vp[1], vp[2], vp[3]), c1 = SIMD4(vp[4], vp[5], vp[6], vp[7])
         let c2 = SIMD4(vp[8], vp[9], vp[10], vp[11]), c3 = SIMD4(vp[12], vp[13], vp[14], vp[15])
@@ -80,6 +88,7 @@ public enum Renderer {
         var blended: [(shader: SurfaceShader, clip: [SIMD4<Float>])] = []
         var blendOrder: [(distance: Float, draw: Int32, triangle: Int32)] = []
         var localIndex = [Int32](repeating: -1, count: scene.materials.count)
+        var retained = 0
         for placed in placed {
             let source = scene.meshes[placed.instance.mesh]
             guard var shape = shapes[placed.instance.mesh] else { continue }
@@ -103,6 +112,10 @@ public enum Renderer {
             }
             guard let setup else { break }
             let shader = SurfaceShader(mesh: mesh, inputs: inputs, eye: eye, setup: setup)
+            let drawn = Int32(opaquePass.deferred.shaders.count)
+            opaquePass.deferred.shaders.append(shader)
+            // A MASK material may discard a fragment, so it is shaded as it is drawn.
+            let masks = inputs.map { $0.alphaMode == .mask }
             let clip = SplitReduction.map(mesh.positions) { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }
             let blends = inputs.map { $0.alphaMode == .blend }
             var blendedHere = false
@@ -120,10 +133,19 @@ public enum Renderer {
                 let m = Int(mesh.triangleMaterials[t])
                 if m >= 0 && blends[m] { return }
                 rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
-                                triangle: t, shader: shader, opaque: true)
+                                triangle: t, shader: shader, opaque: true, deferredAs: !defersShading || (m >= 0 && masks[m]) ? nil : drawn)
             }
             if blendedHere { blended.append((shader, clip)) }
+            // Deferred fragments keep their meshes' placed copies alive: past a bound, they are
+            // shaded and let go (many placements of one mesh would otherwise hold a copy each).
+            retained += mesh.byteEstimate
+            if retained > Self.maxRetainedBytes {
+                opaquePass.shadeDeferred()
+                opaquePass.deferred.shaders.removeAll()
+                retained = 0
+            }
         }
+        opaquePass.shadeDeferred()
         // With nothing to draw over the opaque pass, each band is resolved where it lies: joining
         // the bands first would hold the picture's samples twice.
         if blendOrder.isEmpty && shadow == nil && placedSplats.isEmpty && placedCurves.isEmpty {
@@ -147,6 +169,9 @@ public enum Renderer {
         return RenderResult(image: rasterizer.framebuffer.resolve(background: options.background), camera: camera, diagnostics: diagnostics,
                             bounds: bounds)
     }
+
+    /// The placed meshes the opaque pass keeps for its deferred fragments, at most.
+    static let maxRetainedBytes = 256 << 20
 
     /// The environment and its frame, exposure and tone mapping for one render.
     static func lightingSetup(_ options: RenderOptions, upAxis: UpAxis) -> LightingSetup {

@@ -22,18 +22,25 @@ struct BandedRasterizer {
     static let parallelTriangles = 2048
     static let fewMeshes = 64
     let meshes: Int
+    /// The shaders the bands' deferred fragments name (`TriangleRasterizer+Deferred`).
+    let deferred = DeferredShaders()
 
-    init(width: Int, height: Int, grid: Int, meshes: Int, cores: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) {
+    /// `split`, when given, is the row the second band starts at (a heavy mesh's triangles are
+    /// seldom spread evenly over the picture's two halves); bands keep at least 16 rows.
+    init(width: Int, height: Int, grid: Int, meshes: Int, split: Int? = nil, cores: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) {
         self.meshes = meshes
         self.width = width
         self.height = height
         self.grid = grid
         // Bands of at least 16 rows: below that a triangle mostly lands in every band.
         let count = max(1, min(cores, 2, height / 16))
+        let middle = min(max(split ?? height / 2, 16), height - 16)
         bands = (0..<count).map { k in
-            let top = height * k / count, bottom = height * (k + 1) / count
+            let top = count == 2 ? (k == 0 ? 0 : middle) : height * k / count
+            let bottom = count == 2 ? (k == 0 ? middle : height) : height * (k + 1) / count
             return TriangleRasterizer(framebuffer: Framebuffer(width: width, height: bottom - top, grid: grid), rowOffset: top, imageHeight: height)
         }
+        for k in bands.indices { bands[k].deferred = deferred }
     }
 
     /// Runs `draw(rasterizer, triangle)` for every triangle in every band, the bands at once
@@ -52,6 +59,14 @@ struct BandedRasterizer {
                     for t in 0..<triangles { work.value(&bands.value[k], t) }
                 }
             }
+        }
+    }
+
+    /// Shades what every band deferred: once the opaque pass is drawn, before anything reads it.
+    mutating func shadeDeferred() {
+        bands.withUnsafeMutableBufferPointer { buffer in
+            let bands = UncheckedBox(buffer)
+            DispatchQueue.concurrentPerform(iterations: buffer.count) { k in bands.value[k].shadeDeferred() }
         }
     }
 

@@ -118,4 +118,11 @@ struct DrawMesh {
     }
 
     var triangleCount: Int { indices.count / 3 }
+
+    /// About the bytes this copy holds (its arrays, not the values they share with others).
+    var byteEstimate: Int {
+        positions.count * 16 + indices.count * 4 + normals.values.count * 16 + normals.indices.count * 4
+            + texcoords.reduce(0) { $0 + $1.values.count * 8 + $1.indices.count * 4 } + triangleFaces.count * 4 + triangleMaterials.count * 4
+            + (tangents.map { $0.values.count * 16 + $0.indices.count * 4 } ?? 0)
+    }
 }

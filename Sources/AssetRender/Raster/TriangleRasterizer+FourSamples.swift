@@ -7,7 +7,7 @@ extension TriangleRasterizer {
     mutating func rasterFourSamples<S: FragmentShader>(_ v0: ScreenVertex, _ v1: ScreenVertex, _ v2: ScreenVertex,
                                                        edges: (Edge, Edge, Edge), owns: (Bool, Bool, Bool),
                                                        columns: ClosedRange<Int>, rows: ClosedRange<Int>, invArea: Float,
-                                                       triangle: Int, frontFacing: Bool, shader: S, opaque: Bool) {
+                                                       triangle: Int, frontFacing: Bool, shader: S, opaque: Bool, deferredAs: Int32?) {
         let ox = SIMD4(offsets[0].x, offsets[1].x, offsets[2].x, offsets[3].x)
         let oy = SIMD4(offsets[0].y, offsets[1].y, offsets[2].y, offsets[3].y)
         let width = framebuffer.width
@@ -40,11 +40,18 @@ extension TriangleRasterizer {
                 let s = q.x + q.y + q.z
                 let screen = s != 0 ? q / s : first
                 let original = v0.barycentric * screen.x + v1.barycentric * screen.y + v2.barycentric * screen.z
-                guard let color = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { continue }
+                var color = SIMD4<Float>.zero, fragment: Int32 = -1
+                if let deferredAs {
+                    fragment = record(Fragment(shader: deferredAs, triangle: Int32(triangle), barycentric: original, frontFacing: frontFacing))
+                } else {
+                    guard let shaded = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { continue }
+                    color = shaded
+                }
                 for lane in 0..<4 where passes[lane] {
                     if opaque {
                         framebuffer.color[base + lane] = color
                         framebuffer.depth[base + lane] = z[lane]
+                        if !fragmentOf.isEmpty { fragmentOf[base + lane] = fragment }
                     } else {
                         framebuffer.color[base + lane] = color + framebuffer.color[base + lane] * (1 - color.w)
                     }

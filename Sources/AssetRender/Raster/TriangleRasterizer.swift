@@ -34,6 +34,13 @@ struct TriangleRasterizer {
     /// `framebuffer.offset(k)` for each sample of a pixel, made once: an integer division and two
     /// float ones a sample were a tenth of a million-triangle thumbnail.
     let offsets: [SIMD2<Float>]
+    /// The shaders deferred fragments name, shared by every band of the pass; nil when nothing is
+    /// deferred (the blended pass, shadows).
+    var deferred: DeferredShaders?
+    /// Fragments recorded and not yet shaded, and for each sample the one it holds (-1: its colour
+    /// is final); empty until the first is recorded.
+    var fragments: [Fragment] = []
+    var fragmentOf: [Int32] = []
 
     /// Whether the rows are a band of a taller picture, and the NDC heights (y / w) a row above its
     /// first and a row below its last: a triangle whose corners are all past one of them draws
@@ -55,8 +62,11 @@ struct TriangleRasterizer {
     }
 
     /// Draws one triangle given in clip space.
+    /// `deferredAs`, for an opaque triangle whose material cannot discard a fragment, is its
+    /// shader's place in `deferred`: its fragments are then only recorded, and shaded once the
+    /// opaque pass is over (`shadeDeferred`), when only the nearest is left.
     mutating func draw<S: FragmentShader>(_ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>, triangle: Int,
-                                          shader: S, opaque: Bool) {
+                                          shader: S, opaque: Bool, deferredAs: Int32? = nil) {
         let inside0 = c0.z >= -c0.w, inside1 = c1.z >= -c1.w, inside2 = c2.z >= -c2.w
         if !inside0 && !inside1 && !inside2 { return }
         // Quick reject when all three are past the same side of the view volume.
@@ -70,7 +80,8 @@ struct TriangleRasterizer {
                 && ((c0.y > c0.w * aboveRows && c1.y > c1.w * aboveRows && c2.y > c2.w * aboveRows)
                     || (c0.y < c0.w * belowRows && c1.y < c1.w * belowRows && c2.y < c2.w * belowRows)) { return }
             // SIMD3(...) rather than array literals, which built an array per corner.
-            raster(project(c0, SIMD3(1, 0, 0)), project(c1, SIMD3(0, 1, 0)), project(c2, SIMD3(0, 0, 1)), triangle: triangle, shader: shader, opaque: opaque)
+            raster(project(c0, SIMD3(1, 0, 0)), project(c1, SIMD3(0, 1, 0)), project(c2, SIMD3(0, 0, 1)), triangle: triangle, shader: shader,
+                   opaque: opaque, deferredAs: deferredAs)
             return
         }
         // Sutherland-Hodgman against the near plane z = -w, carrying barycentrics along.
@@ -88,7 +99,7 @@ struct TriangleRasterizer {
         guard polygon.count >= 3 else { return }
         let projected = polygon.map { project($0.0, $0.1) }
         for k in 1..<(projected.count - 1) {
-            raster(projected[0], projected[k], projected[k + 1], triangle: triangle, shader: shader, opaque: opaque)
+            raster(projected[0], projected[k], projected[k + 1], triangle: triangle, shader: shader, opaque: opaque, deferredAs: deferredAs)
         }
     }
 
@@ -97,6 +108,16 @@ struct TriangleRasterizer {
         return ScreenVertex(x: (c.x * invW + 1) * 0.5 * Float(framebuffer.width),
                             y: (1 - c.y * invW) * 0.5 * Float(imageHeight),
                             z: c.z * invW, invW: invW, barycentric: barycentric)
+    }
+
+    /// Whether `low ... high` (in pixels) may hold a sample position of the pixels `first ..< end`.
+    @inline(__always) static func holdsSample(_ low: Float, _ high: Float, from first: Int, to end: Int, grid: Int) -> Bool {
+        let g = Float(grid)
+        let lo = g * max(low, Float(first)) - 0.5 - 1e-3, hi = g * min(high, Float(end)) - 0.5 + 1e-3
+        guard hi >= 0 else { return false }
+        // Both are within 0 ... grid x 8192 here, where truncation is the floor.
+        let first = lo <= 0 ? 0 : Int(lo) + (Float(Int(lo)) < lo ? 1 : 0)
+        return first <= Int(hi)
     }
 
     @inline(__always) fileprivate static func edge(_ a: ScreenVertex, _ b: ScreenVertex, _ x: Float, _ y: Float) -> Float {
@@ -128,7 +149,7 @@ struct TriangleRasterizer {
     }
 
     private mutating func raster<S: FragmentShader>(_ v0: ScreenVertex, _ v1In: ScreenVertex, _ v2In: ScreenVertex,
-                                                    triangle: Int, shader: S, opaque: Bool) {
+                                                    triangle: Int, shader: S, opaque: Bool, deferredAs: Int32?) {
         var v1 = v1In, v2 = v2In
         var area = Self.edge(v0, v1, v2.x, v2.y)
         guard area != 0, area.isFinite else { return }
@@ -145,13 +166,18 @@ struct TriangleRasterizer {
         let minX = Int(max(left, 0)), maxX = Int(min(right, Float(width - 1)))
         let minY = Int(max(top, Float(rowOffset))), maxY = Int(min(bottom, Float(rowOffset + height - 1)))
         guard minX <= maxX, minY <= maxY else { return }
+        // Most triangles of a dense mesh at thumbnail size fall between the sample rows or columns:
+        // passed over before their edges are set up. Sample s of a row (or column) sits at
+        // (s + 0.5) / grid; a thousandth of a sample of margin keeps rounding on the safe side.
+        guard Self.holdsSample(left, right, from: 0, to: width, grid: framebuffer.grid),
+              Self.holdsSample(top, bottom, from: rowOffset, to: rowOffset + height, grid: framebuffer.grid) else { return }
         let own0 = Self.owns(v1, v2), own1 = Self.owns(v2, v0), own2 = Self.owns(v0, v1)
         let e0 = Edge(v1, v2), e1 = Edge(v2, v0), e2 = Edge(v0, v1)
         let n = framebuffer.samplesPerPixel
         let invArea = 1 / area
         if n == 4 {
             rasterFourSamples(v0, v1, v2, edges: (e0, e1, e2), owns: (own0, own1, own2), columns: minX...maxX, rows: minY...maxY,
-                              invArea: invArea, triangle: triangle, frontFacing: frontFacing, shader: shader, opaque: opaque)
+                              invArea: invArea, triangle: triangle, frontFacing: frontFacing, shader: shader, opaque: opaque, deferredAs: deferredAs)
             return
         }
         for py in minY...maxY {
@@ -178,11 +204,18 @@ struct TriangleRasterizer {
                 let s = q.x + q.y + q.z
                 let screen = s != 0 ? q / s : first
                 let original = v0.barycentric * screen.x + v1.barycentric * screen.y + v2.barycentric * screen.z
-                guard let color = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { continue }
+                var color = SIMD4<Float>.zero, fragment: Int32 = -1
+                if let deferredAs {
+                    fragment = record(Fragment(shader: deferredAs, triangle: Int32(triangle), barycentric: original, frontFacing: frontFacing))
+                } else {
+                    guard let shaded = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { continue }
+                    color = shaded
+                }
                 for k in 0..<count {
                     let index = passing[k]
                     if opaque {
                         framebuffer.color[index] = color
+                        if !fragmentOf.isEmpty { fragmentOf[index] = fragment }
                         let o = offsets[passingSample[k]]
                         let sx = Float(px) + o.x, sy = Float(py) + o.y
                         let b = SIMD3(e0(sx, sy), e1(sx, sy), e2(sx, sy)) * invArea
