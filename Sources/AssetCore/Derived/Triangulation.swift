@@ -35,6 +35,10 @@ extension Mesh {
             }
         }
         var result = halves[0]
+        result.corners.reserveCapacity(halves[0].corners.count + halves[1].corners.count)
+        result.faces.reserveCapacity(halves[0].faces.count + halves[1].faces.count)
+        HugePages.advise(&result.corners)
+        HugePages.advise(&result.faces)
         result.corners += halves[1].corners
         result.faces += halves[1].faces
         result.droppedFaces += halves[1].droppedFaces
@@ -47,6 +51,8 @@ extension Mesh {
         let triangles = faceVertexCounts.withUnsafeBufferPointer { counts in counts[faces].reduce(0) { $0 + max(Int($1) - 2, 0) } }
         result.corners.reserveCapacity(triangles * 3)
         result.faces.reserveCapacity(triangles)
+        HugePages.advise(&result.corners)
+        HugePages.advise(&result.faces)
         var clipper = PolygonTriangulator()
         points.withUnsafeBufferPointer { points in
             faceVertexIndices.withUnsafeBufferPointer { indices in
