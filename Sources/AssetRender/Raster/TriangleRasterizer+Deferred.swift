@@ -6,15 +6,21 @@
 /// each sample ends with the colour it would have had. A material that can discard a fragment
 /// (MASK) is shaded as it is drawn, since what it discards must not hide what is behind it.
 struct Fragment {
-    // The vector first: 32 bytes a fragment rather than 48.
-    var barycentric: SIMD3<Float>
-    var shader: Int32
+    // Plain floats, no SIMD3 (whose alignment pads the record): 20 bytes a fragment.
+    var b0: Float, b1: Float, b2: Float
     var triangle: Int32
-    var frontFacing: Bool
+    /// The shader's place in `DeferredShaders` times two, plus one for a front face.
+    var shaderAndFacing: Int32
 
     init(shader: Int32, triangle: Int32, barycentric: SIMD3<Float>, frontFacing: Bool) {
-        (self.barycentric, self.shader, self.triangle, self.frontFacing) = (barycentric, shader, triangle, frontFacing)
+        (b0, b1, b2) = (barycentric.x, barycentric.y, barycentric.z)
+        self.triangle = triangle
+        shaderAndFacing = shader << 1 | (frontFacing ? 1 : 0)
     }
+
+    var shader: Int32 { shaderAndFacing >> 1 }
+    var frontFacing: Bool { shaderAndFacing & 1 == 1 }
+    var barycentric: SIMD3<Float> { SIMD3(b0, b1, b2) }
 }
 
 /// The shaders of one opaque pass, in drawing order, named by the fragments of every band.
@@ -24,27 +30,48 @@ final class DeferredShaders: @unchecked Sendable {
 }
 
 extension TriangleRasterizer {
-    /// Fragments held before they are shaded where they stand: a scene whose triangles cover each
-    /// other many times over keeps at most this many a pixel, and at most `maxFragments` (32 MB)
-    /// a band however large the picture.
-    static let fragmentsPerPixel = 4
-    static let maxFragments = 1 << 20
+    /// Fragments kept a pixel before those no sample holds any more are dropped (most, in a dense
+    /// mesh: a nearer fragment took their samples); when more than `liveFragmentsPerPixel` are
+    /// still held after that, they are shaded where they stand. So a band keeps a few fragments a
+    /// pixel whatever the overdraw.
+    static let fragmentsPerPixel = 2
+    static let liveFragmentsPerPixel = 1
 
-    /// Bytes the deferred fragments of a `width` x `height` picture's rasterizer may take.
+    /// Bytes the deferred fragments of a `width` x `height` picture's rasterizer may take: the
+    /// fragments, their renumbering while they are compacted, and a fragment index a sample.
     static func deferredBytes(width: Int, height: Int, samples: Int) -> Int {
-        min(fragmentsPerPixel * width * height, maxFragments) * MemoryLayout<Fragment>.stride + width * height * samples * 4
+        fragmentsPerPixel * width * height * (MemoryLayout<Fragment>.stride + 4) + width * height * samples * 4
     }
 
     /// Keeps `fragment` for shading later; its index.
     @inline(__always)
     mutating func record(_ fragment: Fragment) -> Int32 {
+        let pixels = framebuffer.width * framebuffer.height
         if fragmentOf.isEmpty {
             fragmentOf = [Int32](repeating: -1, count: framebuffer.color.count)
-            fragments.reserveCapacity(min(framebuffer.width * framebuffer.height, Self.maxFragments))
+            fragments.reserveCapacity(Self.fragmentsPerPixel * pixels)
         }
-        if fragments.count >= min(Self.fragmentsPerPixel * framebuffer.width * framebuffer.height, Self.maxFragments) { shadeDeferred() }
+        if fragments.count >= Self.fragmentsPerPixel * pixels {
+            compactFragments()
+            if fragments.count > Self.liveFragmentsPerPixel * pixels { shadeDeferred() }
+        }
         fragments.append(fragment)
         return Int32(fragments.count - 1)
+    }
+
+    /// Drops the fragments no sample holds, in place: the rest keep their order, so each moves
+    /// only nearer the start, over one already moved or dropped.
+    mutating func compactFragments() {
+        var renumbered = [Int32](repeating: -1, count: fragments.count)
+        for f in fragmentOf where f >= 0 { renumbered[Int(f)] = 0 }
+        var kept: Int32 = 0
+        for f in renumbered.indices where renumbered[f] == 0 {
+            renumbered[f] = kept
+            fragments[Int(kept)] = fragments[f]
+            kept += 1
+        }
+        fragments.removeLast(fragments.count - Int(kept))
+        for s in fragmentOf.indices where fragmentOf[s] >= 0 { fragmentOf[s] = renumbered[Int(fragmentOf[s])] }
     }
 
     /// Shades the fragment every sample holds and makes its colour final.
