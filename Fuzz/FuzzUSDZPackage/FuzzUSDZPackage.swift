@@ -56,7 +56,7 @@ private func compareWithRanges(_ bytes: [UInt8], limits: ReadLimits, expected: [
     for (a, b) in zip(read, expected) where a.1 != b.1 { fatalError("entry '\(a.0)' reads differently by ranges") }
 }
 
-private final class MemoryObject: RangedObject {
+private final class MemoryObject: RangedBytes {
     let bytes: [UInt8]
     let name = "s3://fuzz/fuzz.usdz"
     var byteCount: Int { bytes.count }

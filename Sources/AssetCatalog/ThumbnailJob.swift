@@ -11,11 +11,11 @@ public struct ThumbnailJob: Sendable, Equatable, Codable {
     public var contentHash: String
     /// One of `ThumbnailSize.served`.
     public var size: Int
-    public var view: RenderView
+    public var view: ThumbnailView
     /// How many times a worker claimed it (a job whose worker died is claimed again).
     public var attempts: Int
 
-    public init(assetId: String, contentHash: String, size: Int, view: RenderView, attempts: Int = 0) {
+    public init(assetId: String, contentHash: String, size: Int, view: ThumbnailView, attempts: Int = 0) {
         self.assetId = assetId
         self.contentHash = contentHash
         self.size = size
@@ -27,7 +27,7 @@ public struct ThumbnailJob: Sendable, Equatable, Codable {
     /// (`unrenderableCondition`), so a view still unknown here means the row changed under the
     /// claim: an error, never a silent `iso`.
     package init(assetId: String, contentHash: String, size: Int, viewName: String, attempts: Int) throws(AssetError) {
-        guard let view = RenderView(rawValue: viewName) else {
+        guard let view = ThumbnailView(rawValue: viewName) else {
             throw AssetError(.malformed("the thumbnail job of '\(assetId)' names an unknown view '\(viewName)'"))
         }
         self.init(assetId: assetId, contentHash: contentHash, size: size, view: view, attempts: attempts)
@@ -36,8 +36,8 @@ public struct ThumbnailJob: Sendable, Equatable, Codable {
     /// SQL that is true for a job row whose view or size no assetc renders (written by hand, or
     /// by another version): claims fail such jobs with this reason instead of handing them out.
     package static let unrenderableCondition =
-        "(view NOT IN (\(RenderView.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))) OR size NOT IN (\(ThumbnailSize.served.map(String.init).joined(separator: ", "))))"
-    package static let unrenderableError = "the job names a view or size assetc does not render (views: \(RenderView.names); sizes: \(ThumbnailSize.names))"
+        "(view NOT IN (\(ThumbnailView.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))) OR size NOT IN (\(ThumbnailSize.served.map(String.init).joined(separator: ", "))))"
+    package static let unrenderableError = "the job names a view or size assetc does not render (views: \(ThumbnailView.names); sizes: \(ThumbnailSize.names))"
 
     /// States as stored; the schema's CHECK constraint names the same four.
     public enum State: String, Sendable, CaseIterable { case pending, running, done, failed }

@@ -1,4 +1,4 @@
-// AssetKit's API is made of AssetCore's value types (Scene, AssetError, Diagnostic, RenderView...), the
+// AssetKit's API is made of AssetCore's value types (Scene, AssetError, Diagnostic...), the
 // converter's options (ConvertOptions) and of validation's verdicts (ValidationReport, ValidationFinding,
 // ARKitRule): a package that depends on AssetKit gets them with `import AssetKit` alone, as the
 // service does. The format modules, the pipeline and the renderer stay behind the use cases; of the
@@ -10,6 +10,7 @@
 @_exported import struct AssetPipeline.ConvertOptions
 @_exported import enum AssetPipeline.TextureEncoding
 @_exported import struct AssetRender.RenderOptions
+@_exported import enum AssetRender.RenderView
 @_exported import struct AssetRender.PrefilteredEnvironment
 @_exported import enum AssetRender.Lighting
 @_exported import enum AssetRender.ToneMapping

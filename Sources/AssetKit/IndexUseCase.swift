@@ -137,7 +137,7 @@ public struct IndexUseCase: Sendable {
         if deferThumbnails {
             // After the store: a job names an asset row that exists.
             let jobs = built.filter { $0.record.kind == .model && $0.record.error == nil }.map {
-                ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: render.size, view: render.view)
+                ThumbnailJob(assetId: $0.record.id, contentHash: $0.record.contentHash, size: render.size, view: ThumbnailView(render.view))
             }
             try await catalog.enqueueThumbnails(jobs)
             report.thumbnailJobs += jobs.count
@@ -218,8 +218,8 @@ public struct IndexUseCase: Sendable {
             do throws(AssetError) {
                 var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
                 renderer.registry = registry
-                _ = try cache.png(contentHash: hash, size: render.size, view: render.view, renderer: renderer) { scene }
-                record.thumbnail = ThumbnailCache.relativePath(contentHash: hash, size: render.size, view: render.view, look: render.lookDigest)
+                _ = try cache.png(contentHash: hash, size: render.size, view: ThumbnailView(render.view), renderer: renderer) { scene }
+                record.thumbnail = ThumbnailCache.relativePath(contentHash: hash, size: render.size, view: ThumbnailView(render.view), look: render.lookDigest)
             } catch {
                 // The asset stays indexed; first among its warnings, the catalog says why it has no picture.
                 warnings.insert("thumbnail not rendered: \(error)", at: 0)

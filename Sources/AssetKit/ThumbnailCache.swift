@@ -1,3 +1,4 @@
+import AssetCatalog
 import AssetCore
 import AssetPipeline
 import AssetRender
@@ -33,7 +34,7 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// The object's key in the store, as catalog records store it.
-    public static func relativePath(contentHash: String, size: Int, view: RenderView, look: String) -> String {
+    public static func relativePath(contentHash: String, size: Int, view: ThumbnailView, look: String) -> String {
         "thumbnails/\(contentHash)-\(size)-\(view.rawValue)-\(look).png"
     }
 
@@ -46,7 +47,7 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// The file on this machine, for a store that is the local file system; nil for a bucket.
-    public func path(contentHash: String, size: Int, view: RenderView, look: String) -> String? {
+    public func path(contentHash: String, size: Int, view: ThumbnailView, look: String) -> String? {
         (store as? LocalFileStore).map { $0.root + "/" + Self.relativePath(contentHash: contentHash, size: size, view: view, look: look) }
     }
 
@@ -57,13 +58,13 @@ public struct ThumbnailCache: Sendable {
 
     /// The cached PNG; else `scene()` rendered with `renderer`'s options at this size and view,
     /// stored for next time. The scene is only asked for when nothing is cached.
-    public func png(contentHash: String, size: Int, view: RenderView, renderer: ThumbnailUseCase,
+    public func png(contentHash: String, size: Int, view: ThumbnailView, renderer: ThumbnailUseCase,
                     scene: () throws(AssetError) -> Scene) throws(AssetError) -> [UInt8] {
         let key = Self.relativePath(contentHash: contentHash, size: size, view: view, look: renderer.render.lookDigest)
         if let bytes = try cached(key) { return bytes }
         var use = renderer
         use.render.size = size
-        use.render.view = view
+        use.render.view = RenderView(view)
         let bytes = try use.png(for: try scene()).bytes
         try store.write(key, bytes: bytes, contentType: "image/png")
         return bytes

@@ -136,7 +136,7 @@ extension AssetServer {
         guard let size = ThumbnailSize.served(for: requested) else {
             throw HTTPError(.badRequest, message: "size takes \(ThumbnailSize.requestable.lowerBound) to \(ThumbnailSize.requestable.upperBound)")
         }
-        let view = try params["view"].map { name throws(AssetError) in try RenderView(named: String(name)) } ?? .default
+        let view = try params["view"].map { name throws(AssetError) in try ThumbnailView(named: String(name)) } ?? .default
         let look = configuration.render
         let key = "\(record.contentHash)-\(size)-\(view.rawValue)-\(look.lookDigest)"
         let thumbnails = self.thumbnails

@@ -35,7 +35,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
     ///
     /// With `rangedPackages`, a usdz over `rangedPackageThreshold` is not fetched: its local file
     /// is a stand-in of the object's size (for the size checks readers make) that `USDZArchive`
-    /// reads through `StagedFiles.rangedObject` by ranged GETs, and that becomes the whole
+    /// reads through `StagedFiles.rangedBytes` by ranged GETs, and that becomes the whole
     /// object the moment anything opens it as a file (validation's layout check, a hash). Callers
     /// that read every byte anyway (the index hashes each object) leave it off.
     public init(store: any ObjectStore, maxBytes: Int, parent: String? = nil, name: String? = nil,
@@ -142,7 +142,7 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         notes.withLock { $0.append("\(error)") }
     }
 
-    public func rangedObject(relativePath: String) -> (any RangedObject)? {
+    public func rangedBytes(relativePath: String) -> (any RangedBytes)? {
         guard rangedPackages, ObjectKey.problem(relativePath) == nil else { return nil }
         if case .ranged(let object)? = states.withLock({ $0[Array(relativePath.utf8)] }) { return object }
         return nil

@@ -2,7 +2,7 @@ import AssetCore
 
 /// One object of a store read by ranges, pinned to the version its HEAD saw: every range asks
 /// for that ETag, so a package re-uploaded while it is read is an error, not a mix of two.
-final class StoredRangedObject: RangedObject {
+final class StoredRangedObject: RangedBytes {
     let store: any ObjectStore
     let key: String
     let byteCount: Int

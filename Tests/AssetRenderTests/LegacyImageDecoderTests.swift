@@ -28,6 +28,12 @@ import Testing
         var header: [UInt8] = Array("BM".utf8) + [0x36, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 40, 0, 0, 0]
         header += [0x60, 0xEA, 0, 0, 0x60, 0xEA, 0, 0, 1, 0, 24, 0] + [UInt8](repeating: 0, count: 24)
         #expect(throws: AssetError.self) { try LegacyImageDecoder.decode(header) }
+        // A fuzzer's 22-byte TGA claiming 14,880 x 16,640 pixels (within the pixel limit): refused
+        // for its size before stb_image allocates 990 MB for it.
+        let tga: [UInt8] = [0, 0, 2, 0x62, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0x3A, 0, 0x41, 0x20, 0x08, 0x87, 0x01, 0xFF, 0]
+        #expect { try LegacyImageDecoder.decode(tga) } throws: { error in
+            (error as? AssetError)?.message.contains("more than 22 bytes can hold") == true
+        }
     }
 
     /// One-picture files leave nothing out; a TIFF IFD chain that loops, and cut or looping GIF

@@ -71,7 +71,7 @@ struct StagedPackageTests {
         let bytes = try FileBytes.read(path: path, display: path, budget: ReadBudget(ReadLimits()), staged: staging.files)
         #expect(bytes == package)
         #expect(store.whole == 1)
-        #expect(staging.files.rangedObject(at: path) == nil)
+        #expect(staging.files.rangedBytes(at: path) == nil)
     }
 
     @Test func aWholeFetchThatFailsLeavesNoZeros() throws {

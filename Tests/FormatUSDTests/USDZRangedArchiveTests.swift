@@ -4,7 +4,7 @@ import Testing
 @testable import FormatUSD
 
 /// A package that is only reachable by ranges, as one in a bucket is; it counts what is asked.
-final class MemoryRangedObject: RangedObject, @unchecked Sendable {
+final class MemoryRangedObject: RangedBytes, @unchecked Sendable {
     var bytes: [UInt8]
     var failure: AssetError?
     let name = "s3://assets/props/package.usdz"

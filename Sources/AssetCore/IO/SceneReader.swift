@@ -53,7 +53,7 @@ public struct SniffedFile: Sendable {
     public static func head(of url: URL, staged: StagedFiles = .none) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
         let path = url.relativePath
         // A package a staged folder reads by ranges is sniffed by one, not fetched whole for it.
-        if let object = staged.rangedObject(at: url.path) {
+        if let object = staged.rangedBytes(at: url.path) {
             return (try object.read(0..<min(prefixLength, object.byteCount)), false)
         }
         let fd = try RegularFile.openForReading(url.path, display: path, staged: staged)

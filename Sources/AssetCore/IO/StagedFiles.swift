@@ -11,14 +11,14 @@ public protocol StagedFolderSource: AnyObject, Sendable {
     func materialize(relativePath: String)
     /// The object at `relativePath` when it is to be read by ranges instead of from its local file
     /// (a large usdz package); nil for a file to read as usual.
-    func rangedObject(relativePath: String) -> (any RangedObject)?
+    func rangedBytes(relativePath: String) -> (any RangedBytes)?
     /// Replaces a ranged object's local stand-in with its whole bytes, for a reader that opens
     /// the file itself.
     func materializeWhole(relativePath: String)
 }
 
 extension StagedFolderSource {
-    public func rangedObject(relativePath: String) -> (any RangedObject)? { nil }
+    public func rangedBytes(relativePath: String) -> (any RangedBytes)? { nil }
     public func materializeWhole(relativePath: String) {}
 }
 
@@ -64,9 +64,9 @@ public struct StagedFiles: Sendable, Equatable {
 
     /// The object behind `path` when its source reads it by ranges (`USDZArchive` opens such a
     /// package from its central directory); nil for every other path.
-    package func rangedObject(at path: String) -> (any RangedObject)? {
+    package func rangedBytes(at path: String) -> (any RangedBytes)? {
         guard let (source, rest) = staged(path) else { return nil }
-        return source.rangedObject(relativePath: rest)
+        return source.rangedBytes(relativePath: rest)
     }
 
     /// Called before a file is opened for its bytes: a ranged object's local stand-in has the

@@ -2,7 +2,7 @@ import AssetCore
 import CLibZip
 import Glibc
 
-/// A libzip source over a `RangedObject`, so libzip finds the central directory, and then each
+/// A libzip source over a `RangedBytes`, so libzip finds the central directory, and then each
 /// member, by ranged reads of an object it never holds whole. libzip asks in small pieces (the
 /// end record's tail, a member's 30-byte local header, then its name and extra field) before the
 /// member's bytes; a small read fetches `readAhead` bytes so those pieces, and the small members
@@ -10,7 +10,7 @@ import Glibc
 package final class RangedZipSource {
     static let readAhead = 64 << 10
 
-    let object: any RangedObject
+    let object: any RangedBytes
     private var position = 0
     private var window: [UInt8] = []
     private var windowStart = 0
@@ -21,7 +21,7 @@ package final class RangedZipSource {
     package private(set) var requests = 0
     package private(set) var fetchedBytes = 0
 
-    init(_ object: any RangedObject) {
+    init(_ object: any RangedBytes) {
         self.object = object
         zip_error_init(&error)
     }

@@ -25,7 +25,7 @@ package final class USDZArchive {
     /// Opens a package on disk, or one in a bucket that a staged folder reads by ranges.
     convenience init(path: String, location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false,
                      staged: StagedFiles = .none) throws(AssetError) {
-        if let object = staged.rangedObject(at: path) {
+        if let object = staged.rangedBytes(at: path) {
             try self.init(ranged: object, location: location, limits: limits, allowsCompression: allowsCompression)
             return
         }
@@ -45,7 +45,7 @@ package final class USDZArchive {
     /// Opens a package from its central directory by ranged reads, members read as they are
     /// asked for. Without ZIP_CHECKCONS: it would read every member's local header up front, a
     /// request each; a member's header is still read, and its CRC checked, when it is read.
-    package convenience init(ranged object: any RangedObject, location: AssetLocation, limits: ReadLimits,
+    package convenience init(ranged object: any RangedBytes, location: AssetLocation, limits: ReadLimits,
                              allowsCompression: Bool = false) throws(AssetError) {
         let reader = RangedZipSource(object)
         let source = try reader.makeSource()

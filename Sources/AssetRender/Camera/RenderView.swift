@@ -1,8 +1,9 @@
-/// The named views a thumbnail is rendered from, SceneKit-style: `front` looks at the model's front
-/// (from +Z in Y-up terms). One type for the renderer, the CLI's `--view`, catalog thumbnail jobs
-/// and the service's `?view=`: a value outside these is an error wherever it arrives. It is here,
-/// not in AssetRender, because the catalog's thumbnail jobs store it and AssetCatalog imports
-/// AssetCore only.
+import AssetCore
+
+/// The named views the renderer places its camera at, SceneKit-style: `front` looks at the model's
+/// front (from +Z in Y-up terms), `RenderCamera.framing` says where each looks from. The CLI's
+/// `--view` takes them; the catalog's thumbnail jobs and the service's `?view=` name a picture's
+/// view by `ThumbnailView` (AssetCatalog), which AssetKit turns into this one case for case.
 public enum RenderView: String, Sendable, CaseIterable, Codable {
     case iso, front, back, left, right, top, bottom
 
