@@ -18,11 +18,9 @@ extension ConvertUseCase {
             let (local, target) = (try sources.input(input), try sources.output(output, isFolder: false, force: options.force))
             var staged = options
             staged.readOptions = sources.readOptions(options.readOptions, keepingRoot: keepingRoot)
-            var report = try run(input: local, output: target, options: staged)
+            let report = try run(input: local, output: target, options: staged)
             try sources.upload()
-            report.writtenFiles = report.writtenFiles.map(sources.display)
-            report.diagnostics = report.diagnostics.map { $0.mappingText(sources.display) }
-            return report
+            return sources.named(report)
         } catch {
             throw sources.display(error)
         }
@@ -50,6 +48,7 @@ extension InfoUseCase {
             useCase.options = sources.readOptions(options, forInput: path, location: location, keepingRoot: keepingRoot)
             var report = try useCase.run(path: path)
             if path != location { report.info.file = location }
+            report.info.warnings = report.info.warnings.map(sources.display)
             return report
         } catch {
             throw sources.display(error)

@@ -34,7 +34,7 @@ public struct ConvertJSON: Encodable {
     /// Many conversions into `folder`, failed ones with their error.
     public init(_ outcomes: [BatchConvertUseCase.Outcome], folder: String) {
         conversions = outcomes.map { outcome in
-            let output = (folder as NSString).appendingPathComponent(outcome.job.output)
+            let output = AssetSources.joined(folder, outcome.job.output)
             if let report = outcome.report { return Self.conversion(input: outcome.job.input, output: output, report: report) }
             return Conversion(input: outcome.job.input, output: output, files: [], bytes: 0, warnings: [], simplification: [], textures: [],
                               sizeTries: [], error: outcome.error.map { Diagnostic(.error, $0.message, at: $0.location) })

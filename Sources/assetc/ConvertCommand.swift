@@ -110,13 +110,13 @@ struct ConvertCommand: ParsableCommand {
             try ConvertUseCase().run(input: paths[0], output: paths[1], options: options, sources: sources, keepingRoot: keepingRoot)
         }
         if json {
-            print(sources.display(CatalogOutput.json(ConvertJSON(input: paths[0], output: paths[1], report: report))))
+            print(CatalogOutput.json(ConvertJSON(input: paths[0], output: paths[1], report: report)))
             return
         }
         var stderr = StandardError()
         for diagnostic in report.diagnostics { print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr) }
         if !quiet {
-            for line in ConvertTextFormatter.lines(report) { print(sources.display(line)) }
+            for line in ConvertTextFormatter.lines(report) { print(line) }
         }
     }
 
@@ -131,17 +131,18 @@ struct ConvertCommand: ParsableCommand {
         let terminal = isatty(STDERR_FILENO) != 0
         let quiet = quiet
         let json = json
-        let outcomes = useCase.run(jobs, outputFolder: folder) { outcome, done in
+        let outputFolder = self.outputFolder ?? folder
+        let outcomes = useCase.run(jobs, outputFolder: folder, sources: sources) { outcome, done in
             var stderr = StandardError()
             if terminal { print("\r\u{1B}[K", terminator: "", to: &stderr) }
             if let error = outcome.error {
-                print("assetc: error: \(TerminalText.safe(sources.display(error).description))", to: &stderr)
+                print("assetc: error: \(TerminalText.safe(error.description))", to: &stderr)
             } else {
                 for diagnostic in outcome.report?.diagnostics ?? [] where !quiet && !json {
-                    print("assetc: warning: \(TerminalText.safe(sources.display(diagnostic.description)))", to: &stderr)
+                    print("assetc: warning: \(TerminalText.safe(diagnostic.description))", to: &stderr)
                 }
                 if !terminal && !quiet {
-                    print(sources.display("convert \(done)/\(jobs.count): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((folder as NSString).appendingPathComponent(outcome.job.output)))"),
+                    print("convert \(done)/\(jobs.count): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe(AssetSources.joined(outputFolder, outcome.job.output)))",
                           to: &stderr)
                 }
             }
@@ -153,9 +154,9 @@ struct ConvertCommand: ParsableCommand {
         // What converted goes to the bucket even when others failed, as it stays in a folder.
         _ = try ExitStatus.orExit { try sources.upload() }
         if json {
-            print(sources.display(CatalogOutput.json(ConvertJSON(outcomes, folder: folder))))
+            print(CatalogOutput.json(ConvertJSON(outcomes, folder: outputFolder)))
         } else {
-            print(sources.display("\(outcomes.count - failures.count) converted to \(folder), \(failures.count) failed"))
+            print("\(outcomes.count - failures.count) converted to \(outputFolder), \(failures.count) failed")
         }
         if let first = failures.first?.error { throw ExitCode(ExitStatus.code(for: first)) }
     }

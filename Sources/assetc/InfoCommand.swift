@@ -40,11 +40,11 @@ struct InfoCommand: ParsableCommand {
             let data = files.count == 1
                 ? try reports.first.map { try encoder.encode($0.info) }
                 : try encoder.encode(reports.map(\.info))
-            if let data { print(sources.display(String(decoding: data, as: UTF8.self))) }
+            if let data { print(String(decoding: data, as: UTF8.self)) }
         } else {
             for (i, report) in reports.enumerated() {
                 if i > 0 { print("") }
-                print(sources.display(InfoTextFormatter.format(report.info)))
+                print(InfoTextFormatter.format(report.info))
                 if tree { print(SceneTreeFormatter.format(report.result.scene)) }
             }
         }

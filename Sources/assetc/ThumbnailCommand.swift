@@ -97,17 +97,18 @@ struct ThumbnailCommand: ParsableCommand {
         }
         let terminal = isatty(STDERR_FILENO) != 0
         let total = jobs.count
-        let outcomes = useCase.run(jobs, outputFolder: out) { outcome, done in
+        let shownFolder = self.out
+        let outcomes = useCase.run(jobs, outputFolder: out, sources: sources) { outcome, done in
             var stderr = StandardError()
             if let error = outcome.error {
                 if terminal { print("\r\u{1B}[K", terminator: "", to: &stderr) }
-                print("assetc: error: \(TerminalText.safe(sources.display(error).description))", to: &stderr)
+                print("assetc: error: \(TerminalText.safe(error.description))", to: &stderr)
             } else if terminal {
                 let width = 30, filled = width * done / max(total, 1)
                 print("\r\u{1B}[K[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(done)/\(total) \(TerminalText.safe(outcome.job.input))",
                       terminator: done == total ? "\n" : "", to: &stderr)
             } else {
-                print(sources.display("thumbnail \(done)/\(total): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe((out as NSString).appendingPathComponent(outcome.job.output)))"), to: &stderr)
+                print("thumbnail \(done)/\(total): \(TerminalText.safe(outcome.job.input)) -> \(TerminalText.safe(AssetSources.joined(shownFolder, outcome.job.output)))", to: &stderr)
             }
         }
         if html { _ = try ExitStatus.orExit { try useCase.writeGallery(outcomes, outputFolder: out) } }

@@ -84,21 +84,21 @@ struct ValidateCommand: ParsableCommand {
         if files.isEmpty {
             throw ExitStatus.fail(AssetError(.fileNotFound, at: SourceLocation(file: paths.joined(separator: ", "), elementPath: "no USD or glTF files")))
         }
-        let outcomes = useCase.run(files: files, progress: ProgressLine.forTerminal(total: files.count, noun: "validated"))
+        let outcomes = useCase.run(files: files, sources: sources, progress: ProgressLine.forTerminal(total: files.count, noun: "validated"))
         if json || sarif {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try json ? encoder.encode(ValidationJSON(outcomes)) : encoder.encode(SARIFLog(outcomes))
-            print(sources.display(String(decoding: data, as: UTF8.self)))
+            print(String(decoding: data, as: UTF8.self))
         } else {
-            for outcome in outcomes { if let text = ValidationTextFormatter.format(outcome) { print(sources.display(text)) } }
+            for outcome in outcomes { if let text = ValidationTextFormatter.format(outcome) { print(text) } }
             if outcomes.count > 1 { print(ValidationTextFormatter.summary(outcomes)) }
         }
         var status: Int32 = 0
         for outcome in outcomes {
             switch outcome {
             case .failed(_, let error):
-                if !json && !sarif { _ = ExitStatus.fail(sources.display(error)) }
+                if !json && !sarif { _ = ExitStatus.fail(error) }
                 if status == 0 { status = ExitStatus.code(for: error) }
             case .report(let report):
                 if status == 0 && (report.errorCount > 0 || (strict && report.warningCount > 0)) { status = 1 }
@@ -117,16 +117,16 @@ struct ValidateCommand: ParsableCommand {
         do throws(AssetError) {
             var useCase = RepairUseCase(options: options)
             useCase.budget = try parsedBudget()
-            outcome = try useCase.run(file: file, output: output, force: force)
+            outcome = try useCase.run(file: file, output: output, force: force, sources: sources)
         } catch {
-            throw ExitStatus.fail(sources.display(error))
+            throw ExitStatus.fail(error)
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(sources.display(String(decoding: try encoder.encode(RepairJSON(outcome)), as: UTF8.self)))
+            print(String(decoding: try encoder.encode(RepairJSON(outcome)), as: UTF8.self))
         } else {
-            print(sources.display(RepairTextFormatter.format(outcome)))
+            print(RepairTextFormatter.format(outcome))
         }
         if outcome.after.errorCount > 0 || (strict && outcome.after.warningCount > 0) { throw ExitCode(1) }
     }
