@@ -20,25 +20,8 @@ public enum SplatHarmonics {
 
     /// The basis values at `d` written into `out` (16 long).
     @inlinable public static func basis(_ d: SIMD3<Float>, degree: Int, into out: inout [Float]) {
-        let (x, y, z) = (d.x, d.y, d.z)
-        out[0] = c0
-        guard degree >= 1 else { return }
-        out[1] = -c1 * y; out[2] = c1 * z; out[3] = -c1 * x
-        guard degree >= 2 else { return }
-        let (xx, yy, zz, xy, yz, xz) = (x * x, y * y, z * z, x * y, y * z, x * z)
-        out[4] = c2.0 * xy
-        out[5] = c2.1 * yz
-        out[6] = c2.2 * (2 * zz - xx - yy)
-        out[7] = c2.3 * xz
-        out[8] = c2.4 * (xx - yy)
-        guard degree >= 3 else { return }
-        out[9] = c3.0 * y * (3 * xx - yy)
-        out[10] = c3.1 * xy * z
-        out[11] = c3.2 * y * (4 * zz - xx - yy)
-        out[12] = c3.3 * z * (2 * zz - 3 * xx - 3 * yy)
-        out[13] = c3.4 * x * (4 * zz - xx - yy)
-        out[14] = c3.5 * z * (xx - yy)
-        out[15] = c3.6 * x * (xx - 3 * yy)
+        let values = basisVector(d, degree: degree), order = min(max(degree, 0), 3) + 1
+        for k in 0..<(order * order) { out[k] = values[k] }
     }
 
     /// The basis values at `d` as one vector (those past `degree` zero): what a loop over a

@@ -43,6 +43,24 @@ extension TriangleRasterizer {
         fragmentsPerPixel * width * height * (MemoryLayout<Fragment>.stride + 4) + width * height * samples * 4
     }
 
+    /// A pixel's fragment of a triangle, `first` the screen barycentric of its first covered
+    /// sample: shaded now (the colour, and -1), or kept for later when `deferredAs` names its
+    /// shader (no colour yet, and its index); nil where the shader discards it.
+    @inline(__always)
+    mutating func fragment<S: FragmentShader>(at first: SIMD3<Float>, _ v0: ScreenVertex, _ v1: ScreenVertex, _ v2: ScreenVertex, triangle: Int,
+                                              frontFacing: Bool, shader: S, deferredAs: Int32?) -> (SIMD4<Float>, Int32)? {
+        // Perspective-correct: interpolate barycentric/w linearly on screen, then divide.
+        let q = SIMD3(first.x * v0.invW, first.y * v1.invW, first.z * v2.invW)
+        let s = q.x + q.y + q.z
+        let screen = s != 0 ? q / s : first
+        let original = v0.barycentric * screen.x + v1.barycentric * screen.y + v2.barycentric * screen.z
+        if let deferredAs {
+            return (.zero, record(Fragment(shader: deferredAs, triangle: Int32(triangle), barycentric: original, frontFacing: frontFacing)))
+        }
+        guard let shaded = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { return nil }
+        return (shaded, -1)
+    }
+
     /// Keeps `fragment` for shading later; its index.
     @inline(__always)
     mutating func record(_ fragment: Fragment) -> Int32 {

@@ -34,19 +34,8 @@ extension TriangleRasterizer {
                 let passes = covered .& (z .>= lower) .& (z .<= upper) .& (z .< depth)
                 guard any(passes) else { continue }
                 let k = passes[0] ? 0 : passes[1] ? 1 : passes[2] ? 2 : 3
-                let first = SIMD3(b0[k], b1[k], b2[k])
-                // Perspective-correct: interpolate barycentric/w linearly on screen, then divide.
-                let q = SIMD3(first.x * v0.invW, first.y * v1.invW, first.z * v2.invW)
-                let s = q.x + q.y + q.z
-                let screen = s != 0 ? q / s : first
-                let original = v0.barycentric * screen.x + v1.barycentric * screen.y + v2.barycentric * screen.z
-                var color = SIMD4<Float>.zero, fragment: Int32 = -1
-                if let deferredAs {
-                    fragment = record(Fragment(shader: deferredAs, triangle: Int32(triangle), barycentric: original, frontFacing: frontFacing))
-                } else {
-                    guard let shaded = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { continue }
-                    color = shaded
-                }
+                guard let (color, fragment) = fragment(at: SIMD3(b0[k], b1[k], b2[k]), v0, v1, v2, triangle: triangle, frontFacing: frontFacing,
+                                                       shader: shader, deferredAs: deferredAs) else { continue }
                 for lane in 0..<4 where passes[lane] {
                     if opaque {
                         framebuffer.color[base + lane] = color

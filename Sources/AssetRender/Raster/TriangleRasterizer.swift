@@ -199,18 +199,8 @@ struct TriangleRasterizer {
                     count += 1
                 }
                 guard count > 0 else { continue }
-                // Perspective-correct: interpolate barycentric/w linearly on screen, then divide.
-                let q = SIMD3(first.x * v0.invW, first.y * v1.invW, first.z * v2.invW)
-                let s = q.x + q.y + q.z
-                let screen = s != 0 ? q / s : first
-                let original = v0.barycentric * screen.x + v1.barycentric * screen.y + v2.barycentric * screen.z
-                var color = SIMD4<Float>.zero, fragment: Int32 = -1
-                if let deferredAs {
-                    fragment = record(Fragment(shader: deferredAs, triangle: Int32(triangle), barycentric: original, frontFacing: frontFacing))
-                } else {
-                    guard let shaded = shader.shade(triangle: triangle, barycentric: original, frontFacing: frontFacing) else { continue }
-                    color = shaded
-                }
+                guard let (color, fragment) = fragment(at: first, v0, v1, v2, triangle: triangle, frontFacing: frontFacing,
+                                                       shader: shader, deferredAs: deferredAs) else { continue }
                 for k in 0..<count {
                     let index = passing[k]
                     if opaque {
