@@ -44,13 +44,27 @@ enum PlacementFraming {
         for candidate in candidates {
             // Float rounding of the points walked below stays far inside this margin.
             guard candidate.reach * (1 + 1e-5) >= Double(farthest.squareRoot()) else { break }
-            for p in candidate.placed.worldTransform.transformedPoints(candidate.shape.positions) {
-                let d = p - c
-                let squared = (d * d).sum()
-                if squared.isFinite { farthest = max(farthest, squared) }
-            }
+            farthest = max(farthest, farthestSquared(candidate.placed.worldTransform.transformedPoints(candidate.shape.positions), from: c))
         }
         return Double(farthest.squareRoot())
+    }
+
+    /// The largest finite squared distance from `c` to a point, the halves on two cores (a maximum
+    /// does not depend on the order: the same value as one walk).
+    private static func farthestSquared(_ points: [SIMD3<Float>], from c: SIMD3<Float>) -> Float {
+        points.withUnsafeBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            return SplitReduction.reduce(count: buffer.count, { range in
+                var farthest: Float = 0
+                guard let base = buffer.baseAddress else { return farthest }
+                for i in range {
+                    let d = base[i] - c
+                    let squared = (d * d).sum()
+                    if squared.isFinite { farthest = max(farthest, squared) }
+                }
+                return farthest
+            }, max)
+        }
     }
 
     /// A sphere around the mesh's finite points: its box's centre, and the farthest point from it.
@@ -58,8 +72,15 @@ enum PlacementFraming {
         let box = Bounds3(points: points)
         guard !box.isEmpty else { return (.zero, 0) }
         let center = box.center
-        var radius = 0.0
-        for p in points where p.isFinite { radius = max(radius, Vector.length(p.double - center)) }
+        let radius = points.withUnsafeBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            return SplitReduction.reduce(count: buffer.count, { range in
+                var radius = 0.0
+                guard let base = buffer.baseAddress else { return radius }
+                for i in range where base[i].isFinite { radius = max(radius, Vector.length(base[i].double - center)) }
+                return radius
+            }, max)
+        }
         return (center, radius)
     }
 

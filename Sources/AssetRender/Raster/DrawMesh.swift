@@ -38,6 +38,8 @@ struct DrawMesh {
     var triangleFaces: [UInt32]
     /// Material index per triangle, -1 for none; set by `placed`.
     var triangleMaterials: [Int32] = []
+    /// Whether `normals` were made from the triangles (unit length), not read from the file.
+    private var normalsAreSmooth = false
 
     init(mesh: Mesh) {
         let triangulation = mesh.triangulated()
@@ -55,6 +57,7 @@ struct DrawMesh {
             normals = CornerAttribute(values: [SIMD3(0, 1, 0)], indices: [UInt32](repeating: 0, count: corners.count))
         } else {
             normals = CornerAttribute(values: mesh.smoothNormals(triangulation: triangulation), indices: pointIndices)
+            normalsAreSmooth = true
         }
         texcoords = mesh.texcoordSets.map { set in
             guard case .float2(let values) = set.values else {
@@ -103,7 +106,9 @@ struct DrawMesh {
     func placed(_ mesh: Mesh, instance: MeshInstance, world: Matrix4x4) -> DrawMesh {
         var copy = self
         copy.positions = world.transformedPoints(positions)
-        copy.normals.values = world.transformedNormals(normals.values) ?? normals.values
+        // Smooth normals under no transform are kept as made: they are unit length already, and
+        // normalising them again would only copy a million of them. A file's may not be.
+        if !(world.isIdentity && normalsAreSmooth) { copy.normals.values = world.transformedNormals(normals.values) ?? normals.values }
         copy.windingFlipped = (mesh.orientation == .leftHanded) != (world.determinant < 0)
         copy.tangents = placedTangents(world: world)
         // Subsets bind their own materials; other faces take the instance's.
