@@ -34,15 +34,31 @@ extension Mesh {
                 halves[half] = half == 0 ? triangulated(faces: 0..<middle, firstCorner: 0) : triangulated(faces: middle..<faceCount, firstCorner: secondCorner)
             }
         }
-        var result = halves[0]
-        result.corners.reserveCapacity(halves[0].corners.count + halves[1].corners.count)
-        result.faces.reserveCapacity(halves[0].faces.count + halves[1].faces.count)
-        HugePages.advise(&result.corners)
-        HugePages.advise(&result.faces)
-        result.corners += halves[1].corners
-        result.faces += halves[1].faces
-        result.droppedFaces += halves[1].droppedFaces
+        var result = Triangulation()
+        result.corners = Self.joined(halves[0].corners, halves[1].corners)
+        result.faces = Self.joined(halves[0].faces, halves[1].faces)
+        result.droppedFaces = halves[0].droppedFaces + halves[1].droppedFaces
         return result
+    }
+
+    /// `first` then `second` in one new array, each half copied on a core of its own: appending the
+    /// second half to the first made a copy of the first too, on one core.
+    private static func joined(_ first: [UInt32], _ second: [UInt32]) -> [UInt32] {
+        let count = first.count + second.count
+        return [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: count * MemoryLayout<UInt32>.stride)
+            nonisolated(unsafe) let out = out
+            first.withUnsafeBufferPointer { a in
+                second.withUnsafeBufferPointer { b in
+                    nonisolated(unsafe) let (a, b) = (a, b)
+                    DispatchQueue.concurrentPerform(iterations: 2) { half in
+                        let (source, at) = half == 0 ? (a, 0) : (b, a.count)
+                        if let from = source.baseAddress, !source.isEmpty { (out.baseAddress! + at).initialize(from: from, count: source.count) }
+                    }
+                }
+            }
+            initialized = count
+        }
     }
 
     /// The triangles of `faces`, the first of which starts at corner `firstCorner`.

@@ -84,12 +84,14 @@ enum PNGStream {
         return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
     }
 
+    /// The CRC runs over the type and then the data, so the (large) IDAT is not copied to join them.
     private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
+        let typeBytes = Array(type.utf8)
         png.appendBigEndian(UInt32(data.count))
-        let typed = Array(type.utf8) + data
-        png += typed
-        let crc = typed.withUnsafeBufferPointer { libdeflate_crc32(0, $0.baseAddress, $0.count) }
-        png.appendBigEndian(crc)
+        png += typeBytes
+        png += data
+        let typed = typeBytes.withUnsafeBufferPointer { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+        png.appendBigEndian(data.withUnsafeBufferPointer { libdeflate_crc32(typed, $0.baseAddress, $0.count) })
     }
 
     // MARK: Reading
