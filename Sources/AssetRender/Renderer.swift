@@ -89,7 +89,8 @@ public enum Renderer {
         var blendOrder: [(distance: Float, draw: Int32, triangle: Int32)] = []
         var localIndex = [Int32](repeating: -1, count: scene.materials.count)
         var retained = 0
-        for placed in placed {
+        let lastDraw = placed.count - 1
+        for (drawIndex, placed) in placed.enumerated() {
             let source = scene.meshes[placed.instance.mesh]
             guard var shape = shapes[placed.instance.mesh] else { continue }
             var mesh = shape.placed(source, instance: placed.instance, world: placed.worldTransform)
@@ -129,7 +130,7 @@ public enum Renderer {
                     blendedHere = true
                 }
             }
-            opaquePass.draw(triangles: mesh.triangleCount) { rasterizer, t in
+            opaquePass.draw(triangles: mesh.triangleCount, thenShade: drawIndex == lastDraw) { rasterizer, t in
                 let m = Int(mesh.triangleMaterials[t])
                 if m >= 0 && blends[m] { return }
                 rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],

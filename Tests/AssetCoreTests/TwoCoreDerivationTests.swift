@@ -13,8 +13,16 @@ import Testing
         faceVertexCounts: [4, 6, 3, 2, 5],
         faceVertexIndices: [0, 1, 7, 6, 0, 1, 2, 3, 4, 5, 2, 8, 4, 3, 5, 1, 2, 8, 4, 0])
 
-    static func repeated(_ copies: Int) -> Mesh {
-        let p = pattern
+    /// The pattern with faces that have room for triangles but give none (a triangle on a line,
+    /// a quad whose corners are all on it): each half then writes fewer triangles than it had
+    /// room for, and the second half's must close the first's gap.
+    static let degeneratePattern = Mesh(
+        name: "degenerate pattern",
+        points: pattern.points + [[1, 0, 0]],
+        faceVertexCounts: [3] + pattern.faceVertexCounts + [4],
+        faceVertexIndices: [0, 9, 1] + pattern.faceVertexIndices + [0, 9, 1, 9])
+
+    static func repeated(_ copies: Int, of p: Mesh = pattern) -> Mesh {
         var points: [SIMD3<Float>] = [], counts: [Int32] = [], indices: [Int32] = []
         points.reserveCapacity(copies * p.points.count)
         for copy in 0..<copies {
@@ -29,11 +37,23 @@ import Testing
     @Test func twoHalvesTriangulateAsOnePass() {
         let one = Self.pattern.triangulated()
         #expect(Set(one.faces) == [0, 1, 2, 4] && one.droppedFaces == 1, "only the two-corner face is dropped")
-        let copies = SplitReduction.threshold / Self.pattern.faceVertexCounts.count + 3
-        let mesh = Self.repeated(copies)
+        expectRepeatedTriangulation(of: Self.pattern)
+    }
+
+    @Test func facesGivingFewerTrianglesThanTheirRoomLeaveNoGap() {
+        let one = Self.degeneratePattern.triangulated()
+        #expect(one.droppedFaces == 3, "the line triangle, the two-corner face and the line quad are dropped")
+        #expect(one.corners.count == 3 * one.triangleCount)
+        expectRepeatedTriangulation(of: Self.degeneratePattern)
+    }
+
+    private func expectRepeatedTriangulation(of pattern: Mesh) {
+        let one = pattern.triangulated()
+        let copies = SplitReduction.threshold / pattern.faceVertexCounts.count + 3
+        let mesh = Self.repeated(copies, of: pattern)
         #expect(mesh.faceVertexCounts.count >= SplitReduction.threshold, "large enough for two halves")
         let both = mesh.triangulated()
-        let cornersPerCopy = UInt32(Self.pattern.faceVertexIndices.count), facesPerCopy = UInt32(Self.pattern.faceVertexCounts.count)
+        let cornersPerCopy = UInt32(pattern.faceVertexIndices.count), facesPerCopy = UInt32(pattern.faceVertexCounts.count)
         #expect(both.droppedFaces == copies * one.droppedFaces)
         #expect(both.triangleCount == copies * one.triangleCount)
         var expectedCorners: [UInt32] = [], expectedFaces: [UInt32] = []

@@ -10,22 +10,20 @@ extension Mesh {
     /// core, so the normals are the same to the bit.
     public func smoothNormals(triangulation given: Triangulation? = nil) -> [SIMD3<Float>] {
         let count = points.count
-        var sums = [SIMD3<Double>](unsafeUninitializedCapacity: count) { buffer, initialized in
-            HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: count * MemoryLayout<SIMD3<Double>>.stride)
-            buffer.baseAddress?.initialize(repeating: .zero, count: count)
-            initialized = count
-        }
         let triangulation = given ?? triangulated()
         let sign: Double = orientation == .leftHanded ? -1 : 1
         let pointCount = points.count, split = pointCount / 2
         let halves = triangulation.triangleCount >= SplitReduction.threshold ? 2 : 1
-        points.withUnsafeBufferPointer { points in
-            faceVertexIndices.withUnsafeBufferPointer { fvi in
-                triangulation.corners.withUnsafeBufferPointer { corners in
-                    sums.withUnsafeMutableBufferPointer { sums in
-                        nonisolated(unsafe) let (points, fvi, corners, sums) = (points, fvi, corners, sums)
+        let sums = [SIMD3<Double>](unsafeUninitializedCapacity: count) { buffer, initialized in
+            HugePages.prefault(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: count * MemoryLayout<SIMD3<Double>>.stride)
+            points.withUnsafeBufferPointer { points in
+                faceVertexIndices.withUnsafeBufferPointer { fvi in
+                    triangulation.corners.withUnsafeBufferPointer { corners in
+                        nonisolated(unsafe) let (points, fvi, corners, sums) = (points, fvi, corners, buffer)
                         DispatchQueue.concurrentPerform(iterations: halves) { half in
                             let own = halves == 1 ? 0..<pointCount : half == 0 ? 0..<split : split..<pointCount
+                            // Each half clears its own points, whose pages `prefault` made present.
+                            if !own.isEmpty { (sums.baseAddress! + own.lowerBound).initialize(repeating: .zero, count: own.count) }
                             for t in 0..<triangulation.triangleCount {
                                 let a = Int(fvi[Int(corners[3 * t])]), b = Int(fvi[Int(corners[3 * t + 1])]), c = Int(fvi[Int(corners[3 * t + 2])])
                                 guard own.contains(a) || own.contains(b) || own.contains(c) else { continue }
@@ -39,6 +37,7 @@ extension Mesh {
                     }
                 }
             }
+            initialized = count
         }
         return SplitReduction.map(sums) { s in
             let l = Vector.length(s)

@@ -3,7 +3,8 @@
 /// allocate per face.
 ///
 /// Ear clipping works in 2D: the polygon is projected onto the coordinate plane most facing its
-/// Newell normal, with axes ordered so the polygon winds counter-clockwise there.
+/// Newell normal, with axes ordered so the polygon winds counter-clockwise there. A polygon of `n`
+/// vertices gives at most `n - 2` triangles, which is what `CornerWriter`'s room is counted by.
 struct PolygonTriangulator {
     private var u: [Double] = []
     private var v: [Double] = []
@@ -11,7 +12,7 @@ struct PolygonTriangulator {
 
     mutating func triangulate(
         face corners: Range<Int>, indices: UnsafeBufferPointer<Int32>,
-        points: UnsafeBufferPointer<SIMD3<Float>>, into out: inout [UInt32]
+        points: UnsafeBufferPointer<SIMD3<Float>>, into out: inout CornerWriter
     ) {
         let n = corners.count
         @inline(__always) func point(_ k: Int) -> SIMD3<Double> {
@@ -70,7 +71,7 @@ struct PolygonTriangulator {
         }
     }
 
-    private mutating func clipEars(n: Int, base: Int, into out: inout [UInt32]) {
+    private mutating func clipEars(n: Int, base: Int, into out: inout CornerWriter) {
         remaining.removeAll(keepingCapacity: true)
         remaining.append(contentsOf: 0..<n)
         var misses = 0
@@ -92,15 +93,15 @@ struct PolygonTriangulator {
                 // than loop forever or lose the face.
                 if misses > m {
                     for k in 1..<(remaining.count - 1) {
-                        out.append(contentsOf: [
-                            UInt32(base + remaining[0]), UInt32(base + remaining[k]), UInt32(base + remaining[k + 1]),
-                        ])
+                        out.append(UInt32(base + remaining[0]))
+                        out.append(UInt32(base + remaining[k]))
+                        out.append(UInt32(base + remaining[k + 1]))
                     }
                     return
                 }
             }
         }
-        out.append(contentsOf: remaining.map { UInt32(base + $0) })
+        for k in remaining { out.append(UInt32(base + k)) }
     }
 
     private func cross2(_ a: Int, _ b: Int, _ c: Int) -> Double {
@@ -114,5 +115,19 @@ struct PolygonTriangulator {
             if cross2(a, b, k) >= 0 && cross2(b, c, k) >= 0 && cross2(c, a, k) >= 0 { return false }
         }
         return true
+    }
+}
+
+/// Where triangle corners are written: room counted beforehand (at most `n - 2` triangles a face),
+/// so the two halves of a large mesh write straight into the one array they share.
+struct CornerWriter {
+    let base: UnsafeMutablePointer<UInt32>
+    private(set) var count = 0
+
+    init(base: UnsafeMutablePointer<UInt32>) { self.base = base }
+
+    @inline(__always) mutating func append(_ corner: UInt32) {
+        (base + count).initialize(to: corner)
+        count += 1
     }
 }

@@ -36,7 +36,7 @@ package enum SplitReduction {
     package static func map<T, U>(_ array: [T], _ transform: @Sendable (T) -> U) -> [U] {
         guard array.count >= threshold else { return array.map(transform) }
         return [U](unsafeUninitializedCapacity: array.count) { out, initialized in
-            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), byteCount: array.count * MemoryLayout<U>.stride)
+            HugePages.prefault(UnsafeMutableRawPointer(out.baseAddress), byteCount: array.count * MemoryLayout<U>.stride)
             nonisolated(unsafe) let out = out
             array.withUnsafeBufferPointer { input in
                 nonisolated(unsafe) let input = input

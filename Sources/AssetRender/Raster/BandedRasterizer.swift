@@ -45,10 +45,15 @@ struct BandedRasterizer {
 
     /// Runs `draw(rasterizer, triangle)` for every triangle in every band, the bands at once
     /// when there are enough triangles. `draw` may run on several threads at a time: it must only
-    /// read what it captures.
-    mutating func draw(triangles: Int, _ draw: (inout TriangleRasterizer, Int) -> Void) {
+    /// read what it captures. `thenShade`, for the opaque pass's last mesh, has each band shade
+    /// what it deferred as soon as its own triangles are drawn: a band that finishes first shades
+    /// while the other still draws, instead of both waiting for the slower.
+    mutating func draw(triangles: Int, thenShade: Bool = false, _ draw: (inout TriangleRasterizer, Int) -> Void) {
         guard bands.count > 1, triangles >= Self.parallelTriangles || meshes <= Self.fewMeshes else {
-            for k in bands.indices { for t in 0..<triangles { draw(&bands[k], t) } }
+            for k in bands.indices {
+                for t in 0..<triangles { draw(&bands[k], t) }
+                if thenShade { bands[k].shadeDeferred() }
+            }
             return
         }
         withoutActuallyEscaping(draw) { draw in
@@ -57,6 +62,7 @@ struct BandedRasterizer {
                 let bands = UncheckedBox(buffer)
                 DispatchQueue.concurrentPerform(iterations: buffer.count) { k in
                     for t in 0..<triangles { work.value(&bands.value[k], t) }
+                    if thenShade { bands.value[k].shadeDeferred() }
                 }
             }
         }
