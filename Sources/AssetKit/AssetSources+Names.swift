@@ -2,9 +2,10 @@ import AssetCore
 import AssetValidate
 
 // What the bucket-aware use cases hand back names `s3://` locations, not the local folders that
-// stand for them: each outcome is named as it leaves the use case (as the format registry names a
-// read's warnings and errors as they leave the read), so the CLI, the service and a library user
-// print what they are given. On local files nothing changes.
+// stand for them. Warnings, errors and findings name them from the start (the readers and
+// validators name every file through `ReadOptions.name(of:)`); the paths an outcome holds (its
+// input, the files written) are named here as it leaves the use case, so the CLI, the service
+// and a library user print what they are given. On local files nothing changes.
 
 extension AssetSources {
     /// `relative` under `folder`, a local folder or an `s3://` prefix (which NSString's path
@@ -18,27 +19,25 @@ extension AssetSources {
     /// A thumbnail outcome with its input, error, warnings and figures named by their locations.
     public func named(_ outcome: ThumbnailUseCase.Outcome) -> ThumbnailUseCase.Outcome {
         var named = outcome
-        named.job.input = display(outcome.job.input)
-        named.error = outcome.error.map(display)
-        named.warnings = outcome.warnings.map { $0.mappingText(display) }
-        named.info?.file = display(outcome.info?.file ?? "")
+        named.job.input = name(of: outcome.job.input)
+        named.error = outcome.error.map(self.named)
+        if let file = outcome.info?.file { named.info?.file = name(of: file) }
         return named
     }
 
     /// A conversion of a batch, named likewise (its input, written files, warnings and error).
     public func named(_ outcome: BatchConvertUseCase.Outcome) -> BatchConvertUseCase.Outcome {
         var named = outcome
-        named.job.input = display(outcome.job.input)
-        named.error = outcome.error.map(display)
+        named.job.input = name(of: outcome.job.input)
+        named.error = outcome.error.map(self.named)
         named.report = outcome.report.map { self.named($0) }
         return named
     }
 
-    /// A conversion's report with its written files and warnings named by their locations.
+    /// A conversion's report with its written files named by their locations.
     public func named(_ report: ConvertUseCase.Report) -> ConvertUseCase.Report {
         var named = report
-        named.writtenFiles = report.writtenFiles.map(display)
-        named.diagnostics = report.diagnostics.map { $0.mappingText(display) }
+        named.writtenFiles = report.writtenFiles.map(name(of:))
         return named
     }
 
@@ -46,28 +45,25 @@ extension AssetSources {
     public func named(_ outcome: ValidateUseCase.Outcome) -> ValidateUseCase.Outcome {
         switch outcome {
         case .report(let report): return .report(named(report))
-        case .failed(let file, let error): return .failed(file: display(file), display(error))
+        case .failed(let file, let error): return .failed(file: name(of: file), named(error))
         }
     }
 
     public func named(_ report: ValidationReport) -> ValidationReport {
         var named = report
-        named.file = display(report.file)
-        for i in named.findings.indices {
-            named.findings[i].location.file = named.findings[i].location.file.map(display)
-            named.findings[i].message = display(named.findings[i].message)
-        }
+        named.file = name(of: report.file)
+        for i in named.findings.indices { named.findings[i].location.file = named.findings[i].location.file.map(name(of:)) }
         return named
     }
 
     /// A repair's outcome with its output and both reports named.
     public func named(_ outcome: RepairUseCase.Outcome) -> RepairUseCase.Outcome {
         var named = outcome
-        named.output = display(outcome.output)
+        named.output = name(of: outcome.output)
         named.before = self.named(outcome.before)
         named.after = self.named(outcome.after)
-        for i in named.changes.indices { named.changes[i].location.file = named.changes[i].location.file.map(display) }
-        for i in named.skipped.indices { named.skipped[i].location.file = named.skipped[i].location.file.map(display) }
+        for i in named.changes.indices { named.changes[i].location.file = named.changes[i].location.file.map(name(of:)) }
+        for i in named.skipped.indices { named.skipped[i].location.file = named.skipped[i].location.file.map(name(of:)) }
         return named
     }
 }
@@ -99,6 +95,6 @@ extension ValidateUseCase {
 extension RepairUseCase {
     /// `run` for a staged file and output, the outcome and any error named by their locations.
     public func run(file: String, output: String, force: Bool, sources: AssetSources) throws(AssetError) -> Outcome {
-        do throws(AssetError) { return sources.named(try run(file: file, output: output, force: force)) } catch { throw sources.display(error) }
+        do throws(AssetError) { return sources.named(try run(file: file, output: output, force: force)) } catch { throw sources.named(error) }
     }
 }

@@ -22,7 +22,7 @@ extension ConvertUseCase {
             try sources.upload()
             return sources.named(report)
         } catch {
-            throw sources.display(error)
+            throw sources.named(error)
         }
     }
 }
@@ -48,10 +48,9 @@ extension InfoUseCase {
             useCase.options = sources.readOptions(options, forInput: path, location: location, keepingRoot: keepingRoot)
             var report = try useCase.run(path: path)
             if path != location { report.info.file = location }
-            report.info.warnings = report.info.warnings.map(sources.display)
             return report
         } catch {
-            throw sources.display(error)
+            throw sources.named(error)
         }
     }
 }

@@ -224,18 +224,25 @@ public final class AssetSources: Sendable {
 
     // MARK: Messages and the end
 
-    /// `text` with staging and output folders written as the `s3://` locations they stand for:
-    /// for the paths a use case reports (outputs, job inputs), which no read has named yet.
-    public func display(_ text: String) -> String {
-        var out = files.display(text)
-        for output in outputs.value where out.contains(output.folder) {
-            out = out.replacingOccurrences(of: output.folder, with: output.store.location)
+    /// The location a local path stands for: a staged input by the object it was fetched from,
+    /// an output's local copy by the key it is uploaded to; any other path as it is. For the
+    /// paths a use case hands back (inputs, outputs, written files); what the readers and
+    /// validators say names the bucket already (`ReadOptions.name(of:)`).
+    public func name(of path: String) -> String {
+        if let location = files.location(of: path) { return location }
+        for output in outputs.value where path == output.folder || path.hasPrefix(output.folder + "/") {
+            return output.store.location + path.dropFirst(output.folder.count)
         }
-        return out
+        return path
     }
 
-    /// This error with staging and output folders written as their `s3://` locations.
-    public func display(_ error: AssetError) -> AssetError { error.mappingText(display) }
+    /// This error with its file named by `name(of:)`: one met writing an output, or opening an
+    /// input before any reader named it.
+    public func named(_ error: AssetError) -> AssetError {
+        var named = error
+        named.location.file = error.location.file.map(name(of:))
+        return named
+    }
 
     /// Remembers that the store stopped answering while something was read, so the work's
     /// results are not recorded as if whole.

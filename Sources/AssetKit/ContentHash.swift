@@ -5,13 +5,15 @@ import Foundation
 /// SHA-256 of a file's bytes, read in 1 MiB chunks, as lowercase hex. OpenSSL's libcrypto does the
 /// hashing: the system library every Debian machine has, at no build cost.
 public enum ContentHash {
-    public static func file(_ path: String) throws(AssetError) -> String {
-        let fd = try RegularFile.openForReading(path, display: path)
+    /// `name` is how errors call the file (a staged one by its `s3://` location).
+    public static func file(_ path: String, name: String? = nil) throws(AssetError) -> String {
+        let name = name ?? path
+        let fd = try RegularFile.openForReading(path, display: name)
         defer { close(fd) }
-        guard let context = EVP_MD_CTX_new() else { throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: path)) }
+        guard let context = EVP_MD_CTX_new() else { throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: name)) }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: path))
+            throw AssetError(.io("cannot start a SHA-256 hash"), at: SourceLocation(file: name))
         }
         // Small files (most of an asset folder) get a buffer their own size, not a 1 MiB one each.
         var status = stat()
@@ -21,7 +23,7 @@ public enum ContentHash {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw AssetError(.io("cannot read: \(String(cString: strerror(errno)))"), at: SourceLocation(file: path))
+                throw AssetError(.io("cannot read: \(String(cString: strerror(errno)))"), at: SourceLocation(file: name))
             }
             if n == 0 { break }
             _ = chunk.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, n) }
@@ -29,7 +31,7 @@ public enum ContentHash {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else {
-            throw AssetError(.io("cannot finish a SHA-256 hash"), at: SourceLocation(file: path))
+            throw AssetError(.io("cannot finish a SHA-256 hash"), at: SourceLocation(file: name))
         }
         return hex(digest.prefix(Int(length)))
     }

@@ -41,7 +41,7 @@ enum GLTFValidationNotice {
         let errors = try GLTFValidator(options: options).validate(path: path).filter { $0.severity == .error }
         guard let first = errors.first else { return nil }
         let message = "\(errors.count) glTF validation error\(errors.count == 1 ? "" : "s") (the first: \(first.rule) at \(first.location.elementPath ?? "/"): \(first.message)); run assetc validate for all of them"
-        if options.isStrict { throw AssetError(.strict(message), at: SourceLocation(file: path, elementPath: first.location.elementPath)) }
-        return .warning(message, at: SourceLocation(file: path))
+        if options.isStrict { throw AssetError(.strict(message), at: SourceLocation(file: options.name(ofPath: path), elementPath: first.location.elementPath)) }
+        return .warning(message, at: SourceLocation(file: options.name(ofPath: path)))
     }
 }

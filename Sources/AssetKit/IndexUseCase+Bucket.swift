@@ -85,8 +85,8 @@ extension IndexUseCase {
     static let requestsInFlight = 8
 
 
-    /// One object staged and read into its entry, messages naming `s3://` rather than the
-    /// staging folder. A missing object and an unreachable store are failures; anything else
+    /// One object staged and read into its entry, its messages naming `s3://` as the readers
+    /// wrote them (the staged folders are in `options`). A missing object and an unreachable store are failures; anything else
     /// wrong becomes the entry's error, as for a file.
     private func stagedEntry(_ candidate: (file: Candidate, etag: String), fetched: Result<String, AssetError>, staging: StagedPrefix,
                              root: String, rootName: String, cache: ThumbnailCache, options: ReadOptions) -> Result<CatalogEntry, AssetError> {
@@ -104,8 +104,6 @@ extension IndexUseCase {
         }
         var entry = entry(for: file, root: staging.folder, recordRoot: root, rootName: rootName, cache: cache, readOptions: options)
         entry.record.etag = candidate.etag
-        entry.record.error = entry.record.error.map(staging.display)
-        entry.warnings = entry.warnings.map(staging.display)
         return .success(entry)
     }
 

@@ -174,7 +174,7 @@ public struct IndexUseCase: Sendable {
         var record = CatalogRecord(id: candidate.id, root: recordRoot ?? root, kind: candidate.kind, format: candidate.format,
                                    byteSize: candidate.byteSize, contentHash: "", modifiedAt: candidate.modifiedAt, indexedAt: now)
         let hash: String
-        do throws(AssetError) { hash = try ContentHash.file(candidate.path) } catch {
+        do throws(AssetError) { hash = try ContentHash.file(candidate.path, name: readOptions.name(ofPath: candidate.path)) } catch {
             record.error = error.description
             return CatalogEntry(record: record)
         }

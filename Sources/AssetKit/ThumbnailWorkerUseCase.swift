@@ -151,12 +151,8 @@ public struct ThumbnailWorkerUseCase: Sendable {
             let (path, readOptions) = try sources.locate(root: summary.root, relative: relative)
             var renderer = ThumbnailUseCase(render: render, readOptions: readOptions)
             renderer.registry = registry
-            do throws(AssetError) {
-                _ = try cache.png(contentHash: job.contentHash, size: job.size, view: view, renderer: renderer) {
-                    () throws(AssetError) in try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
-                }
-            } catch {
-                throw readOptions.staged.display(error)
+            _ = try cache.png(contentHash: job.contentHash, size: job.size, view: view, renderer: renderer) {
+                () throws(AssetError) in try registry.read(URL(fileURLWithPath: path), options: readOptions).scene
             }
             return nil
         } catch {

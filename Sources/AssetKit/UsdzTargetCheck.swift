@@ -31,7 +31,8 @@ public struct UsdzTargetCheck: Sendable {
         conversion.checksGLTF = false  // a glTF source's own findings are reported beside these
         let converted = try conversion.run(input: file, output: output, options: convert)
 
-        let here = SourceLocation(file: file)
+        let name = options.name(ofPath: file)
+        let here = SourceLocation(file: name)
         var findings: [ValidationFinding] = []
         let source = converted.sourceMetadata
         if source.upAxis != .y {
@@ -55,10 +56,10 @@ public struct UsdzTargetCheck: Sendable {
         for var finding in verdict.findings {
             // Prim paths are the converted stage's; the file named is the source the user has.
             finding.message = "in the usdz: " + finding.message
-            finding.location = SourceLocation(file: file, elementPath: finding.location.elementPath)
+            finding.location = SourceLocation(file: name, elementPath: finding.location.elementPath)
             finding.fixable = false
             findings.append(finding)
         }
-        return ValidationReport(file: file, format: converted.sourceFormat, findings: findings)
+        return ValidationReport(file: name, format: converted.sourceFormat, findings: findings)
     }
 }

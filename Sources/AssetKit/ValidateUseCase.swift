@@ -76,7 +76,18 @@ public struct ValidateUseCase: Sendable {
         return outcomes.value.compactMap { $0 }
     }
 
+    /// The outcome for `file`, which it names as the read does (a staged file by its `s3://`
+    /// location).
     private func validate(_ file: String, with validator: AssetValidator) -> Outcome {
+        switch checked(file, with: validator) {
+        case .report(var report):
+            report.file = options.name(ofPath: file)
+            return .report(report)
+        case .failed(_, let error): return .failed(file: options.name(ofPath: file), error)
+        }
+    }
+
+    private func checked(_ file: String, with validator: AssetValidator) -> Outcome {
         do throws(AssetError) {
             // Said to be no folder, the URL does not stat the file to find out (the sniff does).
             let match = try registry.reader(for: URL(fileURLWithPath: file, isDirectory: false), staged: options.staged)
@@ -93,7 +104,7 @@ public struct ValidateUseCase: Sendable {
             guard match.format.isUSD else {
                 throw AssetError(.unsupportedFormat("validate checks USD (usda, usdc, usdz) and glTF (gltf, glb) files; this is \(match.format.name), convert it first, or pass --target usdz to see what converting it to usdz would change",
                                                     supported: AssetFormat.allCases.filter { $0.isUSD || $0 == .gltf || $0 == .glb }.map(\.name)),
-                                 at: SourceLocation(file: file))
+                                 at: SourceLocation(file: options.name(ofPath: file)))
             }
             // A small file the sniff read whole is not read a second time.
             return .report(try validator.validate(path: file, format: match.format, contents: contents))

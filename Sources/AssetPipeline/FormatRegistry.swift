@@ -35,12 +35,8 @@ public struct FormatRegistry: Sendable {
     }
 
     /// The reader for a file, judged from its first bytes (read by ranges when `staged` reads the
-    /// file so); errors name staged files by the locations they stand for.
+    /// file so); errors name a staged file by the location it stands for.
     public func reader(for url: URL, staged: StagedFiles = .none) throws(AssetError) -> Match {
-        do throws(AssetError) { return try sniffedReader(for: url, staged: staged) } catch { throw staged.display(error) }
-    }
-
-    private func sniffedReader(for url: URL, staged: StagedFiles) throws(AssetError) -> Match {
         let (prefix, isWhole) = try SniffedFile.head(of: url, staged: staged)
         let ext = url.pathExtension.lowercased()
         for reader in readers {
@@ -57,10 +53,10 @@ public struct FormatRegistry: Sendable {
         let supported = supportedFormats.map(\.name)
         if let foreign = ForeignFormat.recognise(prefix: prefix) {
             throw AssetError(.unsupportedFormat("this is \(foreign), which assetc does not read", supported: supported),
-                             at: SourceLocation(file: url.relativePath))
+                             at: SourceLocation(file: staged.location(of: url.path) ?? url.relativePath))
         }
         let what = ext.isEmpty ? "cannot tell the format of this file" : "'.\(ext)' content is not a format assetc reads"
-        throw AssetError(.unsupportedFormat(what, supported: supported), at: SourceLocation(file: url.relativePath))
+        throw AssetError(.unsupportedFormat(what, supported: supported), at: SourceLocation(file: staged.location(of: url.path) ?? url.relativePath))
     }
 
     /// The format a reader claims the file in, by extension or else by content, without reading
@@ -87,19 +83,9 @@ public struct FormatRegistry: Sendable {
     }
 
     /// Reads a file `reader(for:)` already matched, so a caller that needs the format first
-    /// (the converter's report) sniffs once.
-    /// What it says names staged files (a bucket prefix's) by the `s3://` locations they stand for.
+    /// (the converter's report) sniffs once. The readers name a staged file (a bucket prefix's)
+    /// by the `s3://` location it stands for in what they say (`ReadOptions.name(of:)`).
     public func read(_ match: Match, options: ReadOptions = ReadOptions()) throws(AssetError) -> ReadResult {
-        do throws(AssetError) {
-            var result = try readAsStaged(match, options: options)
-            if !options.staged.isEmpty { result.diagnostics = result.diagnostics.map(options.staged.display) }
-            return result
-        } catch {
-            throw options.staged.display(error)
-        }
-    }
-
-    private func readAsStaged(_ match: Match, options: ReadOptions) throws(AssetError) -> ReadResult {
         let url = match.file.url
         var result = try match.reader.read(match.file, options: options)
         result.scene.countedPurposes = options.purposes
@@ -109,7 +95,7 @@ public struct FormatRegistry: Sendable {
             result.scene.metadata.declaresUnits = true
         }
         if options.isStrict, let first = result.warnings.first {
-            throw AssetError(.strict(first.message), at: first.location.inFile(url.relativePath))
+            throw AssetError(.strict(first.message), at: first.location.inFile(options.name(of: url)))
         }
         return result
     }

@@ -192,12 +192,6 @@ public final class StagedPrefix: StagedFolderSource, Sendable {
         notes.withLock { list in defer { list.removeAll() }; return list }
     }
 
-    /// `text` with the staging folder written as the store's location, so messages name
-    /// `s3://bucket/prefix/key` rather than a temporary path.
-    public func display(_ text: String) -> String {
-        files.display(text)
-    }
-
     private func fetch(_ key: String) throws(AssetError) -> State {
         let bytes = Array(key.utf8)
         while true {

@@ -49,7 +49,7 @@ public struct ColladaReader: SceneReader {
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let path = file.url.path
         var warnings: [Diagnostic] = []
         if Self.decodedPrefix(file.prefix).isUTF16 {

@@ -171,9 +171,9 @@ struct FBXMaterialBuilder {
         }
         let authored = relative.isEmpty ? absolute : relative
         if let refused {
-            diagnostics.append(.warning("texture refused: " + AssetRoot.refusal(refused, root: sandbox), at: location))
+            diagnostics.append(.warning("texture refused: " + staged.refusal(staged.name(ofPath: refused), root: sandbox), at: location))
         } else {
-            diagnostics.append(.warning("texture '\(authored)' not found (looked for \(candidates.joined(separator: ", ")))", at: location))
+            diagnostics.append(.warning("texture '\(authored)' not found (looked for \(candidates.map(staged.name(ofPath:)).joined(separator: ", ")))", at: location))
         }
         return nil
     }

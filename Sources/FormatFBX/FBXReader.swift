@@ -15,7 +15,7 @@ public struct FBXReader: SceneReader {
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let budget = ReadBudget(options.limits)
         let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget, staged: options.staged)
         let document = bytes.starts(with: Array("Kaydara FBX Binary".utf8))

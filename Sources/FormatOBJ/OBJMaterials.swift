@@ -74,11 +74,11 @@ struct OBJMaterials {
         let path = AssetRoot.real(cleaned.hasPrefix("/") ? cleaned : (folder as NSString).appendingPathComponent(cleaned), staged: options.staged)
         let root = options.assetRoot.folder(for: objPath)
         if !options.allowsPathsOutsideAsset && !AssetRoot.contains(root, path) {
-            diagnostics.append(.warning("\(what) refused: " + AssetRoot.refusal(written, root: root), at: here))
+            diagnostics.append(.warning("\(what) refused: " + options.refusal(written, root: root), at: here))
             return nil
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            diagnostics.append(.warning("\(what) '\(written)' not found (looked for \(path))", at: here))
+            diagnostics.append(.warning("\(what) '\(written)' not found (looked for \(options.name(ofPath: path)))", at: here))
             return nil
         }
         return path

@@ -18,7 +18,7 @@ public struct OBJReader: SceneReader {
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let path = file.url.path
         let budget = ReadBudget(options.limits)
         let parser: OBJParser

@@ -18,7 +18,7 @@ public struct PLYReader: SceneReader {
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let budget = ReadBudget(options.limits)
         let bytes: [UInt8]
         if let mapped = try MappedFile.mapIfLarge(path: file.url.path, display: display, budget: budget, staged: options.staged) {
@@ -48,7 +48,7 @@ public struct PLYReader: SceneReader {
     /// never resident whole beside its splats, and never copied. Nil for any other PLY.
     private func readMappedCapture(_ mapped: MappedFile, file: SniffedFile, options: ReadOptions,
                                    budget: ReadBudget) throws(AssetError) -> ReadResult? {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let header = try PLYHeader(bytes: Array(mapped.bytes.prefix(PLYHeader.searchLimit)), file: display)
         guard header.encoding != .ascii, header.elements.count == 1, let element = header.elements.first, element.name == "vertex",
               let layout = try PLYSplatLayout(element, file: display) else { return nil }
@@ -83,7 +83,7 @@ public struct PLYReader: SceneReader {
     /// the file named in warnings.
     private func capture(_ splats: consuming SplatSet, layout: PLYSplatLayout, header: PLYHeader, file: SniffedFile,
                          options: ReadOptions) -> ReadResult {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let name = file.url.deletingPathExtension().lastPathComponent
         var diagnostics: [Diagnostic] = []
         switch layout.kind {

@@ -19,7 +19,7 @@ public struct STLReader: SceneReader {
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let budget = ReadBudget(options.limits)
         let bytes = try FileBytes.read(path: file.url.path, display: display, budget: budget, staged: options.staged)
         var scene = Scene()

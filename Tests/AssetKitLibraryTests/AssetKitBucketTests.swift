@@ -51,13 +51,19 @@ struct AssetKitBucketTests {
         var verdicts: [String: Int] = [:]
         for outcome in outcomes {
             guard case .report(let report) = outcome else { Issue.record("\(outcome)"); continue }
-            verdicts[sources.display(outcome.file)] = report.errorCount
+            // Named by the validators as they read, with no mapping afterwards: the bucket, never the staging folder.
+            #expect(outcome.file.hasPrefix("s3://lib/"), "\(outcome.file)")
+            for finding in report.findings {
+                #expect(!(finding.location.file ?? "").contains("assetc-stage") && !finding.message.contains("assetc-stage"), "\(finding)")
+            }
+            verdicts[outcome.file] = report.errorCount
         }
         #expect(verdicts["s3://lib/out/room.usdz"] == 0, "the converted package passes ARKit's rules: \(verdicts)")
 
         let (renderer, jobs, folder) = try ThumbnailUseCase().staged(["s3://lib/library/props"], output: "s3://lib/thumbs", sources: sources)
         let rendered = renderer.run(jobs, outputFolder: folder)
         #expect(!rendered.isEmpty && rendered.allSatisfy { $0.error == nil }, "\(rendered.compactMap(\.error))")
+        #expect(rendered.flatMap(\.warnings).allSatisfy { !$0.description.contains("assetc-stage") }, "\(rendered.flatMap(\.warnings))")
         let uploaded = try sources.upload()
         #expect(uploaded.contains { $0.hasPrefix("s3://lib/thumbs/") && $0.hasSuffix(".png") }, "\(uploaded)")
 

@@ -65,10 +65,17 @@ struct StagedPrefixTests {
         #expect(!FileManager.default.fileExists(atPath: room))
     }
 
-    @Test func displayNamesTheStoreInsteadOfTheFolder() throws {
+    @Test func stagedPathsAreNamedByTheLocationsTheyStandFor() throws {
         let source = try store()
         let staging = try StagedPrefix(store: source, maxBytes: 1 << 20)
         defer { staging.close() }
-        #expect(staging.display(staging.folder + "/scenes/room.usda: bad") == source.location + "/scenes/room.usda: bad")
+        let files = staging.files
+        #expect(files.location(of: staging.folder + "/scenes/room.usda") == source.location + "/scenes/room.usda")
+        #expect(files.location(of: staging.folder) == source.location, "the folder is the prefix")
+        #expect(files.location(of: staging.folder + "/props/../scenes/./room.usda") == source.location + "/scenes/room.usda",
+                "joined before resolved, as readers do")
+        #expect(files.location(of: staging.folder + "/../elsewhere.usda") == nil, "a path that climbs out is not the bucket's")
+        #expect(files.location(of: "/tmp/room.usda") == nil && files.name(ofPath: "/tmp/room.usda") == "/tmp/room.usda")
+        #expect(files.refusal("../x.png", root: staging.folder).contains("outside the asset root \(source.location) "))
     }
 }

@@ -84,6 +84,10 @@ public enum AssetRoot: Sendable, Equatable {
 }
 
 extension ReadOptions {
+    /// `AssetRoot.refusal` with the root named as this read names files (a staged root by the
+    /// `s3://` prefix it stands for).
+    public func refusal(_ authored: String, root: String) -> String { staged.refusal(authored, root: root) }
+
     /// These options for the assets of a walked folder: a root set for every folder stays,
     /// otherwise the folder itself is the root.
     public func rooted(at folder: String) -> ReadOptions {

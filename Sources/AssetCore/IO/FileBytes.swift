@@ -11,7 +11,8 @@ package enum FileBytes {
     static let parallelThreshold = 16 << 20
 
     package static func read(path: String, expectedSize: Int, staged: StagedFiles = .none) throws(AssetError) -> [UInt8] {
-        let fd = try RegularFile.openForReading(path, display: path, staged: staged)
+        let display = staged.name(ofPath: path)
+        let fd = try RegularFile.openForReading(path, display: display, staged: staged)
         defer { close(fd) }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: expectedSize) { buffer, count in
@@ -37,7 +38,7 @@ package enum FileBytes {
             count = first.got < middle ? first.got : middle + second.got
         }
         if failure != 0 {
-            throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: path))
+            throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: display))
         }
         return bytes
     }

@@ -22,7 +22,7 @@ package final class MappedFile: @unchecked Sendable {
     package init?(path: String, size: Int, staged: StagedFiles = .none) {
         guard size > 0 else { return nil }
         let fd: Int32
-        do { fd = try RegularFile.openForReading(path, display: path, staged: staged) } catch { return nil }  // the caller's own read reports why
+        do { fd = try RegularFile.openForReading(path, display: staged.name(ofPath: path), staged: staged) } catch { return nil }  // the caller's own read reports why
         defer { close(fd) }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
         let start = UInt(bitPattern: base)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a reader may do. The caps keep hostile or broken files from exhausting memory or the stack:
 /// readers check counts read from a file against these before allocating.
 public struct ReadOptions: Sendable, Equatable {
@@ -29,6 +31,15 @@ public struct ReadOptions: Sendable, Equatable {
         self.allowsPathsOutsideAsset = allowsPathsOutsideAsset
         self.isStrict = isStrict
     }
+
+    /// How this read's messages name the file at `url`: the `s3://` location a staged file stands
+    /// for, else the path as it was given.
+    public func name(of url: URL) -> String {
+        staged.location(of: url.path) ?? url.relativePath
+    }
+
+    /// How this read's messages name the file at `path` (absolute once resolved).
+    public func name(ofPath path: String) -> String { staged.name(ofPath: path) }
 }
 
 public struct ReadLimits: Sendable, Equatable {

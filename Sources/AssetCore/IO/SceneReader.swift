@@ -51,7 +51,7 @@ public struct SniffedFile: Sendable {
     /// The first bytes of a file, and whether they are all of it (a regular file that ended within
     /// them); "not found" only when it is absent, else an I/O error.
     public static func head(of url: URL, staged: StagedFiles = .none) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
-        let path = url.relativePath
+        let path = staged.location(of: url.path) ?? url.relativePath
         // A package a staged folder reads by ranges is sniffed by one, not fetched whole for it.
         if let object = staged.rangedBytes(at: url.path) {
             return (try object.read(0..<min(prefixLength, object.byteCount)), false)

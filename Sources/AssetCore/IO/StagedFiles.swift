@@ -76,35 +76,40 @@ public struct StagedFiles: Sendable, Equatable {
         source.materializeWhole(relativePath: rest)
     }
 
-    /// `text` with each staged folder written as the location it stands for: what a read's
-    /// warnings and errors say, so they name `s3://bucket/prefix/key`, never a staging folder.
-    public func display(_ text: String) -> String {
-        var out = text
-        for entry in entries where out.contains(entry.folder) { out = out.replacingOccurrences(of: entry.folder, with: entry.source.location) }
-        return out
+    /// The location a path in a staged folder stands for (`s3://bucket/prefix/key`), nil for a
+    /// path in none: what readers name the files they read in their warnings and errors, so a
+    /// message names the bucket from the moment it is made, never a staging folder.
+    public func location(of path: String) -> String? {
+        guard !entries.isEmpty, path.hasPrefix("/") else { return nil }
+        let collapsed = Self.collapsed(path)
+        if let entry = entries.first(where: { $0.folder == collapsed }) { return entry.source.location }
+        guard let (source, rest) = staged(path) else { return nil }
+        return source.location + "/" + rest
     }
 
-    /// This error with its location and message written by `display`.
-    public func display(_ error: AssetError) -> AssetError {
-        entries.isEmpty ? error : error.mappingText(display)
-    }
+    /// `location(of:)`, else the path itself.
+    public func name(ofPath path: String) -> String { location(of: path) ?? path }
 
-    /// This diagnostic with its location and message written by `display`.
-    public func display(_ diagnostic: Diagnostic) -> Diagnostic {
-        entries.isEmpty ? diagnostic : diagnostic.mappingText(display)
+    /// `AssetRoot.refusal` with a staged root named by the location it stands for.
+    public func refusal(_ authored: String, root: String) -> String {
+        AssetRoot.refusal(authored, root: name(ofPath: root))
     }
 
     private func staged(_ path: String) -> (any StagedFolderSource, String)? {
         guard !entries.isEmpty, path.hasPrefix("/") else { return nil }
-        // Readers join before they resolve (`folder/../x.png`); nothing staged is a symlink, so
-        // collapsing by the letters is what realpath will do once the file is there.
+        let collapsed = Self.collapsed(path)
+        guard let entry = entries.first(where: { collapsed.hasPrefix($0.folder + "/") }) else { return nil }
+        let rest = String(collapsed.dropFirst(entry.folder.count + 1))
+        return rest.isEmpty ? nil : (entry.source, rest)
+    }
+
+    /// Readers join before they resolve (`folder/../x.png`); nothing staged is a symlink, so
+    /// collapsing by the letters is what realpath will do once the file is there.
+    private static func collapsed(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") where part != "." {
             if part == ".." { _ = parts.popLast() } else { parts.append(part) }
         }
-        let collapsed = "/" + parts.joined(separator: "/")
-        guard let entry = entries.first(where: { collapsed.hasPrefix($0.folder + "/") }) else { return nil }
-        let rest = String(collapsed.dropFirst(entry.folder.count + 1))
-        return rest.isEmpty ? nil : (entry.source, rest)
+        return "/" + parts.joined(separator: "/")
     }
 }

@@ -48,7 +48,7 @@ struct USDLayerEditor {
         guard layers[rootIndex].metadata[key] != value else { return }
         layers[rootIndex].metadata[key] = value
         edited.insert(rootIndex)
-        changes.append(ValidationChange(rule: rule, message: message, location: SourceLocation(file: layers[rootIndex].location.description)))
+        changes.append(ValidationChange(rule: rule, message: message, location: SourceLocation(file: layers[rootIndex].name)))
     }
 
     /// The first defined, non-abstract root prim, as a reader picking one would.
@@ -84,7 +84,7 @@ struct USDLayerEditor {
     }
 
     private mutating func skip(_ rule: ARKitRule, _ reason: String) {
-        skipped.append(ValidationChange(rule: rule, message: reason, location: SourceLocation(file: layers[rootIndex].location.description)))
+        skipped.append(ValidationChange(rule: rule, message: reason, location: SourceLocation(file: layers[rootIndex].name)))
     }
 
     private static func holdsGeometry(_ prim: USDComposedPrim) -> Bool {
@@ -106,7 +106,7 @@ struct USDLayerEditor {
     /// Finds the spec a composed prim's strongest opinion came from (by its file and line, else by
     /// its path in that layer) and edits it.
     private mutating func editStrongestSpec(of prim: USDComposedPrim, rule: ARKitRule, message: String, _ edit: (inout USDPrimSpec) -> Void) {
-        guard let layerIndex = layers.firstIndex(where: { $0.location.description == prim.location.file }) else {
+        guard let layerIndex = layers.firstIndex(where: { $0.name == prim.location.file }) else {
             skip(rule, "<\(prim.path)>: its strongest spec is in no layer the fix can rewrite")
             return
         }

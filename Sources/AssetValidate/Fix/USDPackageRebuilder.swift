@@ -86,16 +86,16 @@ struct USDPackageRebuilder {
                 let encoded = try USDCrateWriter.encode(layers[index])
                 if encoded.warnings.isEmpty {
                     changes.append(ValidationChange(rule: .arkitRootLayer, message: "wrote the root layer as the usdc crate '\(name)'",
-                                                    location: SourceLocation(file: location.description)))
+                                                    location: SourceLocation(file: facts.name(location))))
                 } else {
                     name = stem + ".usda"
                     skipped.append(ValidationChange(rule: .arkitRootLayer, message: "the root layer stays usda: as a crate it would lose \(encoded.warnings.joined(separator: "; "))",
-                                                    location: SourceLocation(file: location.description)))
+                                                    location: SourceLocation(file: facts.name(location))))
                 }
             } catch {
                 name = stem + ".usda"
                 skipped.append(ValidationChange(rule: .arkitRootLayer, message: "the root layer stays usda: \(error.message)",
-                                                location: SourceLocation(file: location.description)))
+                                                location: SourceLocation(file: facts.name(location))))
             }
         }
         reserve(name, for: location)
@@ -111,7 +111,7 @@ struct USDPackageRebuilder {
             let folder = PathArithmetic.directory(of: name)
             name = PathArithmetic.join(folder, renamed)
             rewritten.insert(index)
-            changes.append(ValidationChange(rule: .arkitLayer, message: "wrote layer '\(location)' as usda text", location: SourceLocation(file: location.description)))
+            changes.append(ValidationChange(rule: .arkitLayer, message: "wrote layer '\(facts.name(location))' as usda text", location: SourceLocation(file: facts.name(location))))
         }
         reserve(name, for: location)
     }
@@ -163,20 +163,20 @@ struct USDPackageRebuilder {
         var name = naturalName(location)
         if isTexture, ShaderRules.transcodableTextureFormats.contains(Self.fileExtension(name).lowercased()) {
             do throws(AssetError) {
-                let transcoded = try transcode(try facts.readBytes(location), location.description)
+                let transcoded = try transcode(try facts.readBytes(location), facts.name(location))
                 converted[location] = transcoded.png
                 if let lost = transcoded.leftOut { leftOut[location] = lost }
                 name = PathArithmetic.join(PathArithmetic.directory(of: name), Self.stem(of: name) + ".png")
             } catch {
-                skipped.append(ValidationChange(rule: .texture, message: "'\(location)' could not be converted to PNG (\(error.message)); it is packaged as it was",
-                                                location: SourceLocation(file: location.description)))
+                skipped.append(ValidationChange(rule: .texture, message: "'\(facts.name(location))' could not be converted to PNG (\(error.message)); it is packaged as it was",
+                                                location: SourceLocation(file: facts.name(location))))
             }
         }
         reserve(name, for: location)
         if converted[location] != nil {
-            changes.append(ValidationChange(rule: .texture, message: "converted '\(location)' to PNG as '\(entryNames[location] ?? name)'"
+            changes.append(ValidationChange(rule: .texture, message: "converted '\(facts.name(location))' to PNG as '\(entryNames[location] ?? name)'"
                                             + (leftOut[location].map { " (\($0) kept)" } ?? ""),
-                                            location: SourceLocation(file: location.description)))
+                                            location: SourceLocation(file: facts.name(location))))
         }
         carried.append(location)
         return entryNames[location] ?? name
@@ -264,7 +264,7 @@ struct USDPackageRebuilder {
         let replacement = (assetPath.hasPrefix("./") && !relative.hasPrefix("../") ? "./" : "") + relative + suffix
         let rule: ARKitRule = converted[file] != nil ? .texture : .arkitPackageEncapsulation
         changes.append(ValidationChange(rule: rule, message: "@\(assetPath)@ now reads @\(replacement)@ in the package",
-                                        location: SourceLocation(file: anchor.description)))
+                                        location: SourceLocation(file: facts.name(anchor))))
         assetPath = replacement
         return true
     }
@@ -298,7 +298,7 @@ struct USDPackageRebuilder {
     private mutating func noteRepackaging(kept: Set<String>) {
         guard let rootPackage, let facts = facts.packages.first(where: { $0.location == rootPackage }),
               case .success(let layout) = facts.layout else { return }
-        let here = SourceLocation(file: rootPackage.description)
+        let here = SourceLocation(file: self.facts.name(rootPackage))
         if layout.entries.contains(where: { $0.dataOffset % 64 != 0 }) {
             changes.append(ValidationChange(rule: .byteAlignment, message: "started every entry at a multiple of 64 bytes", location: here))
         }

@@ -16,7 +16,7 @@ public struct GLTFValidator: Sendable {
 
     /// The findings for one file; a file that cannot be read at all is an error, not a finding.
     public func validate(path: String, display: String? = nil, contents: [UInt8]? = nil) throws(AssetError) -> [ValidationFinding] {
-        let shown = display ?? path
+        let shown = display ?? options.name(ofPath: path)
         let budget = ReadBudget(options.limits)
         let bytes: [UInt8]
         if let contents { bytes = contents } else { bytes = try GLTFResource.file(path: path, display: shown, budget: budget) }

@@ -10,7 +10,7 @@ enum PackageRules {
     static func check(_ context: USDRuleContext, into findings: inout USDFindings) {
         let rootPackage = outermostPackage(context.facts.rootLayerLocation)
         for package in context.facts.packages {
-            let file = package.location.description
+            let file = context.facts.name(package.location)
             // The framework checks the root layer's own package under a second name as well.
             // `--fix` rebuilds the root's package; packages nested in it are carried as they are.
             let isRoot = package.location == rootPackage
@@ -59,13 +59,13 @@ enum PackageRules {
         let package = outermostPackage(context.facts.rootLayerLocation)
         for layer in context.facts.layers where outermostPackage(layer.location) != package {
             findings.append(ValidationFinding(
-                rule: .arkitPackageEncapsulation, message: "layer '\(layer.location)' is read from outside the package '\(package)'",
-                location: SourceLocation(file: layer.location.description), fixable: true))
+                rule: .arkitPackageEncapsulation, message: "layer '\(layer.name)' is read from outside the package '\(context.facts.name(package))'",
+                location: SourceLocation(file: layer.name), fixable: true))
         }
         for dependency in context.facts.dependencies where !dependency.isLayer {
             guard let resolved = dependency.resolved, outermostPackage(resolved) != package else { continue }
             findings.append(ValidationFinding(
-                rule: .arkitPackageEncapsulation, message: "asset @\(dependency.assetPath)@ is read from outside the package '\(package)' (\(resolved))",
+                rule: .arkitPackageEncapsulation, message: "asset @\(dependency.assetPath)@ is read from outside the package '\(context.facts.name(package))' (\(context.facts.name(resolved)))",
                 location: dependency.location, fixable: true))
         }
     }

@@ -12,7 +12,7 @@ enum StageRules {
     /// Only the root layer's metadata counts: usd-core reads stage metadata from it alone.
     private static func checkMetadata(_ context: USDRuleContext, into findings: inout USDFindings) {
         let root = context.facts.stage.rootLayer
-        let here = SourceLocation(file: root.location.description)
+        let here = SourceLocation(file: root.name)
         if root.upAxis == nil {
             // usd-core's fallback is Y, so authoring it changes nothing but the rule's verdict.
             findings.append(ValidationFinding(rule: .stageMetadata, message: "the stage does not declare upAxis (ARKit expects \"Y\")",
@@ -71,7 +71,7 @@ enum StageRules {
             let fileExtension = PackageRules.fileExtension(name).lowercased()
             if !["usd", "usda", "usdc", "usdz"].contains(fileExtension) {
                 findings.append(ValidationFinding(rule: .arkitLayer, message: "layer '\(layer.location)' is not a usd, usda, usdc or usdz file",
-                                                  location: SourceLocation(file: layer.location.description), fixable: true))
+                                                  location: SourceLocation(file: layer.name), fixable: true))
             }
         }
         // The rule usdchecker ran before 24.11 and AR Quick Look on iOS 12 still needs: a package

@@ -88,9 +88,9 @@ struct ColladaMaterialBuilder {
         let resolved = AssetRoot.real(joined, staged: staged)
         var resolvedPath: String?
         if !allowsOutside && !AssetRoot.contains(sandbox, resolved) {
-            diagnostics.append(.warning("texture refused: " + AssetRoot.refusal(image.path, root: sandbox), at: here))
+            diagnostics.append(.warning("texture refused: " + staged.refusal(image.path, root: sandbox), at: here))
         } else if !FileManager.default.fileExists(atPath: resolved) {
-            diagnostics.append(.warning("texture '\(image.path)' not found (looked for \(resolved))", at: here))
+            diagnostics.append(.warning("texture '\(image.path)' not found (looked for \(staged.name(ofPath: resolved)))", at: here))
         } else {
             resolvedPath = resolved
         }

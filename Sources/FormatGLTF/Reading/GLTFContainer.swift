@@ -70,7 +70,7 @@ enum GLTFURI {
         let joined = AssetRoot.real((folder as NSString).appendingPathComponent(decoded), staged: options.staged)
         let root = options.assetRoot.folder(for: documentPath)
         if !options.allowsPathsOutsideAsset && !AssetRoot.contains(root, joined) {
-            return .refused(AssetRoot.refusal(uri, root: root))
+            return .refused(options.refusal(uri, root: root))
         }
         return .file(authored: uri, path: joined)
     }

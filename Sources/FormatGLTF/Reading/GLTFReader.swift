@@ -31,7 +31,7 @@ public struct GLTFReader: SceneReader {
     }
 
     public func read(_ file: SniffedFile, options: ReadOptions) throws(AssetError) -> ReadResult {
-        let display = file.url.relativePath
+        let display = options.name(of: file.url)
         let path = file.url.path
         let format = file.format
         return try LargeStack.run { () throws(AssetError) -> ReadResult in
@@ -161,7 +161,7 @@ public struct GLTFReader: SceneReader {
         case .bytes(let bytes, let mime): return (.embedded(bytes: bytes, mimeType: image.mimeType ?? mime), nil)
         case .file(let authored, let path):
             let exists = FileManager.default.fileExists(atPath: path)
-            return (.file(authoredPath: authored, resolvedPath: exists ? path : nil), exists ? nil : "texture '\(uri)' not found (looked for \(path))")
+            return (.file(authoredPath: authored, resolvedPath: exists ? path : nil), exists ? nil : "texture '\(uri)' not found (looked for \(options.name(ofPath: path)))")
         case .refused(let why): return (.file(authoredPath: uri, resolvedPath: nil), "texture refused: \(why)")
         }
     }

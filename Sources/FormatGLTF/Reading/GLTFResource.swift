@@ -18,7 +18,7 @@ public enum GLTFResource {
     }
 
     public static func load(uri: String, documentPath: String, options: ReadOptions, budget: ReadBudget) -> Loaded {
-        let here = SourceLocation(file: documentPath)
+        let here = SourceLocation(file: options.name(ofPath: documentPath))
         do throws(AssetError) {
             switch try GLTFURI.resolve(uri, documentPath: documentPath, options: options, budget: budget, at: here) {
             case .bytes(let bytes, let mime): return .bytes(bytes, mimeType: mime)

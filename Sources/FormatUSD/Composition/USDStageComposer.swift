@@ -299,7 +299,7 @@ final class USDStageComposer {
     private func referencedSites(_ reference: USDReference, from c: USDContribution, ancestors: Set<String>,
                                  visit: inout ArcVisit) -> (String, [USDContribution])? {
         let layer = cache.layer(c.layer)
-        let here = SourceLocation(file: layer.location.description, line: reference.line > 0 ? reference.line : nil, elementPath: c.sourcePath)
+        let here = SourceLocation(file: layer.name, line: reference.line > 0 ? reference.line : nil, elementPath: c.sourcePath)
         var stack = c.stack
         var targetLayer = c.stack[0]
         if !reference.assetPath.isEmpty {
@@ -354,7 +354,7 @@ final class USDStageComposer {
 
     private func layerName(_ id: Int) -> String {
         if let name = layerNames[id] { return name }
-        let name = cache.layer(id).location.description
+        let name = cache.layer(id).name
         layerNames[id] = name
         return name
     }

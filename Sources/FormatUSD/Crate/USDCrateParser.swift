@@ -13,16 +13,16 @@ package enum USDCrateParser {
     ]
 
     /// `prefetch: false` decodes every array in file order on one thread, as the tests compare.
-    package static func parse(_ data: [UInt8], location: AssetLocation, budget: ReadBudget = ReadBudget(ReadLimits()),
+    package static func parse(_ data: [UInt8], location: AssetLocation, name: String? = nil, budget: ReadBudget = ReadBudget(ReadLimits()),
                               prefetch: Bool = true) throws(AssetError) -> USDLayer {
         let result = data.withUnsafeBytes { (raw) -> Result<USDLayer, AssetError> in
             do throws(AssetError) {
-                var file = CrateByteReader(bytes: raw, file: location.description)
+                var file = CrateByteReader(bytes: raw, file: name ?? location.description)
                 let structure = try CrateStructure.read(&file, budget: budget)
                 var builder = CrateLayerBuilder(structure: structure,
                                                 values: CrateValueReader(file: file, structure: structure, budget: budget),
                                                 limits: budget.limits)
-                return .success(try builder.build(location: location, prefetch: prefetch))
+                return .success(try builder.build(location: location, name: name, prefetch: prefetch))
             } catch {
                 return .failure(error)
             }
@@ -105,8 +105,8 @@ struct CrateLayerBuilder {
         specAtPath[path] >= 0 ? Int(specAtPath[path]) : nil
     }
 
-    mutating func build(location: AssetLocation, prefetch: Bool = true) throws(AssetError) -> USDLayer {
-        var layer = USDLayer(location: location)
+    mutating func build(location: AssetLocation, name layerName: String? = nil, prefetch: Bool = true) throws(AssetError) -> USDLayer {
+        var layer = USDLayer(location: location, name: layerName)
         if prefetch { prefetchArrays() }
         guard let root = structure.paths.firstIndex(where: { $0.kind == .root }) else {
             throw AssetError(.malformed("usdc: the file has no root path"), at: SourceLocation(file: values.file.file, elementPath: "PATHS"))

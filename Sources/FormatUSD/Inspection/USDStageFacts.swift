@@ -24,6 +24,8 @@ public struct USDStageFacts {
     public var readBytes: (_ location: AssetLocation) throws(AssetError) -> [UInt8]
     /// The first `count` bytes at a location (an image header), charged as what is read.
     public var readPrefix: (_ location: AssetLocation, _ count: Int) throws(AssetError) -> [UInt8]
+    /// How findings name a location: a staged file by the `s3://` location it stands for.
+    public var name: (_ location: AssetLocation) -> String
 
     /// Whether the root layer is a usdz package's layer.
     public var rootIsPackaged: Bool {

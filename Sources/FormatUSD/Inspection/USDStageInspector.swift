@@ -30,7 +30,8 @@ public enum USDStageInspector {
                     return location
                 },
                 readBytes: { location throws(AssetError) in try resolver.readBytes(location) },
-                readPrefix: { location, count throws(AssetError) in try resolver.readBytes(location, upTo: count) }))
+                readPrefix: { location, count throws(AssetError) in try resolver.readBytes(location, upTo: count) },
+                name: { location in resolver.name(of: location) }))
         }
     }
 
@@ -74,7 +75,7 @@ private struct DependencyWalk {
         guard visited.insert(id).inserted else { return }
         layerOrder.append(id)
         let layer = cache.layer(id)
-        let file = layer.location.description
+        let file = layer.name
         for subLayer in layer.subLayers {
             follow(subLayer, isLayer: true, from: layer, at: SourceLocation(file: file))
         }
@@ -124,7 +125,7 @@ private struct DependencyWalk {
             } else if cache.resolver.exists(location) {
                 dependency.resolved = location
             } else {
-                dependency.problem = "nothing is at \(location)"
+                dependency.problem = "nothing is at \(cache.resolver.name(of: location))"
             }
         }
         dependencies.append(dependency)

@@ -1,3 +1,5 @@
+import AssetCore
+
 /// Where a layer or texture lives: a file on disk, or an entry of a usdz package (which may itself
 /// be an entry of another package).
 public indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible {
@@ -9,6 +11,15 @@ public indirect enum AssetLocation: Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .file(let path): return path
         case .packageEntry(let package, let entry): return "\(package)[\(entry)]"
+        }
+    }
+
+    /// How a read's messages name it: `description`, with a file in a staged folder named by the
+    /// `s3://` location it stands for.
+    public func named(by staged: StagedFiles) -> String {
+        switch self {
+        case .file(let path): return staged.name(ofPath: path)
+        case .packageEntry(let package, let entry): return "\(package.named(by: staged))[\(entry)]"
         }
     }
 

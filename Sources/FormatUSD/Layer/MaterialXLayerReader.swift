@@ -24,14 +24,14 @@ public enum MaterialXLayerReader {
         return head.contains("<materialx")
     }
 
-    public static func parse(_ bytes: [UInt8], location: AssetLocation) throws(AssetError) -> USDLayer {
-        let here = SourceLocation(file: location.description)
+    public static func parse(_ bytes: [UInt8], location: AssetLocation, name: String? = nil) throws(AssetError) -> USDLayer {
+        var layer = USDLayer(location: location, name: name)
+        let here = SourceLocation(file: layer.name)
         let root = try element(bytes, at: here)
         guard root.tag == "materialx" else {
             throw AssetError(.malformed("a MaterialX document's root element is <materialx>, not <\(root.tag)>"), at: here)
         }
         var translator = Translator(document: root, prefix: root.attributes["fileprefix"] ?? "")
-        var layer = USDLayer(location: location)
         layer.metadata["defaultPrim"] = .string("MaterialX")
         var top = USDPrimSpec(specifier: .def, typeName: "", name: "MaterialX", line: root.line)
         var materials = USDPrimSpec(specifier: .def, typeName: "", name: "Materials", line: root.line)

@@ -5,12 +5,15 @@ import AssetCore
 public struct USDLayer: Sendable {
     /// Where the layer came from; asset paths in it resolve relative to this.
     public var location: AssetLocation
+    /// How messages name the layer (its location, a staged file by its `s3://` one).
+    public var name: String
     public var metadata: [String: USDValue] = [:]
     public var subLayers: [String] = []
     public var rootPrims: [USDPrimSpec] = []
 
-    public init(location: AssetLocation) {
+    public init(location: AssetLocation, name: String? = nil) {
         self.location = location
+        self.name = name ?? location.description
     }
 
     public var defaultPrim: String? { metadata["defaultPrim"]?.stringValue }

@@ -41,6 +41,9 @@ final class USDAssetResolver {
         self.budget = budget
     }
 
+    /// How messages name `location`: a staged file by the `s3://` location it stands for.
+    func name(of location: AssetLocation) -> String { location.named(by: staged) }
+
     /// Serves `bytes` as the whole of the file at `path` (a small file the caller sniffed whole).
     /// The caps and the budget apply to them as to a read.
     func preload(path: String, _ bytes: [UInt8]) {
@@ -71,7 +74,7 @@ final class USDAssetResolver {
             guard let normalized = PathArithmetic.normalize(joined) else { return .refused("'\(assetPath)' climbs above the root") }
             let real = AssetRoot.real(normalized, staged: staged)
             if !allowsOutside && !PathArithmetic.isInside(real, root: sandbox) {
-                return .refused(AssetRoot.refusal(assetPath, root: sandbox))
+                return .refused(staged.refusal(assetPath, root: sandbox))
             }
             base = .file(path: normalized)
         }
@@ -102,15 +105,15 @@ final class USDAssetResolver {
         case .file(let path):
             if let preloaded, preloaded.path == path { return try readPreloaded(preloaded.bytes, path: path, upTo: limit) }
             var status = stat()
-            guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: path, errno: errno) }
+            guard stat(path, &status) == 0 else { throw AssetError.openFailed(path: staged.name(ofPath: path), errno: errno) }
             return try readFile(path, size: Int(status.st_size), upTo: limit)
         case .packageEntry(let package, let entryName):
             let archive = try archive(at: package)
             guard let entry = archive.entry(named: entryName) else {
-                throw AssetError(.unresolvedReference("package entry '\(entryName)'"), at: SourceLocation(file: package.description))
+                throw AssetError(.unresolvedReference("package entry '\(entryName)'"), at: SourceLocation(file: archive.name))
             }
             let size = min(entry.size, max(limit, 0))
-            try budget.spend(bytes: size, for: "package entry '\(entryName)'", at: SourceLocation(file: location.description))
+            try budget.spend(bytes: size, for: "package entry '\(entryName)'", at: SourceLocation(file: name(of: location)))
             return try archive.read(entry, upTo: size)
         }
     }
@@ -131,9 +134,9 @@ final class USDAssetResolver {
     /// The file cap and the read's budget, for `size` bytes of a file.
     private func charge(_ size: Int, path: String) throws(AssetError) {
         guard size <= limits.maxFileBytes else {
-            throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: path))
+            throw AssetError(.limitExceeded("file is \(size) bytes (at most \(limits.maxFileBytes))"), at: SourceLocation(file: staged.name(ofPath: path)))
         }
-        try budget.spend(bytes: size, for: "the layer's \(size) bytes", at: SourceLocation(file: path))
+        try budget.spend(bytes: size, for: "the layer's \(size) bytes", at: SourceLocation(file: staged.name(ofPath: path)))
     }
 
     /// The package at a location, opened once.
@@ -145,20 +148,20 @@ final class USDAssetResolver {
             if let preloaded, preloaded.path == path {
                 let bytes = try readPreloaded(preloaded.bytes, path: path)
                 packageBytes[location] = bytes
-                archive = try USDZArchive(bytes: bytes, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
+                archive = try USDZArchive(bytes: bytes, location: location, name: name(of: location), limits: limits, allowsCompression: allowsCompressedEntries)
                 break
             }
             var status = stat()
-            guard stat(path, &status) == 0 else { throw AssetError(.fileNotFound, at: SourceLocation(file: path)) }
+            guard stat(path, &status) == 0 else { throw AssetError(.fileNotFound, at: SourceLocation(file: staged.name(ofPath: path))) }
             if (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) <= Self.wholeReadLimit {
                 let bytes = try readFile(path, size: Int(status.st_size))
                 packageBytes[location] = bytes
-                archive = try USDZArchive(bytes: bytes, location: location, limits: limits, allowsCompression: allowsCompressedEntries)
+                archive = try USDZArchive(bytes: bytes, location: location, name: name(of: location), limits: limits, allowsCompression: allowsCompressedEntries)
             } else {
                 archive = try USDZArchive(path: path, location: location, limits: limits, allowsCompression: allowsCompressedEntries, staged: staged)
             }
         case .packageEntry:
-            archive = try USDZArchive(bytes: try readBytes(location), location: location, limits: limits,
+            archive = try USDZArchive(bytes: try readBytes(location), location: location, name: name(of: location), limits: limits,
                                       allowsCompression: allowsCompressedEntries)
         }
         archives[location] = archive

@@ -18,8 +18,9 @@ final class USDLayerCache {
     func load(_ location: AssetLocation) throws(AssetError) -> Int {
         let location = try resolver.layerLocation(for: location)
         if let id = ids[location] { return id }
+        let name = resolver.name(of: location)
         guard layers.count < resolver.limits.maxLayers else {
-            throw AssetError(.limitExceeded("more than \(resolver.limits.maxLayers) layers"), at: SourceLocation(file: location.description))
+            throw AssetError(.limitExceeded("more than \(resolver.limits.maxLayers) layers"), at: SourceLocation(file: name))
         }
         // Layers are told apart by content, not name: `.usd` may be either, and usdz entries are
         // named by whoever wrote the package.
@@ -29,17 +30,17 @@ final class USDLayerCache {
         if case .file(let path) = location, MappedFile.isLarge(path: path),
            case let head = try resolver.readBytes(location, upTo: 512),
            !head.starts(with: CrateFormat.magic), !MaterialXLayerReader.isMaterialX(head),
-           let mapped = try MappedFile.mapIfLarge(path: path, display: path, budget: resolver.budget, staged: resolver.staged) {
-            layer = try USDAParser.parse(mapped, location: location, budget: resolver.budget)
+           let mapped = try MappedFile.mapIfLarge(path: path, display: name, budget: resolver.budget, staged: resolver.staged) {
+            layer = try USDAParser.parse(mapped, location: location, name: name, budget: resolver.budget)
         } else {
             let bytes = try resolver.readBytes(location)
             if bytes.starts(with: CrateFormat.magic) {
-                layer = try USDCrateParser.parse(bytes, location: location, budget: resolver.budget)
+                layer = try USDCrateParser.parse(bytes, location: location, name: name, budget: resolver.budget)
             } else if MaterialXLayerReader.isMaterialX(bytes) {
                 // A .mtlx document referenced as a layer (usdMtlx's file format).
-                layer = try MaterialXLayerReader.parse(bytes, location: location)
+                layer = try MaterialXLayerReader.parse(bytes, location: location, name: name)
             } else {
-                layer = try USDAParser.parse(bytes, location: location, budget: resolver.budget)
+                layer = try USDAParser.parse(bytes, location: location, name: name, budget: resolver.budget)
             }
         }
         layers.append(layer)
@@ -59,7 +60,7 @@ final class USDLayerCache {
             result.append(id)
             let layer = layers[id]
             for subLayer in layer.subLayers {
-                let here = SourceLocation(file: layer.location.description)
+                let here = SourceLocation(file: layer.name)
                 switch resolver.resolve(subLayer, anchor: layer.location) {
                 case .refused(let why):
                     diagnostics.append(.warning("sublayer refused: \(why)", at: here))

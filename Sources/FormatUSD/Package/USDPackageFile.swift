@@ -6,7 +6,7 @@ package enum USDPackageFile {
     package static func read(package: String, entry: String, limits: ReadLimits = ReadLimits(), staged: StagedFiles = .none) throws(AssetError) -> [UInt8] {
         let archive = try open(location(of: package), limits: limits, staged: staged)
         guard let found = archive.entry(named: entry) else {
-            throw AssetError(.unresolvedReference("package entry '\(entry)'"), at: SourceLocation(file: package))
+            throw AssetError(.unresolvedReference("package entry '\(entry)'"), at: SourceLocation(file: archive.name))
         }
         return try archive.read(found)
     }
@@ -26,9 +26,9 @@ package enum USDPackageFile {
         case .packageEntry(let package, let entry):
             let outer = try open(package, limits: limits, staged: staged)
             guard let found = outer.entry(named: entry) else {
-                throw AssetError(.unresolvedReference("package entry '\(entry)'"), at: SourceLocation(file: package.description))
+                throw AssetError(.unresolvedReference("package entry '\(entry)'"), at: SourceLocation(file: outer.name))
             }
-            return try USDZArchive(bytes: try outer.read(found), location: location, limits: limits)
+            return try USDZArchive(bytes: try outer.read(found), location: location, name: location.named(by: staged), limits: limits)
         }
     }
 }

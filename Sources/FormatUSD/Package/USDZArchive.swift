@@ -14,6 +14,8 @@ package final class USDZArchive {
     }
 
     let location: AssetLocation
+    /// How errors name the package (its location; a staged one by its `s3://` location).
+    let name: String
     package let entries: [Entry]
     private let archive: OpaquePointer
     /// For packages inside packages: libzip reads from this copy of the inner package's bytes.
@@ -25,28 +27,30 @@ package final class USDZArchive {
     /// Opens a package on disk, or one in a bucket that a staged folder reads by ranges.
     convenience init(path: String, location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false,
                      staged: StagedFiles = .none) throws(AssetError) {
+        let name = location.named(by: staged)
         if let object = staged.rangedBytes(at: path) {
-            try self.init(ranged: object, location: location, limits: limits, allowsCompression: allowsCompression)
+            try self.init(ranged: object, location: location, name: name, limits: limits, allowsCompression: allowsCompression)
             return
         }
         var code: Int32 = 0
         // libzip opens the path itself, and would wait on a FIFO.
-        try RegularFile.check(path, display: location.description, staged: staged)
+        try RegularFile.check(path, display: name, staged: staged)
         guard let archive = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
             throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(Self.describe(code: code))"),
-                             at: SourceLocation(file: location.description))
+                             at: SourceLocation(file: name))
         }
         var info = stat()
         let packageSize = stat(path, &info) == 0 ? Int(info.st_size) : Int.max
-        try self.init(archive: archive, buffer: nil, packageSize: packageSize, location: location, limits: limits,
+        try self.init(archive: archive, buffer: nil, packageSize: packageSize, location: location, name: name, limits: limits,
                       allowsCompression: allowsCompression)
     }
 
     /// Opens a package from its central directory by ranged reads, members read as they are
     /// asked for. Without ZIP_CHECKCONS: it would read every member's local header up front, a
     /// request each; a member's header is still read, and its CRC checked, when it is read.
-    package convenience init(ranged object: any RangedBytes, location: AssetLocation, limits: ReadLimits,
+    package convenience init(ranged object: any RangedBytes, location: AssetLocation, name: String? = nil, limits: ReadLimits,
                              allowsCompression: Bool = false) throws(AssetError) {
+        let name = name ?? location.description
         let reader = RangedZipSource(object)
         let source = try reader.makeSource()
         var error = zip_error_t()
@@ -56,16 +60,18 @@ package final class USDZArchive {
             zip_source_free(source)
             if let failure = reader.takeFailure() { throw failure }
             let message = String(cString: zip_error_strerror(&error))
-            throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(message)"), at: SourceLocation(file: location.description))
+            throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(message)"), at: SourceLocation(file: name))
         }
-        try self.init(archive: archive, buffer: nil, packageSize: object.byteCount, location: location, limits: limits,
+        try self.init(archive: archive, buffer: nil, packageSize: object.byteCount, location: location, name: name, limits: limits,
                       allowsCompression: allowsCompression)
         if let failure = reader.takeFailure() { throw failure }
         rangedSource = reader
     }
 
     /// Opens a package held in memory (a package entry of another package).
-    package convenience init(bytes: [UInt8], location: AssetLocation, limits: ReadLimits, allowsCompression: Bool = false) throws(AssetError) {
+    package convenience init(bytes: [UInt8], location: AssetLocation, name: String? = nil, limits: ReadLimits,
+                             allowsCompression: Bool = false) throws(AssetError) {
+        let name = name ?? location.description
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
         buffer.copyBytes(from: bytes)
         var error = zip_error_t()
@@ -73,24 +79,24 @@ package final class USDZArchive {
         defer { zip_error_fini(&error) }
         guard let source = zip_source_buffer_create(buffer.baseAddress, UInt64(bytes.count), 0, &error) else {
             buffer.deallocate()
-            throw AssetError(.malformed("cannot read nested package"), at: SourceLocation(file: location.description))
+            throw AssetError(.malformed("cannot read nested package"), at: SourceLocation(file: name))
         }
         guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
             zip_source_free(source)
             buffer.deallocate()
             let message = String(cString: zip_error_strerror(&error))
-            throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(message)"), at: SourceLocation(file: location.description))
+            throw AssetError(.malformed("not a readable usdz package (damaged, truncated or not a zip): \(message)"), at: SourceLocation(file: name))
         }
         // On failure init(archive:) discards the archive and the buffer itself.
-        try self.init(archive: archive, buffer: buffer, packageSize: bytes.count, location: location, limits: limits,
+        try self.init(archive: archive, buffer: buffer, packageSize: bytes.count, location: location, name: name, limits: limits,
                       allowsCompression: allowsCompression)
     }
 
     /// `allowsCompression`: open packages whose entries are compressed (read through libzip's
     /// inflater) instead of refusing them; validation does, so it can report them as a rule breach.
     private init(archive: OpaquePointer, buffer: UnsafeMutableRawBufferPointer?, packageSize: Int,
-                 location: AssetLocation, limits: ReadLimits, allowsCompression: Bool) throws(AssetError) {
-        let here = SourceLocation(file: location.description)
+                 location: AssetLocation, name: String, limits: ReadLimits, allowsCompression: Bool) throws(AssetError) {
+        let here = SourceLocation(file: name), packageName = name
         func fail(_ error: AssetError) -> AssetError {
             zip_discard(archive)
             buffer?.deallocate()
@@ -111,7 +117,7 @@ package final class USDZArchive {
                 throw fail(AssetError(.malformed("cannot read the header of entry \(index)"), at: here))
             }
             let name = String(cString: rawName)
-            var entryHere: SourceLocation { SourceLocation(file: "\(location)[\(name)]") }  // made only for an error
+            var entryHere: SourceLocation { SourceLocation(file: "\(packageName)[\(name)]") }  // made only for an error
             guard Self.isSafeEntryName(name) else {
                 throw fail(AssetError(.refusedPath("package entry '\(name)' names a path outside the package"), at: here))
             }
@@ -137,6 +143,7 @@ package final class USDZArchive {
         self.archive = archive
         self.buffer = buffer
         self.location = location
+        self.name = name
         self.entries = entries
         self.limits = limits
     }
@@ -157,7 +164,7 @@ package final class USDZArchive {
     /// compare the CRC: only a whole read is checked).
     package func read(_ entry: Entry, upTo limit: Int = .max) throws(AssetError) -> [UInt8] {
         let count = min(entry.size, max(limit, 0))
-        let here = SourceLocation(file: "\(location)[\(entry.name)]")
+        let here = SourceLocation(file: "\(name)[\(entry.name)]")
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
             if let failure = rangedSource?.takeFailure() { throw failure }
             throw AssetError(.malformed("cannot open entry: \(String(cString: zip_strerror(archive)))"), at: here)

@@ -284,7 +284,7 @@ struct USDMaterialBuilder {
             case .found(let location):
                 key = location.description
                 let exists = resolver.exists(location)
-                if !exists { warning = "texture '\(file)' not found (looked for \(location))" }
+                if !exists { warning = "texture '\(file)' not found (looked for \(resolver.name(of: location)))" }
                 switch location {
                 case .file(let path): source = .file(authoredPath: file, resolvedPath: exists ? path : nil)
                 case .packageEntry(let package, let entry):

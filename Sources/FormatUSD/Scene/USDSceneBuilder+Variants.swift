@@ -15,7 +15,7 @@ extension USDSceneBuilder {
         var flat = FlatNodeTree(scene.root)
         var nodeByPath: [String: Int] = [:]
         for (i, path) in flat.paths.enumerated() { nodeByPath[path] = i }
-        let here = SourceLocation(file: layer.location.description, elementPath: "/\(rootName){materialVariant}")
+        let here = SourceLocation(file: layer.name, elementPath: "/\(rootName){materialVariant}")
         var unplaced: Set<String> = []
         for (v, name) in names.enumerated() {
             guard let body = set[name] else { continue }

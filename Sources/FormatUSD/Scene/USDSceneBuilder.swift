@@ -95,7 +95,7 @@ struct USDSceneBuilder {
         guard names.count == starts.count, starts.count == ends.count, ends.count == sourceStarts.count,
               zip(starts, ends).allSatisfy({ $0.isFinite && $1.isFinite && $0 <= $1 }) else {
             diagnostics.append(.warning("customLayerData assetc clips do not agree in length; the stage is read as one clip",
-                                        at: SourceLocation(file: layer.location.description)))
+                                        at: SourceLocation(file: layer.name)))
             return
         }
         let rate = Self.timeCodesPerSecond(layer)
@@ -127,7 +127,7 @@ struct USDSceneBuilder {
     private mutating func metadata(format: AssetFormat) -> SceneMetadata {
         let layer = stage.rootLayer
         var metadata = SceneMetadata(upAxis: .y, metersPerUnit: 0.01, sourceFormat: format)
-        let here = SourceLocation(file: layer.location.description)
+        let here = SourceLocation(file: layer.name)
         if let axis = layer.upAxis {
             if axis == "Y" || axis == "Z" { metadata.upAxis = UpAxis(rawValue: axis)! }
             else { diagnostics.append(.warning("upAxis '\(axis)' is not Y or Z; Y is used", at: here)) }

@@ -15,11 +15,12 @@ package struct USDAParser {
     /// the array is read, so a 100 MB layer is never resident whole beside its arrays.
     var mapping: MappedFile?
 
-    /// Parses a whole layer. `displayName` is how locations name the file.
-    package static func parse(_ data: [UInt8], location: AssetLocation, budget: ReadBudget = ReadBudget(ReadLimits())) throws(AssetError) -> USDLayer {
+    /// Parses a whole layer. `name` is how locations name the file (its location when nil).
+    package static func parse(_ data: [UInt8], location: AssetLocation, name: String? = nil,
+                              budget: ReadBudget = ReadBudget(ReadLimits())) throws(AssetError) -> USDLayer {
         try data.withUnsafeBufferPointer { (bytes) throws(AssetError) -> USDLayer in
-            var parser = USDAParser(tokens: USDATokenizer(bytes: bytes, file: location.description), budget: budget,
-                                    layer: USDLayer(location: location))
+            let layer = USDLayer(location: location, name: name)
+            var parser = USDAParser(tokens: USDATokenizer(bytes: bytes, file: layer.name), budget: budget, layer: layer)
             try parser.parseLayer()
             return parser.layer
         }
@@ -27,16 +28,16 @@ package struct USDAParser {
 
     /// Parses a layer in place in its mapped file. A file that shrank while it was read is an
     /// error of its own, whatever the zeros read past its new end made of the text.
-    package static func parse(_ file: MappedFile, location: AssetLocation, budget: ReadBudget) throws(AssetError) -> USDLayer {
-        var parser = USDAParser(tokens: USDATokenizer(bytes: file.bytes, file: location.description), budget: budget,
-                                layer: USDLayer(location: location), mapping: file)
+    package static func parse(_ file: MappedFile, location: AssetLocation, name: String? = nil, budget: ReadBudget) throws(AssetError) -> USDLayer {
+        let layer = USDLayer(location: location, name: name)
+        var parser = USDAParser(tokens: USDATokenizer(bytes: file.bytes, file: layer.name), budget: budget, layer: layer, mapping: file)
         do {
             try parser.parseLayer()
         } catch {
-            if file.changedWhileRead { throw MappedFile.changedError(at: location.description) }
+            if file.changedWhileRead { throw MappedFile.changedError(at: layer.name) }
             throw error
         }
-        if file.changedWhileRead { throw MappedFile.changedError(at: location.description) }
+        if file.changedWhileRead { throw MappedFile.changedError(at: layer.name) }
         return parser.layer
     }
 
