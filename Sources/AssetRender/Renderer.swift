@@ -87,22 +87,15 @@ public enum Renderer {
         // Blended triangles wait until every opaque one is drawn, then go back to front.
         var blended: [(shader: SurfaceShader, clip: [SIMD4<Float>])] = []
         var blendOrder: [(distance: Float, draw: Int32, triangle: Int32)] = []
-        var localIndex = [Int32](repeating: -1, count: scene.materials.count)
         var retained = 0
         let lastDraw = placed.count - 1
         for (drawIndex, placed) in placed.enumerated() {
             let source = scene.meshes[placed.instance.mesh]
             guard var shape = shapes[placed.instance.mesh] else { continue }
-            var mesh = shape.placed(source, instance: placed.instance, world: placed.worldTransform)
-            // The instance's materials, renumbered so the shader's table holds only these.
-            var used: [Int] = []
-            for t in 0..<mesh.triangleMaterials.count {
-                let m = Int(mesh.triangleMaterials[t])
-                guard m >= 0 && m < localIndex.count else { mesh.triangleMaterials[t] = -1; continue }
-                if localIndex[m] < 0 { localIndex[m] = Int32(used.count); used.append(m) }
-                mesh.triangleMaterials[t] = localIndex[m]
-            }
-            for m in used { localIndex[m] = -1 }
+            // The instance's materials, numbered so the shader's table holds only these.
+            let numbered = shape.placed(source, instance: placed.instance, world: placed.worldTransform, materialCount: scene.materials.count)
+            var mesh = numbered.mesh
+            let used = numbered.used
             let inputs = used.map { MaterialInputs(scene.materials[$0], mesh: source, images: images) }
             // Tangents are made once per mesh, the first time a material on it has a normal map;
             // only they need placing again, not the whole mesh.

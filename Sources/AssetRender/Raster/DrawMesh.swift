@@ -102,8 +102,10 @@ struct DrawMesh {
         CornerAttribute(values: values, indices: primvar.followsPoints ? pointIndices : mesh.valueIndices(of: primvar, corners: corners))
     }
 
-    /// This mesh in world space with the instance's materials.
-    func placed(_ mesh: Mesh, instance: MeshInstance, world: Matrix4x4) -> DrawMesh {
+    /// This mesh in world space with the instance's materials, numbered as the scene's materials
+    /// `used` lists them (in the order its triangles first use them; `materialCount` is the
+    /// scene's, and a number past it is none).
+    func placed(_ mesh: Mesh, instance: MeshInstance, world: Matrix4x4, materialCount: Int) -> (mesh: DrawMesh, used: [Int]) {
         var copy = self
         copy.positions = world.transformedPoints(positions)
         // Smooth normals under no transform are kept as made: they are unit length already, and
@@ -111,15 +113,42 @@ struct DrawMesh {
         if !(world.isIdentity && normalsAreSmooth) { copy.normals.values = world.transformedNormals(normals.values) ?? normals.values }
         copy.windingFlipped = (mesh.orientation == .leftHanded) != (world.determinant < 0)
         copy.tangents = placedTangents(world: world)
-        // Subsets bind their own materials; other faces take the instance's.
-        var faceMaterial = [Int32](repeating: Int32(instance.material ?? -1), count: mesh.faceVertexCounts.count)
+        // Subsets bind their own materials; other faces take the instance's. Faces hold a slot in
+        // the few materials the instance can use (the whole mesh's first), not the material.
+        var slots: [Int32] = [Int32(instance.material ?? -1)]
+        var faceSlot = [Int32](repeating: 0, count: mesh.faceVertexCounts.count)
+        var covered = 0  // faces moved off the whole mesh's slot
         for (s, subset) in mesh.subsets.enumerated() where s < instance.subsetMaterials.count {
-            guard let m = instance.subsetMaterials[s] else { continue }
-            for f in subset.faceIndices { faceMaterial[Int(f)] = Int32(m) }
+            guard let m = instance.subsetMaterials[s], !subset.faceIndices.isEmpty else { continue }
+            let slot = Int32(slots.firstIndex(of: Int32(m)) ?? slots.count)
+            if Int(slot) == slots.count { slots.append(Int32(m)) }
+            for f in subset.faceIndices {
+                let before = faceSlot[Int(f)]
+                if before == 0 && slot != 0 { covered += 1 } else if before != 0 && slot == 0 { covered -= 1 }
+                faceSlot[Int(f)] = slot
+            }
         }
-        let materials = faceMaterial
-        copy.triangleMaterials = SplitReduction.map(triangleFaces) { materials[Int($0)] }
-        return copy
+        // The shader's table holds only the materials the triangles use, numbered in the order
+        // they first do. The walk stops once every slot in use is seen (at the first triangle for
+        // a mesh of one material) rather than renumbering every triangle on one core; the numbers
+        // then reach the triangles through their faces on both cores.
+        var used: [Int] = []
+        var slotNumber = [Int32](repeating: -1, count: slots.count)
+        var seen = [Bool](repeating: false, count: slots.count), unseen = slots.count
+        if covered == faceSlot.count { (seen[0], unseen) = (true, unseen - 1) }  // no face is left to the whole mesh's material
+        for face in triangleFaces where unseen > 0 {
+            let slot = Int(faceSlot[Int(face)])
+            guard !seen[slot] else { continue }
+            seen[slot] = true
+            unseen -= 1
+            let m = slots[slot]
+            guard m >= 0, Int(m) < materialCount else { continue }
+            slotNumber[slot] = Int32(used.count)
+            used.append(Int(m))
+        }
+        let faces = faceSlot, numbers = slotNumber
+        copy.triangleMaterials = SplitReduction.map(triangleFaces) { face in numbers[Int(faces[Int(face)])] }
+        return (copy, used)
     }
 
     var triangleCount: Int { indices.count / 3 }
