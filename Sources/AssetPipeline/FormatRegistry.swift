@@ -53,10 +53,10 @@ public struct FormatRegistry: Sendable {
         let supported = supportedFormats.map(\.name)
         if let foreign = ForeignFormat.recognise(prefix: prefix) {
             throw AssetError(.unsupportedFormat("this is \(foreign), which assetc does not read", supported: supported),
-                             at: SourceLocation(file: staged.location(of: url.path) ?? url.relativePath))
+                             at: SourceLocation(file: staged.name(of: url)))
         }
         let what = ext.isEmpty ? "cannot tell the format of this file" : "'.\(ext)' content is not a format assetc reads"
-        throw AssetError(.unsupportedFormat(what, supported: supported), at: SourceLocation(file: staged.location(of: url.path) ?? url.relativePath))
+        throw AssetError(.unsupportedFormat(what, supported: supported), at: SourceLocation(file: staged.name(of: url)))
     }
 
     /// The format a reader claims the file in, by extension or else by content, without reading

@@ -46,16 +46,22 @@ extension Mesh {
                     made[0].dropped = faceCount  // no room: every face is degenerate
                     return
                 }
+                guard halves == 2 else {
+                    // A small mesh on this thread: waking a second for it costs more than it saves.
+                    made[0] = triangulated(faces: 0..<faceCount, firstCorner: 0, corners: cornerBase, faces: faceBase)
+                    facesInitialized = made[0].triangles
+                    return
+                }
                 made.withUnsafeMutableBufferPointer { made in
                     nonisolated(unsafe) let (made, cornerBase, faceBase) = (made, cornerBase, faceBase)
-                    DispatchQueue.concurrentPerform(iterations: halves) { half in
+                    DispatchQueue.concurrentPerform(iterations: 2) { half in
                         let at = half == 0 ? 0 : room[0]
                         made[half] = triangulated(faces: half == 0 ? 0..<middle : middle..<faceCount, firstCorner: half == 0 ? 0 : firstCorner,
                                                   corners: cornerBase + 3 * at, faces: faceBase + at)
                     }
                 }
                 // Degenerate faces in the first half leave a gap before the second's triangles.
-                if halves == 2, made[0].triangles < room[0], made[1].triangles > 0 {
+                if made[0].triangles < room[0], made[1].triangles > 0 {
                     (cornerBase + 3 * made[0].triangles).moveInitialize(from: cornerBase + 3 * room[0], count: 3 * made[1].triangles)
                     (faceBase + made[0].triangles).moveInitialize(from: faceBase + room[0], count: made[1].triangles)
                 }

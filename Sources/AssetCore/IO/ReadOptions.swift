@@ -34,9 +34,7 @@ public struct ReadOptions: Sendable, Equatable {
 
     /// How this read's messages name the file at `url`: the `s3://` location a staged file stands
     /// for, else the path as it was given.
-    public func name(of url: URL) -> String {
-        staged.location(of: url.path) ?? url.relativePath
-    }
+    public func name(of url: URL) -> String { staged.name(of: url) }
 
     /// How this read's messages name the file at `path` (absolute once resolved).
     public func name(ofPath path: String) -> String { staged.name(ofPath: path) }

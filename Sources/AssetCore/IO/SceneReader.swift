@@ -51,12 +51,12 @@ public struct SniffedFile: Sendable {
     /// The first bytes of a file, and whether they are all of it (a regular file that ended within
     /// them); "not found" only when it is absent, else an I/O error.
     public static func head(of url: URL, staged: StagedFiles = .none) throws(AssetError) -> (prefix: [UInt8], isWhole: Bool) {
-        let path = staged.location(of: url.path) ?? url.relativePath
+        let shown = staged.name(of: url)
         // A package a staged folder reads by ranges is sniffed by one, not fetched whole for it.
         if let object = staged.rangedBytes(at: url.path) {
             return (try object.read(0..<min(prefixLength, object.byteCount)), false)
         }
-        let fd = try RegularFile.openForReading(url.path, display: path, staged: staged)
+        let fd = try RegularFile.openForReading(url.path, display: shown, staged: staged)
         defer { close(fd) }
         var status = stat()
         _ = fstat(fd, &status)
@@ -74,7 +74,7 @@ public struct SniffedFile: Sendable {
             }
         }
         if failure != 0 {
-            throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: path))
+            throw AssetError(.io("cannot read: \(String(cString: strerror(failure)))"), at: SourceLocation(file: shown))
         }
         return (bytes, status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) == bytes.count)
     }

@@ -90,6 +90,9 @@ public struct StagedFiles: Sendable, Equatable {
     /// `location(of:)`, else the path itself.
     public func name(ofPath path: String) -> String { location(of: path) ?? path }
 
+    /// How messages name the file at `url`: its location when staged, else the path as given.
+    public func name(of url: URL) -> String { location(of: url.path) ?? url.relativePath }
+
     /// `AssetRoot.refusal` with a staged root named by the location it stands for.
     public func refusal(_ authored: String, root: String) -> String {
         AssetRoot.refusal(authored, root: name(ofPath: root))

@@ -136,7 +136,8 @@ struct DrawMesh {
         var slotNumber = [Int32](repeating: -1, count: slots.count)
         var seen = [Bool](repeating: false, count: slots.count), unseen = slots.count
         if covered == faceSlot.count { (seen[0], unseen) = (true, unseen - 1) }  // no face is left to the whole mesh's material
-        for face in triangleFaces where unseen > 0 {
+        for face in triangleFaces {
+            if unseen == 0 { break }
             let slot = Int(faceSlot[Int(face)])
             guard !seen[slot] else { continue }
             seen[slot] = true
