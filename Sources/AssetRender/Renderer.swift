@@ -58,7 +58,7 @@ public enum Renderer {
                                                 farthestPoint(placedCurves, scene.curves, from: bounds.center),
                                                 farthestExtent(placedSplats, scene.splats, from: bounds.center))
         let shadow = options.shadow && !placed.isEmpty
-            ? radius.map { GroundShadow(placed: placed, shapes: shapes, bounds: bounds, radius: Float($0), upAxis: scene.metadata.upAxis) } : nil
+            ? radius.flatMap { GroundShadow(placed: placed, shapes: shapes, bounds: bounds, radius: Float($0), upAxis: scene.metadata.upAxis) } : nil
         // The picture holds the shadow where it can be seen as well as the model: a shadow cut by
         // the picture's border reads as a defect (8 of 36 served views were).
         let footprint = (shadow?.footprint() ?? []).map { SIMD3<Double>($0) }
@@ -85,7 +85,8 @@ public enum Renderer {
         // Only surfaces are lit: a scene of splats alone does not prefilter the studio.
         let setup = placed.isEmpty ? nil : lightingSetup(options, upAxis: scene.metadata.upAxis)
         // Blended triangles wait until every opaque one is drawn, then go back to front.
-        var blended: [(shader: SurfaceShader, clip: [SIMD4<Float>])] = []
+        var blended: [SurfaceShader] = []
+        @inline(__always) func clip(_ p: SIMD3<Float>) -> SIMD4<Float> { c0 * p.x + c1 * p.y + c2 * p.z + c3 }
         var blendOrder: [(distance: Float, draw: Int32, triangle: Int32)] = []
         var retained = 0
         let lastDraw = placed.count - 1
@@ -110,7 +111,8 @@ public enum Renderer {
             opaquePass.deferred.shaders.append(shader)
             // A MASK material may discard a fragment, so it is shaded as it is drawn.
             let masks = inputs.map { $0.alphaMode == .mask }
-            let clip = SplitReduction.map(mesh.positions) { p in c0 * p.x + c1 * p.y + c2 * p.z + c3 }
+            let screen = SplitReduction.map(mesh.positions) { p in TriangleRasterizer.projected(c0 * p.x + c1 * p.y + c2 * p.z + c3, width: size, height: size) }
+            let positions = mesh.positions, indices = mesh.indices
             let blends = inputs.map { $0.alphaMode == .blend }
             var blendedHere = false
             if blends.contains(true) {
@@ -126,10 +128,17 @@ public enum Renderer {
             opaquePass.draw(triangles: mesh.triangleCount, thenShade: drawIndex == lastDraw) { rasterizer, t in
                 let m = Int(mesh.triangleMaterials[t])
                 if m >= 0 && blends[m] { return }
-                rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
-                                triangle: t, shader: shader, opaque: true, deferredAs: !defersShading || (m >= 0 && masks[m]) ? nil : drawn)
+                let a = Int(indices[3 * t]), b = Int(indices[3 * t + 1]), c = Int(indices[3 * t + 2])
+                let deferredAs = !defersShading || (m >= 0 && masks[m]) ? nil : drawn
+                let (s0, s1, s2) = (screen[a], screen[b], screen[c])
+                if s0.x.isNaN || s1.x.isNaN || s2.x.isNaN {
+                    // A corner behind the near plane: clipped in clip space.
+                    rasterizer.draw(clip(positions[a]), clip(positions[b]), clip(positions[c]), triangle: t, shader: shader, opaque: true, deferredAs: deferredAs)
+                } else {
+                    rasterizer.draw(projected: s0, s1, s2, triangle: t, shader: shader, opaque: true, deferredAs: deferredAs)
+                }
             }
-            if blendedHere { blended.append((shader, clip)) }
+            if blendedHere { blended.append(shader) }
             // Deferred fragments keep their meshes' placed copies alive: past a bound, they are
             // shaded and let go (many placements of one mesh would otherwise hold a copy each).
             retained += mesh.byteEstimate
@@ -151,11 +160,11 @@ public enum Renderer {
         // order; exact for layers that do not cross), ties in drawing order.
         blendOrder.sort { $0.distance != $1.distance ? $0.distance > $1.distance : ($0.draw, $0.triangle) < ($1.draw, $1.triangle) }
         for entry in blendOrder {
-            let (shader, clip) = blended[Int(entry.draw)]
+            let shader = blended[Int(entry.draw)]
             let t = Int(entry.triangle)
             let mesh = shader.mesh
-            rasterizer.draw(clip[Int(mesh.indices[3 * t])], clip[Int(mesh.indices[3 * t + 1])], clip[Int(mesh.indices[3 * t + 2])],
-                            triangle: t, shader: shader, opaque: false)
+            rasterizer.draw(clip(mesh.positions[Int(mesh.indices[3 * t])]), clip(mesh.positions[Int(mesh.indices[3 * t + 1])]),
+                            clip(mesh.positions[Int(mesh.indices[3 * t + 2])]), triangle: t, shader: shader, opaque: false)
         }
         shadow?.composite(into: &rasterizer.framebuffer, camera: camera)
         SplatRasterizer(camera: camera, width: size, height: size).draw(placedSplats, of: scene, into: &rasterizer.framebuffer)

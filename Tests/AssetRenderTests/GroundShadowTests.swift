@@ -31,6 +31,16 @@ import Testing
         #expect(shadowed[0, 0].w == 0 && shadowed[95, 0].w == 0)
     }
 
+    @Test func aModelWithNoExtentCastsNothing() throws {
+        // Every point in one place (a glTF whose positions have no buffer view reads as zeros):
+        // the shadow map's scale would be infinite, and making its blur radius trapped.
+        let point = RenderScenes.box([0.25, 0.25, 0.25], [0.25, 0.25, 0.25])
+        var options = RenderScenes.options(camera: nil, size: 32, supersample: 2)
+        options.shadow = true
+        let image = try Renderer.render(RenderScenes.scene([point], materials: [Material(name: "Grey")]), options: options).image
+        #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 0 }, "nothing is drawn or cast")
+    }
+
     @Test func theHeadlightIgnoresTheEnvironment() throws {
         let sphere = PBRScenes.sphere()
         let material = Material(name: "Clay", baseColor: .init(SIMD3(0.7, 0.5, 0.3)))

@@ -104,10 +104,33 @@ struct TriangleRasterizer {
     }
 
     private func project(_ c: SIMD4<Float>, _ barycentric: SIMD3<Float>) -> ScreenVertex {
+        let s = Self.screenPosition(c, width: framebuffer.width, height: imageHeight)
+        return ScreenVertex(x: s.x, y: s.y, z: s.z, invW: s.w, barycentric: barycentric)
+    }
+
+    /// A clip-space point in sample space: x and y in pixels of a picture `width` x `height`,
+    /// NDC depth, and 1/w.
+    @inline(__always) static func screenPosition(_ c: SIMD4<Float>, width: Int, height: Int) -> SIMD4<Float> {
         let invW = 1 / c.w
-        return ScreenVertex(x: (c.x * invW + 1) * 0.5 * Float(framebuffer.width),
-                            y: (1 - c.y * invW) * 0.5 * Float(imageHeight),
-                            z: c.z * invW, invW: invW, barycentric: barycentric)
+        return SIMD4((c.x * invW + 1) * 0.5 * Float(width), (1 - c.y * invW) * 0.5 * Float(height), c.z * invW, invW)
+    }
+
+    /// A mesh point's screen position for `draw(projected:)`, made once a point rather than once a
+    /// corner in every band (a dense mesh's point is a corner of six triangles, offered to two
+    /// bands); x is NaN for a point behind the near plane, whose triangles are clipped instead.
+    @inline(__always) static func projected(_ c: SIMD4<Float>, width: Int, height: Int) -> SIMD4<Float> {
+        c.z >= -c.w ? screenPosition(c, width: width, height: height) : SIMD4(.nan, 0, 0, 0)
+    }
+
+    /// Draws one triangle whose corners `projected` made, none of them behind the near plane (no x
+    /// is NaN): the same samples and depths as `draw` of their clip positions, without projecting
+    /// them again. The triangle's box rejects it for a band it does not reach.
+    mutating func draw<S: FragmentShader>(projected s0: SIMD4<Float>, _ s1: SIMD4<Float>, _ s2: SIMD4<Float>, triangle: Int,
+                                          shader: S, opaque: Bool, deferredAs: Int32? = nil) {
+        raster(ScreenVertex(x: s0.x, y: s0.y, z: s0.z, invW: s0.w, barycentric: SIMD3(1, 0, 0)),
+               ScreenVertex(x: s1.x, y: s1.y, z: s1.z, invW: s1.w, barycentric: SIMD3(0, 1, 0)),
+               ScreenVertex(x: s2.x, y: s2.y, z: s2.z, invW: s2.w, barycentric: SIMD3(0, 0, 1)),
+               triangle: triangle, shader: shader, opaque: opaque, deferredAs: deferredAs)
     }
 
     /// Whether `low ... high` (in pixels) may hold a sample position of the pixels `first ..< end`.
@@ -151,16 +174,11 @@ struct TriangleRasterizer {
     private mutating func raster<S: FragmentShader>(_ v0: ScreenVertex, _ v1In: ScreenVertex, _ v2In: ScreenVertex,
                                                     triangle: Int, shader: S, opaque: Bool, deferredAs: Int32?) {
         var v1 = v1In, v2 = v2In
-        var area = Self.edge(v0, v1, v2.x, v2.y)
-        guard area != 0, area.isFinite else { return }
-        // With y down, a triangle counter-clockwise in clip space has a negative area here.
-        let frontFacing = (area < 0) != shader.windingFlipped
-        if !frontFacing && shader.cullsBackFaces(triangle: triangle) { return }
-        if area < 0 { swap(&v1, &v2); area = -area }
         let width = framebuffer.width, height = framebuffer.height
-        // The box of pixels, floor rounded: past the picture on a side it is empty, and within it
-        // every end is at least 0, where truncation is the floor (`rounded(.down)` was a libm call,
-        // four a triangle, a tenth of a million-triangle thumbnail).
+        // The box of pixels, floor rounded: past the picture (or the band) on a side it is empty,
+        // and within it every end is at least 0, where truncation is the floor (`rounded(.down)`
+        // was a libm call, four a triangle, a tenth of a million-triangle thumbnail). Tested before
+        // the area and the material's culling, which most triangles of a dense mesh never need.
         let (left, right) = (min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)), (top, bottom) = (min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y))
         guard right >= 0, left < Float(width), bottom >= Float(rowOffset), top < Float(rowOffset + height) else { return }
         let minX = Int(max(left, 0)), maxX = Int(min(right, Float(width - 1)))
@@ -171,6 +189,12 @@ struct TriangleRasterizer {
         // (s + 0.5) / grid; a thousandth of a sample of margin keeps rounding on the safe side.
         guard Self.holdsSample(left, right, from: 0, to: width, grid: framebuffer.grid),
               Self.holdsSample(top, bottom, from: rowOffset, to: rowOffset + height, grid: framebuffer.grid) else { return }
+        var area = Self.edge(v0, v1, v2.x, v2.y)
+        guard area != 0, area.isFinite else { return }
+        // With y down, a triangle counter-clockwise in clip space has a negative area here.
+        let frontFacing = (area < 0) != shader.windingFlipped
+        if !frontFacing && shader.cullsBackFaces(triangle: triangle) { return }
+        if area < 0 { swap(&v1, &v2); area = -area }
         let own0 = Self.owns(v1, v2), own1 = Self.owns(v2, v0), own2 = Self.owns(v0, v1)
         let e0 = Edge(v1, v2), e1 = Edge(v2, v0), e2 = Edge(v0, v1)
         let n = framebuffer.samplesPerPixel

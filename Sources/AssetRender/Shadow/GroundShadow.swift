@@ -24,7 +24,10 @@ struct GroundShadow {
     let scale: Float
     var darkness: [Float]
 
-    init(placed: [PlacedMesh], shapes: [DrawMesh?], bounds: Bounds3, radius: Float, upAxis: UpAxis) {
+    /// Nil for a model with no extent (every point in one place, or none finite): the map's
+    /// scale would be infinite and the blur's radius not a number.
+    init?(placed: [PlacedMesh], shapes: [DrawMesh?], bounds: Bounds3, radius: Float, upAxis: UpAxis) {
+        guard radius > 0, radius.isFinite else { return nil }
         switch upAxis {
         case .y: (up, axisA, axisB) = ([0, 1, 0], [1, 0, 0], [0, 0, 1])
         case .z: (up, axisA, axisB) = ([0, 0, 1], [1, 0, 0], [0, 1, 0])
