@@ -42,5 +42,21 @@ import Testing
         // Resolved band by band, the picture is the one the joined samples resolve to.
         #expect(two.resolve(background: nil) == a.resolve(background: nil))
         #expect(two.resolve(background: SIMD3(0.2, 0.4, 0.6)) == b.resolve(background: SIMD3(0.2, 0.4, 0.6)))
+        // Corners projected once beforehand (as the renderer does for a mesh's points) draw the
+        // same samples in the bands as their clip positions drawn in one pass; a triangle with a
+        // corner behind the near plane is clipped from its clip positions, as the renderer does.
+        let screen = clip.map { TriangleRasterizer.projected($0, width: 97, height: 83) }
+        if count > 1 { #expect(screen.contains { $0.x.isNaN } && screen.contains { !$0.x.isNaN }, "both kinds of triangle are drawn") }
+        var projected = BandedRasterizer(width: 97, height: 83, grid: 2, meshes: 1, cores: 2)
+        projected.draw(triangles: count) { r, t in
+            let (s0, s1, s2) = (screen[3 * t], screen[3 * t + 1], screen[3 * t + 2])
+            if s0.x.isNaN || s1.x.isNaN || s2.x.isNaN {
+                r.draw(clip[3 * t], clip[3 * t + 1], clip[3 * t + 2], triangle: t, shader: Shader(), opaque: true)
+            } else {
+                r.draw(projected: s0, s1, s2, triangle: t, shader: Shader(), opaque: true)
+            }
+        }
+        let c = projected.merged()
+        #expect(c.color == a.color && c.depth == a.depth)
     }
 }

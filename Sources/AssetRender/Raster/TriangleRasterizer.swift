@@ -42,12 +42,6 @@ struct TriangleRasterizer {
     var fragments: [Fragment] = []
     var fragmentOf: [Int32] = []
 
-    /// Whether the rows are a band of a taller picture, and the NDC heights (y / w) a row above its
-    /// first and a row below its last: a triangle whose corners are all past one of them draws
-    /// nothing here.
-    private let isBand: Bool
-    private let aboveRows: Float, belowRows: Float
-
     init(framebuffer: Framebuffer, rowOffset: Int = 0, imageHeight: Int? = nil) {
         self.framebuffer = framebuffer
         self.rowOffset = rowOffset
@@ -56,9 +50,6 @@ struct TriangleRasterizer {
         passing = [Int](repeating: 0, count: framebuffer.samplesPerPixel)
         passingSample = passing
         offsets = (0..<framebuffer.samplesPerPixel).map(framebuffer.offset)
-        isBand = framebuffer.height < imageHeight
-        aboveRows = 1 - 2 * Float(rowOffset - 1) / Float(imageHeight)
-        belowRows = 1 - 2 * Float(rowOffset + framebuffer.height + 1) / Float(imageHeight)
     }
 
     /// Draws one triangle given in clip space.
@@ -73,12 +64,6 @@ struct TriangleRasterizer {
         if (c0.x > c0.w && c1.x > c1.w && c2.x > c2.w) || (c0.x < -c0.w && c1.x < -c1.w && c2.x < -c2.w)
             || (c0.y > c0.w && c1.y > c1.w && c2.y > c2.w) || (c0.y < -c0.w && c1.y < -c1.w && c2.y < -c2.w) { return }
         if inside0 && inside1 && inside2 {
-            // A band's rasterizer passes over a triangle wholly above or below its rows before
-            // projecting it: on two cores each band is offered every triangle, and most lie in
-            // the other band. A row of margin keeps the test on the safe side of rounding.
-            if isBand && c0.w > 0 && c1.w > 0 && c2.w > 0
-                && ((c0.y > c0.w * aboveRows && c1.y > c1.w * aboveRows && c2.y > c2.w * aboveRows)
-                    || (c0.y < c0.w * belowRows && c1.y < c1.w * belowRows && c2.y < c2.w * belowRows)) { return }
             // SIMD3(...) rather than array literals, which built an array per corner.
             raster(project(c0, SIMD3(1, 0, 0)), project(c1, SIMD3(0, 1, 0)), project(c2, SIMD3(0, 0, 1)), triangle: triangle, shader: shader,
                    opaque: opaque, deferredAs: deferredAs)
