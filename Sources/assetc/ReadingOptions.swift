@@ -53,17 +53,22 @@ struct SandboxOptions: ParsableArguments {
     @Flag(name: .long, help: "Let references and textures resolve outside the asset root.")
     var allowOutsidePaths = false
 
-    @Option(name: .long, help: ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
-                                            valueName: "size"))
+    @Option(name: .long, help: SandboxOptions.maxMemoryHelp)
     var maxMemory: ByteSizeArgument?
 
     @Option(name: .long, help: ArgumentHelp("The largest file, or bucket object, one read takes, e.g. 200M (default 4G); larger ones are an error before their bytes are read.",
                                             valueName: "size"))
     var maxFileSize: ByteSizeArgument?
 
-    @Option(name: .long, help: ArgumentHelp("Work one read may do, in units: array elements, triangles after instancing, \(ReadBudget.arcWeight) per composed prim or arc (default \(ReadLimits.defaultWork)).",
-                                            valueName: "units"))
+    @Option(name: .long, help: SandboxOptions.maxWorkHelp)
     var maxWork: Int?
+
+    // Help made once, not at each of the several times a parse makes these options; the memory
+    // figure's formatting was most of what making SandboxOptions cost (perf, `thumbnail`).
+    private static let maxMemoryHelp = ArgumentHelp("Memory one read may set aside for decoded data, e.g. 512M or 4G (default: half of what this process may use, \(ByteCount.text(ReadLimits.defaultMemoryBytes)) here).",
+                                                    valueName: "size")
+    private static let maxWorkHelp = ArgumentHelp("Work one read may do, in units: array elements, triangles after instancing, \(ReadBudget.arcWeight) per composed prim or arc (default \(ReadLimits.defaultWork)).",
+                                                  valueName: "units")
 
     func validate() throws {
         if let maxWork, maxWork <= 0 { throw ValidationError("--max-work must be a positive number of units") }

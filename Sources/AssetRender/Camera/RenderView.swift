@@ -18,6 +18,7 @@ public enum RenderView: String, Sendable, CaseIterable, Codable {
         self = view
     }
 
-    /// "iso, front, back, left, right, top, bottom", for messages and help.
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    /// "iso, front, back, left, right, top, bottom", for messages and help (made once: the
+    /// command line parser builds `thumbnail`'s options, help included, several times a parse).
+    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
 }

@@ -10,26 +10,27 @@ import CStudioTables
 enum BuiltInTables {
     static func studio() -> PrefilteredEnvironment? {
         let irradiance = floats(assetc_studio_irradiance), widths = words(assetc_studio_level_widths).map(Int.init)
-        let grey = floats(assetc_studio_texels)
         let expected = EnvironmentPrefilter.levelWidths.map { min($0, EnvironmentPrefilter.sourceWidth) }
         let texelCount = expected.reduce(0) { $0 + $1 * max($1 / 2, 1) }
-        guard irradiance.count == 27, widths == expected, grey.count == texelCount else { return nil }
-        var levels: [HDRImage] = []
+        var greyCount = 0
+        guard irradiance.count == 27, widths == expected, let grey = assetc_studio_texels(&greyCount), greyCount == texelCount else { return nil }
+        // Grey levels widened to RGB straight into the one packed buffer the shader samples.
+        var levels: [SIMD3<Int32>] = []
         var at = 0
         for width in expected {
-            let height = max(width / 2, 1), count = width * height
-            var texels = [Float](repeating: 0, count: count * 3)
-            texels.withUnsafeMutableBufferPointer { out in
-                for i in 0..<count {
-                    let v = grey[at + i]
-                    out[3 * i] = v; out[3 * i + 1] = v; out[3 * i + 2] = v
-                }
+            let height = max(width / 2, 1)
+            levels.append(SIMD3(Int32(3 * at), Int32(width), Int32(height)))
+            at += width * height
+        }
+        let texels = [Float](unsafeUninitializedCapacity: 3 * texelCount) { out, initialized in
+            for i in 0..<texelCount {
+                let v = Float(bitPattern: grey[i])
+                out[3 * i] = v; out[3 * i + 1] = v; out[3 * i + 2] = v
             }
-            at += count
-            levels.append(HDRImage(width: width, height: height, texels: texels))
+            initialized = 3 * texelCount
         }
         let coefficients = (0..<9).map { SIMD3(irradiance[3 * $0], irradiance[3 * $0 + 1], irradiance[3 * $0 + 2]) }
-        return PrefilteredEnvironment(irradiance: coefficients, specularLevels: levels, key: StudioEnvironment.key)
+        return PrefilteredEnvironment(irradiance: coefficients, packed: PackedLevels(texels: texels, levels: levels), key: StudioEnvironment.key)
     }
 
     static func brdf() -> [SIMD2<Float>]? {

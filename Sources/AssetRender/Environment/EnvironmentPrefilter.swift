@@ -120,9 +120,15 @@ struct PackedLevels: Sendable, Equatable {
     /// Per level: where its texels start, its width and height.
     let levels: [SIMD3<Int32>]
 
+    init(texels: [Float], levels: [SIMD3<Int32>]) {
+        self.texels = texels
+        self.levels = levels
+    }
+
     init(_ images: [HDRImage]) {
         var texels: [Float] = []
         var levels: [SIMD3<Int32>] = []
+        texels.reserveCapacity(images.reduce(0) { $0 + $1.texels.count })
         for image in images {
             levels.append(SIMD3(Int32(texels.count), Int32(image.width), Int32(image.height)))
             texels += image.texels

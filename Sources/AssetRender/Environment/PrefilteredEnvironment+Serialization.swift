@@ -18,8 +18,9 @@ extension PrefilteredEnvironment {
         u32(keyBytes.count)
         out += keyBytes
         for c in irradiance { f32(c.x); f32(c.y); f32(c.z) }
-        u32(specularLevels.count)
-        for level in specularLevels {
+        let levels = specularLevels
+        u32(levels.count)
+        for level in levels {
             u32(level.width)
             u32(level.height)
             out.reserveCapacity(out.count + level.texels.count * 4 + 8)

@@ -8,18 +8,29 @@ import AssetImage
 public struct PrefilteredEnvironment: Sendable, Equatable {
     /// Nine RGB coefficients, bands 0-2.
     public let irradiance: [SIMD3<Float>]
-    /// Level k holds perceptual roughness k / (count - 1); level 0 is the mirror.
-    public let specularLevels: [HDRImage]
     /// The hash of the image it was made from (hex), or the name of a built-in environment.
     public let key: String
-    /// The levels in one buffer for the shader's lookups.
+    /// The levels in one buffer for the shader's lookups, and the only copy of them: the built-in
+    /// studio is unpacked straight into it at every start (`BuiltInTables`), where making the
+    /// levels and then joining them copied half a megabyte twice.
     let packed: PackedLevels
 
     public init(irradiance: [SIMD3<Float>], specularLevels: [HDRImage], key: String) {
+        self.init(irradiance: irradiance, packed: PackedLevels(specularLevels), key: key)
+    }
+
+    init(irradiance: [SIMD3<Float>], packed: PackedLevels, key: String) {
         self.irradiance = irradiance
-        self.specularLevels = specularLevels
         self.key = key
-        packed = PackedLevels(specularLevels)
+        self.packed = packed
+    }
+
+    /// Level k holds perceptual roughness k / (count - 1); level 0 is the mirror.
+    public var specularLevels: [HDRImage] {
+        packed.levels.map { level in
+            let start = Int(level.x), count = Int(level.y) * Int(level.z) * 3
+            return HDRImage(width: Int(level.y), height: Int(level.z), texels: Array(packed.texels[start..<(start + count)]))
+        }
     }
 
     /// Darkness: what the headlight carries where it needs no environment.

@@ -90,12 +90,22 @@ struct BandedRasterizer {
         }
     }
 
-    /// The picture, each band resolved into its own rows (resolving is per pixel).
+    /// The picture, each band resolved into its own rows on its own core (resolving is per pixel):
+    /// on one core, with the bands joined after, it was a 256 px thumbnail's longest wait after drawing.
     func resolve(background: SIMD3<Float>?) -> RGBAImage {
         if bands.count == 1 { return bands[0].framebuffer.resolve(background: background) }
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * 4)
-        for band in bands { pixels += band.framebuffer.resolve(background: background).pixels }
+        let count = width * height * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            let base = UncheckedBox(out.baseAddress!)
+            bands.withUnsafeBufferPointer { bands in
+                let bands = UncheckedBox(bands)
+                DispatchQueue.concurrentPerform(iterations: bands.value.count) { k in
+                    let band = bands.value[k]
+                    band.framebuffer.resolve(background: background, into: base.value + band.rowOffset * width * 4)
+                }
+            }
+            initialized = count
+        }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 

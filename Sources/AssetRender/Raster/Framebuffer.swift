@@ -44,32 +44,45 @@ struct Framebuffer {
 
     /// Averages each pixel's samples, un-premultiplies, encodes sRGB; over `background` if given.
     func resolve(background: SIMD3<Float>?) -> RGBAImage {
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let count = width * height * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            resolve(background: background, into: out.baseAddress!)
+            initialized = count
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// `resolve`, writing the `width * height` RGBA pixels at `out`: bands resolve into their own
+    /// rows of one picture, on their own cores (`BandedRasterizer.resolve`).
+    func resolve(background: SIMD3<Float>?, into out: UnsafeMutablePointer<UInt8>) {
         let n = samplesPerPixel
         // AssetImage's table, fetched once: reached through `ColorSpace.encode` three times a pixel,
         // the call was not inlined across the module boundary and took 2.3% of rendering a folder of
         // small models (perf). The same lookup as `encode`, on the same table.
         let srgb = ColorSpace.srgb8FromLinear
         let steps = Float(srgb.count - 1)
-        // `Int(x + 0.5)` rather than `x.rounded()`: on this baseline x86-64 (no SSE4.1) `rounded()`
-        // is a call to libm's roundf, 1,321 samples of a 2-worker thumbnail run by perf; for the
-        // non-negative values here the two differ only within a float step of a half.
-        @inline(__always) func encode(_ linear: Float) -> UInt8 { srgb[Int(min(max(linear, 0), 1) * steps + 0.5)] }
-        for p in 0..<(width * height) {
-            var sum = SIMD4<Float>.zero
-            for k in 0..<n { sum += color[p * n + k] }
-            var c = sum / Float(n)
-            if let background {
-                let rgb = SIMD3(c.x, c.y, c.z) + background * (1 - c.w)
-                c = SIMD4(rgb, 1)
-            } else if c.w > 0 {
-                c = SIMD4(c.x / c.w, c.y / c.w, c.z / c.w, c.w)
+        srgb.withUnsafeBufferPointer { srgb in
+            // `Int(x + 0.5)` rather than `x.rounded()`: on this baseline x86-64 (no SSE4.1) `rounded()`
+            // is a call to libm's roundf, 1,321 samples of a 2-worker thumbnail run by perf; for the
+            // non-negative values here the two differ only within a float step of a half.
+            @inline(__always) func encode(_ linear: Float) -> UInt8 { srgb[Int(min(max(linear, 0), 1) * steps + 0.5)] }
+            color.withUnsafeBufferPointer { color in
+                for p in 0..<(width * height) {
+                    var sum = SIMD4<Float>.zero
+                    for k in 0..<n { sum += color[p * n + k] }
+                    var c = sum / Float(n)
+                    if let background {
+                        let rgb = SIMD3(c.x, c.y, c.z) + background * (1 - c.w)
+                        c = SIMD4(rgb, 1)
+                    } else if c.w > 0 {
+                        c = SIMD4(c.x / c.w, c.y / c.w, c.z / c.w, c.w)
+                    }
+                    out[p * 4] = encode(c.x)
+                    out[p * 4 + 1] = encode(c.y)
+                    out[p * 4 + 2] = encode(c.z)
+                    out[p * 4 + 3] = UInt8(min(max(c.w, 0), 1) * 255 + 0.5)
+                }
             }
-            pixels[p * 4] = encode(c.x)
-            pixels[p * 4 + 1] = encode(c.y)
-            pixels[p * 4 + 2] = encode(c.z)
-            pixels[p * 4 + 3] = UInt8(min(max(c.w, 0), 1) * 255 + 0.5)
         }
-        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 }

@@ -33,8 +33,13 @@ struct TexturedInput {
 /// material by reference, where copying the struct retained every sampler and string in it (a
 /// fifth of a small thumbnail went to that traffic, by perf).
 final class MaterialInputs {
-    let material: Material
     let alphaMode: Material.AlphaMode
+    /// The material's constants a fragment reads, taken out once: a fragment that read them from
+    /// the material copied the whole of it (its name, its references' names, its shading network),
+    /// a retain and release of each at every fragment, on both cores at once.
+    let baseColorValue, emissiveValue, specularColorValue: SIMD3<Float>
+    let opacityValue, opacityThreshold, metallicValue, roughnessValue, clearcoatValue, clearcoatRoughnessValue: Float
+    let usesSpecularWorkflow, baseColorFromVertexColor: Bool
     let baseColor: TexturedInput?
     let opacity: TexturedInput?
     let metallic: TexturedInput?
@@ -57,8 +62,18 @@ final class MaterialInputs {
     }
 
     init(_ material: Material, mesh source: Mesh, images: TextureImages) {
-        self.material = material
         alphaMode = material.alphaMode
+        baseColorValue = material.baseColor.value
+        opacityValue = material.opacity.value
+        opacityThreshold = material.opacityThreshold
+        metallicValue = material.metallic.value
+        roughnessValue = material.roughness.value
+        emissiveValue = material.emissive.value
+        clearcoatValue = material.clearcoat.value
+        clearcoatRoughnessValue = material.clearcoatRoughness.value
+        usesSpecularWorkflow = material.usesSpecularWorkflow
+        specularColorValue = material.specularColor.value
+        baseColorFromVertexColor = material.baseColorFromVertexColor
         func input(_ reference: TextureReference?, color: Bool, defaultScale: SIMD4<Float> = .one, defaultBias: SIMD4<Float> = .zero) -> TexturedInput? {
             guard let reference, let image = images[reference.texture] else { return nil }
             let channel: Int = switch reference.channels {

@@ -50,20 +50,19 @@ struct SurfaceSample {
     // Borrowed: an initializer takes its arguments owned, which copied the draw mesh (a retain of
     // each of its arrays) at every fragment.
     @inline(__always) init(_ input: borrowing MaterialInputs, mesh: borrowing DrawMesh, triangle: Int, _ b: SIMD3<Float>, tint: SIMD3<Float> = .one) {
-        let m = input.material
-        if let t = input.baseColor?.texel(mesh, triangle: triangle, b) { baseColor = SIMD3(t.x, t.y, t.z) } else { baseColor = m.baseColor.value }
+        if let t = input.baseColor?.texel(mesh, triangle: triangle, b) { baseColor = SIMD3(t.x, t.y, t.z) } else { baseColor = input.baseColorValue }
         baseColor *= tint
-        opacity = input.opacity?.scalar(mesh, triangle: triangle, b) ?? m.opacity.value
-        metallic = Self.unit(input.metallic?.scalar(mesh, triangle: triangle, b) ?? m.metallic.value)
-        roughness = Self.unit(input.roughness?.scalar(mesh, triangle: triangle, b) ?? m.roughness.value)
+        opacity = input.opacity?.scalar(mesh, triangle: triangle, b) ?? input.opacityValue
+        metallic = Self.unit(input.metallic?.scalar(mesh, triangle: triangle, b) ?? input.metallicValue)
+        roughness = Self.unit(input.roughness?.scalar(mesh, triangle: triangle, b) ?? input.roughnessValue)
         occlusion = Self.unit(input.occlusion?.scalar(mesh, triangle: triangle, b) ?? 1)
-        if let t = input.emissive?.texel(mesh, triangle: triangle, b) { emissive = simd_max0(SIMD3(t.x, t.y, t.z)) } else { emissive = simd_max0(m.emissive.value) }
-        clearcoat = Self.unit(input.clearcoat?.scalar(mesh, triangle: triangle, b) ?? m.clearcoat.value)
-        clearcoatRoughness = Self.unit(input.clearcoatRoughness?.scalar(mesh, triangle: triangle, b) ?? m.clearcoatRoughness.value)
-        usesSpecularWorkflow = m.usesSpecularWorkflow
+        if let t = input.emissive?.texel(mesh, triangle: triangle, b) { emissive = simd_max0(SIMD3(t.x, t.y, t.z)) } else { emissive = simd_max0(input.emissiveValue) }
+        clearcoat = Self.unit(input.clearcoat?.scalar(mesh, triangle: triangle, b) ?? input.clearcoatValue)
+        clearcoatRoughness = Self.unit(input.clearcoatRoughness?.scalar(mesh, triangle: triangle, b) ?? input.clearcoatRoughnessValue)
+        usesSpecularWorkflow = input.usesSpecularWorkflow
         baseColor = simd_max0(baseColor)
-        if m.usesSpecularWorkflow {
-            var s = m.specularColor.value
+        if input.usesSpecularWorkflow {
+            var s = input.specularColorValue
             if let t = input.specularColor?.texel(mesh, triangle: triangle, b) { s = SIMD3(t.x, t.y, t.z) }
             f0 = simd_max0(s)
             diffuseColor = baseColor

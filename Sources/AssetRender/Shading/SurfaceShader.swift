@@ -74,7 +74,7 @@ struct SurfaceShader: FragmentShader {
         // primvar reader on diffuseColor); a USD, FBX, Collada or OBJ material bound over vertex
         // colours shades without them, as usdview, Blender and Cycles do. SceneKit's headlight
         // look multiplies them always, as SceneKit does.
-        let tints = input.material.baseColorFromVertexColor || setup.lighting == .headlight
+        let tints = input.baseColorFromVertexColor || setup.lighting == .headlight
         var tint = SIMD3<Float>.one
         if tints, let c = vertexColor { tint = SIMD3(c.x, c.y, c.z) }
         var sample = SurfaceSample(input, mesh: mesh, triangle: triangle, b, tint: tint)
@@ -84,7 +84,7 @@ struct SurfaceShader: FragmentShader {
             alpha = sample.opacity
             if let vertexColor { alpha *= vertexColor.w }
             if input.alphaMode == .mask {
-                guard alpha >= input.material.opacityThreshold else { return nil }
+                guard alpha >= input.opacityThreshold else { return nil }
                 alpha = 1
             }
             alpha = min(max(alpha, 0), 1)
