@@ -94,6 +94,6 @@ extension EnvironmentLibrary {
     /// view's reflections) with the rotation baked in, since three.js r111 cannot turn an environment map.
     public static func viewerRadiance(for look: RenderOptions) -> [UInt8] {
         let environment = look.environment ?? StudioEnvironment.prefiltered
-        return RadianceEncoder.encode(RadianceEncoder.turned(environment.specularLevels[0], degrees: look.environmentRotation))
+        return RadianceEncoder.encode(RadianceEncoder.turned(environment.specularLevel(0), degrees: look.environmentRotation))
     }
 }

@@ -26,11 +26,13 @@ public struct PrefilteredEnvironment: Sendable, Equatable {
     }
 
     /// Level k holds perceptual roughness k / (count - 1); level 0 is the mirror.
-    public var specularLevels: [HDRImage] {
-        packed.levels.map { level in
-            let start = Int(level.x), count = Int(level.y) * Int(level.z) * 3
-            return HDRImage(width: Int(level.y), height: Int(level.z), texels: Array(packed.texels[start..<(start + count)]))
-        }
+    public var specularLevels: [HDRImage] { packed.levels.indices.map(specularLevel) }
+
+    /// One of `specularLevels`, copied out of the packed buffer alone (the viewer's backdrop is level 0).
+    public func specularLevel(_ k: Int) -> HDRImage {
+        let level = packed.levels[k]
+        let start = Int(level.x), count = Int(level.y) * Int(level.z) * 3
+        return HDRImage(width: Int(level.y), height: Int(level.z), texels: Array(packed.texels[start..<(start + count)]))
     }
 
     /// Darkness: what the headlight carries where it needs no environment.
