@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "AssetValidateTests", dependencies: ["AssetValidate", "AssetCore", "FormatUSD", "AssetTestSupport"]),
         .testTarget(name: "AssetKitTests", dependencies: ["AssetKit", "AssetCore", "AssetTestSupport"]),
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetCore", "StorageS3", "FormatUSD", "AssetTestSupport"]),
-        .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetImage", "AssetCore", "AssetKit", "AssetPipeline"]),
+        .testTarget(name: "AssetRenderTests", dependencies: ["AssetRender", "AssetImage", "AssetCore", "AssetKit", "AssetPipeline", "CSTBImage"]),
         .testTarget(name: "AssetCatalogTests", dependencies: [
             "AssetCatalog", "AssetCore", "AssetKit", "AssetTestSupport", "CatalogTestSupport",
         ]),

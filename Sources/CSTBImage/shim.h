@@ -2,7 +2,8 @@
 #define ASSETC_CSTBIMAGE_SHIM_H
 /* Debian's libstb-dev (compiled into libstb): stb_image decodes the texture formats AR Quick Look
    does not read (BMP, TGA, GIF, PSD, PNM) so `validate --fix` can package them as PNG;
-   stb_image_resize filters textures down to a budget (`convert --max-texture`). */
+   stb_image_resize (its first, scalar version) is the reference AssetImage's own resampler is
+   tested against (AssetRenderTests/ResamplerReferenceTests). */
 #include <stb/stb_image.h>
 #include <stb/stb_image_resize.h>
 static const int assetc_stbir_alpha_none = STBIR_ALPHA_CHANNEL_NONE;
